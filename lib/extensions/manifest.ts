@@ -1,0 +1,70 @@
+// extension.json: validated with valibot; unknown fields are kept (extensions may carry their own).
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import * as v from "valibot";
+import { describeIssues } from "../protocol/issues.ts";
+
+export const MANIFEST_FILE = "extension.json";
+
+export const ManifestSchema = v.looseObject({
+  name: v.pipe(v.string("name must be a string"), v.minLength(1, "name must not be empty"),
+    v.regex(/^[^/\\\0]+$/, "name must not contain slashes")),
+  version: v.optional(v.string("version must be a string")),
+  exec: v.optional(v.pipe(v.string("exec must be a string"), v.minLength(1, "exec must not be empty"))),
+  args: v.optional(v.array(v.string("args must be strings"), "args must be an array of strings")),
+  language: v.optional(v.string("language must be a string")),
+  description: v.optional(v.string("description must be a string")),
+  skills: v.optional(v.array(v.string("skills must be strings"), "skills must be an array of strings")),
+  enabled: v.optional(v.boolean("enabled must be true or false")),
+});
+export type Manifest = v.InferOutput<typeof ManifestSchema>;
+
+/** What kind of bundle a manifest describes: only protocol extensions are spawned. */
+export type BundleKind = "protocol" | "theme" | "skills";
+
+export class ManifestError extends Error {
+  constructor(readonly dir: string, message: string) {
+    super(`${join(dir, MANIFEST_FILE)}: ${message}`);
+    this.name = "ManifestError";
+  }
+}
+
+export interface LoadedManifest {
+  dir: string;
+  manifest: Manifest;
+  kind: BundleKind;
+  enabled: boolean;
+}
+
+/** Validates a parsed manifest; `hasTheme` says whether theme.json or themes/theme.json exists. */
+export function checkManifest(dir: string, data: unknown, hasTheme: boolean): LoadedManifest {
+  const parsed = v.safeParse(ManifestSchema, data);
+  if (!parsed.success) throw new ManifestError(dir, describeIssues(parsed.issues));
+  const manifest = parsed.output;
+  let kind: BundleKind = "protocol";
+  if (!manifest.exec) {
+    if (hasTheme) kind = "theme";
+    else if (manifest.skills && manifest.skills.length > 0) kind = "skills";
+    else throw new ManifestError(dir, "exec is required (only theme-only and skill-only bundles may omit it)");
+  }
+  return { dir, manifest, kind, enabled: manifest.enabled !== false };
+}
+
+/** Reads and validates `<dir>/extension.json`. Throws ManifestError naming the folder. */
+export async function loadManifest(dir: string): Promise<LoadedManifest> {
+  let text: string;
+  try {
+    text = await readFile(join(dir, MANIFEST_FILE), "utf8");
+  } catch (err) {
+    throw new ManifestError(dir, `cannot read: ${(err as Error).message}`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    throw new ManifestError(dir, `invalid JSON: ${(err as Error).message}`);
+  }
+  const hasTheme = existsSync(join(dir, "theme.json")) || existsSync(join(dir, "themes", "theme.json"));
+  return checkManifest(dir, data, hasTheme);
+}

@@ -1,0 +1,91 @@
+// The one streaming interface every LLM provider implements. Contract: `stream` never throws
+// for request or model failures; it always ends with a `done` event whose message carries stop
+// reason `error` or `aborted` (and `error` text) when things went wrong.
+
+export interface TextBlock { type: "text"; text: string }
+/** base64 image bytes; `mime_type` as in the extension protocol. */
+export interface ImageBlock { type: "image"; mime_type: string; data: string }
+export interface ThinkingBlock { type: "thinking"; thinking: string; signature?: string }
+export interface ToolCallBlock {
+  type: "tool_call";
+  id: string;
+  name: string;
+  /** Parsed arguments; `{}` when the model sent none. */
+  args: Record<string, unknown>;
+  /** The raw argument text when it was not a JSON object (then `args` is `{}`). */
+  args_raw?: string;
+}
+
+export type UserContent = TextBlock | ImageBlock;
+export type AssistantContent = TextBlock | ThinkingBlock | ToolCallBlock;
+export type ToolResultContent = TextBlock | ImageBlock;
+
+export type StopReason = "end_turn" | "tool_use" | "max_tokens" | "error" | "aborted";
+
+export interface Usage {
+  input: number;
+  output: number;
+  cache_read: number;
+  cache_write: number;
+  cost_usd: number;
+}
+
+export interface UserMessage { role: "user"; content: UserContent[]; timestamp?: number }
+export interface AssistantMessage {
+  role: "assistant";
+  content: AssistantContent[];
+  stop: StopReason;
+  error?: string;
+  usage?: Usage;
+  provider?: string;
+  model?: string;
+  timestamp?: number;
+}
+export interface ToolResultMessage {
+  role: "tool_result";
+  tool_id: string;
+  tool_name: string;
+  content: ToolResultContent[];
+  is_error: boolean;
+  timestamp?: number;
+}
+export type Message = UserMessage | AssistantMessage | ToolResultMessage;
+
+/** What the model is told about a tool: a JSON Schema object for its arguments. */
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  schema: Record<string, unknown>;
+}
+
+export type ReasoningEffort = "low" | "medium" | "high";
+
+export interface StreamRequest {
+  model: string;
+  system: string;
+  messages: Message[];
+  tools: ToolDefinition[];
+  reasoning?: ReasoningEffort;
+  maxTokens?: number;
+  signal?: AbortSignal;
+}
+
+export type StreamEvent =
+  | { type: "text_delta"; delta: string }
+  | { type: "thinking_delta"; delta: string }
+  | { type: "tool_call_delta"; id: string; name: string }
+  | { type: "retry"; attempt: number; delay_ms: number; error: string }
+  | { type: "done"; message: AssistantMessage };
+
+export interface Provider {
+  readonly name: string;
+  stream(request: StreamRequest): AsyncIterable<StreamEvent>;
+}
+
+export interface ModelInfo {
+  provider: string;
+  id: string;
+  context_window: number;
+  /** USD per million tokens. */
+  cost: { input: number; output: number; cache_read: number; cache_write: number };
+}

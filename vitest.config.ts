@@ -1,0 +1,12 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts"],
+    globalSetup: ["test/support/global-setup.ts"],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    // Tests spawn real subprocesses; two workers match the two cores CI has.
+    maxWorkers: 2,
+  },
+});
