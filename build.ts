@@ -1,0 +1,30 @@
+// Builds zot: a Node bundle (dist/zot.mjs) and, unless --node-only, single binaries with
+// `bun build --compile`. Run with bun: `bun build.ts [--node-only] [--targets=a,b]`.
+import { spawnSync } from "node:child_process";
+import { chmodSync, mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = dirname(fileURLToPath(import.meta.url));
+const bun = process.execPath;
+const args = process.argv.slice(2);
+const nodeOnly = args.includes("--node-only");
+const targetsArg = args.find((a) => a.startsWith("--targets="))?.slice("--targets=".length);
+
+function run(argv: string[]): void {
+  const r = spawnSync(bun, argv, { cwd: root, stdio: "inherit" });
+  if (r.status !== 0) throw new Error(`bun ${argv.join(" ")} failed with ${r.status ?? r.signal}`);
+}
+
+mkdirSync(join(root, "dist"), { recursive: true });
+run(["build", "bin/zot.ts", "--target=node", "--format=esm", "--outfile=dist/zot.mjs"]);
+chmodSync(join(root, "dist", "zot.mjs"), 0o755);
+
+if (!nodeOnly) {
+  const targets = targetsArg ? targetsArg.split(",") : ["bun"];
+  for (const target of targets) {
+    const suffix = target === "bun" ? "" : `-${target.replace(/^bun-/, "")}`;
+    run(["build", "bin/zot.ts", "--compile", "--minify", "--bytecode", "--format=esm",
+      `--target=${target}`, `--outfile=dist/zot${suffix}`]);
+  }
+}
