@@ -1,0 +1,100 @@
+// The one event stream. The agent loop emits these typed observations; the same objects feed
+// the extension host's `event` frames, json/rpc NDJSON, the REPL renderer and the session
+// writer. No consumer invents its own shapes: a consumer filters and formats.
+import type { ToolContent, ToolStatus } from "../tools/types.ts";
+import type { StopReason } from "../providers/types.ts";
+
+/** Fields every lifecycle notification carries, stamped by the EventBus. */
+export interface Stamp {
+  session_id: string;
+  cwd: string;
+  sequence: number;
+}
+
+export type PermissionDecision = "approved" | "denied" | "cancelled";
+export type PermissionSource = "user" | "remembered" | "policy" | "yolo";
+export type PermissionStage = "pre_execution" | "tool_execution";
+export type RunStatus = "completed" | "failed" | "cancelled" | "timed_out";
+
+/** The 14 lifecycle events of the extension protocol, payloads exactly as the spec lists them. */
+export type LifecycleEvent =
+  | { type: "session_start" }
+  | { type: "session_end"; reason: "shutdown" | "session_switch" | "cwd_change" }
+  | { type: "user_prompt_submit"; text?: string; queued?: boolean; image_count?: number }
+  | { type: "turn_start"; step: number }
+  | { type: "turn_end"; stop: StopReason; error?: string }
+  | { type: "tool_call"; tool_id: string; tool_name: string; tool_args: Record<string, unknown> }
+  | { type: "tool_confirmation_requested"; tool_id: string; tool_name: string; tool_preview: string }
+  | {
+      type: "permission_decision";
+      tool_id: string;
+      tool_name: string;
+      decision: PermissionDecision;
+      source: PermissionSource;
+      stage: PermissionStage;
+      reason?: string;
+    }
+  | {
+      type: "tool_result";
+      tool_id: string;
+      tool_name: string;
+      tool_args?: Record<string, unknown>;
+      tool_args_raw?: string;
+      status: ToolStatus;
+      executed: boolean;
+      result: { content: ToolContent[]; is_error: boolean; truncated?: boolean };
+      /** Set when the call came from an extension's `call_tool`. */
+      origin_extension?: string;
+    }
+  | { type: "assistant_message"; text: string }
+  | { type: "pre_compact"; compaction_id: string; message_count: number; token_estimate: number }
+  | {
+      type: "post_compact";
+      compaction_id: string;
+      message_count: number;
+      token_estimate: number;
+      status: RunStatus;
+      error?: string;
+    }
+  | { type: "subagent_start"; agent_id: string; agent_run_id: string; name: string }
+  | { type: "subagent_stop"; agent_id: string; agent_run_id: string; name: string; status: RunStatus; error?: string };
+
+export type LifecycleEventName = LifecycleEvent["type"];
+
+/** Host observations beyond the lifecycle events (host.md, "One event vocabulary"). */
+export type HostEvent =
+  | { type: "session"; session_id: string; cwd: string; provider: string; model: string; zot_version: string; protocol_version: number }
+  | { type: "text_delta"; delta: string }
+  | { type: "thinking_delta"; delta: string }
+  | { type: "tool_progress"; tool_id: string; text: string }
+  | {
+      type: "usage";
+      input: number;
+      output: number;
+      cache_read: number;
+      cache_write: number;
+      cost_usd: number;
+      cumulative: { input: number; output: number; cache_read: number; cache_write: number; cost_usd: number };
+    }
+  | { type: "ext_notify"; extension: string; level: "info" | "success" | "warn" | "error"; message: string }
+  | { type: "ext_display"; extension: string; text: string }
+  | { type: "ext_clear_notes"; extension: string }
+  | { type: "ext_error"; extension: string; message: string; log_path?: string }
+  | { type: "ext_panel_open"; extension: string; panel_id: string; title?: string; lines?: string[]; footer?: string }
+  | { type: "ext_panel_render"; extension: string; panel_id: string; title?: string; lines?: string[]; footer?: string }
+  | { type: "ext_panel_close"; extension: string; panel_id: string }
+  | { type: "error"; message: string }
+  | { type: "done"; stop: StopReason | "blocked"; error?: string };
+
+export type StampedLifecycleEvent = LifecycleEvent & Stamp;
+export type ZotEvent = StampedLifecycleEvent | HostEvent;
+
+export const LIFECYCLE_EVENT_NAMES: ReadonlySet<string> = new Set<LifecycleEventName>([
+  "session_start", "session_end", "user_prompt_submit", "turn_start", "turn_end", "tool_call",
+  "tool_result", "tool_confirmation_requested", "permission_decision", "assistant_message",
+  "pre_compact", "post_compact", "subagent_start", "subagent_stop",
+]);
+
+export function isLifecycleEvent(event: ZotEvent): event is StampedLifecycleEvent {
+  return LIFECYCLE_EVENT_NAMES.has(event.type);
+}

@@ -1,0 +1,53 @@
+// The interception points the agent loop awaits. The extension host implements them; a run
+// without extensions uses `NO_HOOKS`. Contract: hooks never throw — a failing or slow
+// interceptor means "allow, unchanged" (the spec's fail-open rule), decided by the host.
+
+export interface BeforeAgentStartInput {
+  session_id: string;
+  agent_run_id: string;
+  cwd: string;
+  provider: string;
+  model: string;
+  system_prompt: string;
+  signal?: AbortSignal;
+}
+
+export interface ToolCallDecision {
+  block: boolean;
+  reason?: string;
+  /** The effective arguments after every accepted rewrite. */
+  args: Record<string, unknown>;
+}
+
+export interface TurnStartDecision {
+  block: boolean;
+  reason?: string;
+}
+
+export interface AssistantMessageDecision {
+  block: boolean;
+  reason?: string;
+  /** The user-visible text after every accepted rewrite. */
+  text: string;
+}
+
+export interface AgentHooks {
+  /** Runs the before_agent_start chain; returns the (possibly replaced) system prompt. */
+  beforeAgentStart(input: BeforeAgentStartInput): Promise<string>;
+  interceptTurnStart(step: number, signal?: AbortSignal): Promise<TurnStartDecision>;
+  interceptToolCall(
+    call: { tool_id: string; tool_name: string; tool_args: Record<string, unknown>; origin_extension?: string },
+    signal?: AbortSignal,
+  ): Promise<ToolCallDecision>;
+  /** True while any extension intercepts assistant_message: then text must not stream live. */
+  interceptsAssistantMessage(): boolean;
+  interceptAssistantMessage(text: string, signal?: AbortSignal): Promise<AssistantMessageDecision>;
+}
+
+export const NO_HOOKS: AgentHooks = {
+  beforeAgentStart: async ({ system_prompt }) => system_prompt,
+  interceptTurnStart: async () => ({ block: false }),
+  interceptToolCall: async (call) => ({ block: false, args: call.tool_args }),
+  interceptsAssistantMessage: () => false,
+  interceptAssistantMessage: async (text) => ({ block: false, text }),
+};
