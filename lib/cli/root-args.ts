@@ -1,0 +1,186 @@
+// Flags of the root command (host.md "Invocation"). citty parses and renders usage; what citty
+// cannot do is done here: repeatable flags (-e, --append-system-prompt), `-r [ID]` with an
+// optional value, and refusing unknown flags (citty accepts them silently).
+import { parseArgs, type ArgsDef } from "citty";
+
+export const ROOT_ARGS = {
+  prompt: { type: "positional", required: false, description: "prompt to submit (a leading / runs a slash command)" },
+  print: { type: "boolean", alias: "p", description: "run to completion and print the final assistant text" },
+  mode: { type: "string", valueHint: "interactive|print|json|rpc", description: "output mode" },
+  json: { type: "boolean", description: "same as --mode json" },
+  provider: { type: "string", valueHint: "anthropic|openai", description: "model provider (openai also serves OpenAI-compatible servers)" },
+  model: { type: "string", valueHint: "ID", description: "model id" },
+  "api-key": { type: "string", valueHint: "KEY", description: "API key (else env, else $ZOT_HOME/auth.json)" },
+  "base-url": { type: "string", valueHint: "URL", description: "provider endpoint" },
+  "system-prompt": { type: "string", valueHint: "TEXT", description: "replace the system prompt" },
+  "append-system-prompt": { type: "string", valueHint: "TEXT", description: "extend the system prompt (repeatable)" },
+  reasoning: { type: "string", valueHint: "low|medium|high", description: "reasoning effort where supported" },
+  continue: { type: "boolean", alias: "c", description: "continue the latest session in this directory" },
+  resume: { type: "string", alias: "r", valueHint: "ID", description: "resume a session (the latest without ID)" },
+  session: { type: "string", valueHint: "PATH", description: "use this session file" },
+  "no-session": { type: "boolean", description: "do not persist the session" },
+  cwd: { type: "string", valueHint: "PATH", description: "working directory of the agent and its tools" },
+  "no-tools": { type: "boolean", description: "no built-in tools" },
+  tools: { type: "string", valueHint: "a,b", description: "built-in tool selection" },
+  "max-steps": { type: "string", valueHint: "N", description: "cap on model steps per prompt (default 50)" },
+  ext: { type: "string", alias: "e", valueHint: "PATH", description: "load an extension for this run (repeatable)" },
+  "no-ext": { type: "boolean", description: "skip extension discovery" },
+  "with-skills": { type: "boolean", description: "load user skills" },
+  "no-skill": { type: "boolean", description: "disable skills entirely" },
+  "no-yolo": { type: "boolean", description: "confirm each tool call (interactive only)" },
+  jail: { type: "boolean", description: "confine tools to --cwd" },
+  "list-models": { type: "boolean", description: "list known models" },
+  version: { type: "boolean", alias: "v", description: "print the version" },
+  help: { type: "boolean", alias: "h", description: "show this help" },
+} as const satisfies ArgsDef;
+
+export type Mode = "interactive" | "print" | "json" | "rpc";
+
+export interface RootOptions {
+  mode: Mode;
+  prompt?: string;
+  provider?: string;
+  model?: string;
+  apiKey?: string;
+  baseUrl?: string;
+  systemPrompt?: string;
+  appendSystemPrompt: string[];
+  reasoning?: "low" | "medium" | "high";
+  continue: boolean;
+  /** `true` for -r without an id. */
+  resume?: string | true;
+  session?: string;
+  noSession: boolean;
+  cwd?: string;
+  tools?: string[];
+  maxSteps?: number;
+  ext: string[];
+  noExt: boolean;
+  withSkills: boolean;
+  noSkill: boolean;
+  yolo: boolean;
+  jail: boolean;
+  listModels: boolean;
+  version: boolean;
+  help: boolean;
+}
+
+export class UsageError extends Error {}
+
+const REPEATABLE = new Map([["-e", "ext"], ["--ext", "ext"], ["--append-system-prompt", "append-system-prompt"]]);
+const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/** Names citty would accept: long names, aliases, and booleans' --no- forms. */
+function knownFlags(): Set<string> {
+  const known = new Set<string>();
+  for (const [name, def] of Object.entries(ROOT_ARGS) as [string, { type: string; alias?: string }][]) {
+    if (def.type === "positional") continue;
+    known.add(`--${name}`);
+    if (def.alias) known.add(`-${def.alias}`);
+  }
+  return known;
+}
+
+export function parseRootArgs(argv: string[]): RootOptions {
+  const known = knownFlags();
+  const repeated: Record<string, string[]> = { ext: [], "append-system-prompt": [] };
+  const rest: string[] = [];
+  let resume: string | true | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "--") {
+      rest.push(...argv.slice(i));
+      break;
+    }
+    const eq = arg.indexOf("=");
+    const flag = arg.startsWith("-") && eq > 0 ? arg.slice(0, eq) : arg;
+    const inline = arg.startsWith("-") && eq > 0 ? arg.slice(eq + 1) : undefined;
+    const target = REPEATABLE.get(flag);
+    if (target) {
+      const value = inline ?? argv[++i];
+      if (value === undefined) throw new UsageError(`${flag} needs a value`);
+      repeated[target]!.push(value);
+      continue;
+    }
+    if (flag === "-r" || flag === "--resume") {
+      const next = argv[i + 1];
+      if (inline !== undefined) resume = inline;
+      // The next word is an id when it looks like one (a prompt has spaces or punctuation);
+      // `zot -r -- word` forces a one-word prompt.
+      else if (next !== undefined && SESSION_ID.test(next)) resume = argv[++i]!;
+      else resume = true;
+      continue;
+    }
+    if (arg.startsWith("-") && arg !== "-" && !known.has(flag)) throw new UsageError(`unknown flag ${flag} (see zot --help)`);
+    rest.push(arg);
+  }
+
+  const args = parseArgs(rest, ROOT_ARGS) as Record<string, unknown> & { _: string[] };
+  const str = (name: string): string | undefined => {
+    const value = args[name];
+    if (value === undefined || value === false) return undefined;
+    if (value === true || value === "") throw new UsageError(`--${name} needs a value`);
+    return String(value);
+  };
+  const bool = (name: string) => args[name] === true;
+
+  let mode: Mode = "interactive";
+  const modeFlag = str("mode");
+  if (modeFlag !== undefined) {
+    if (!["interactive", "print", "json", "rpc"].includes(modeFlag)) throw new UsageError(`--mode must be interactive, print, json or rpc, not "${modeFlag}"`);
+    mode = modeFlag as Mode;
+  }
+  if (bool("json")) mode = "json";
+  if (bool("print")) mode = "print";
+
+  const positionals = args._.filter((a) => a !== "--");
+  if (positionals[0] === "rpc" && modeFlag === undefined) {
+    mode = "rpc";
+    positionals.shift();
+  }
+
+  const reasoning = str("reasoning");
+  if (reasoning !== undefined && !["low", "medium", "high"].includes(reasoning)) {
+    throw new UsageError(`--reasoning must be low, medium or high, not "${reasoning}"`);
+  }
+  const maxStepsText = str("max-steps");
+  let maxSteps: number | undefined;
+  if (maxStepsText !== undefined) {
+    maxSteps = Number(maxStepsText);
+    if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new UsageError(`--max-steps must be a positive whole number, not "${maxStepsText}"`);
+  }
+  const provider = str("provider");
+  if (provider !== undefined && !["anthropic", "openai"].includes(provider)) {
+    throw new UsageError(`--provider must be anthropic or openai, not "${provider}"`);
+  }
+  const toolsText = str("tools");
+
+  return {
+    mode,
+    prompt: positionals.length > 0 ? positionals.join(" ") : undefined,
+    provider,
+    model: str("model"),
+    apiKey: str("api-key"),
+    baseUrl: str("base-url"),
+    systemPrompt: str("system-prompt"),
+    appendSystemPrompt: repeated["append-system-prompt"]!,
+    reasoning: reasoning as RootOptions["reasoning"],
+    continue: bool("continue"),
+    resume,
+    session: str("session"),
+    // citty turns any --no-X into X=false.
+    noSession: args.session === false || bool("no-session"),
+    cwd: str("cwd"),
+    tools: args.tools === false || bool("no-tools") ? [] : toolsText?.split(",").map((t) => t.trim()).filter(Boolean),
+    maxSteps,
+    ext: repeated.ext!,
+    noExt: args.ext === false || bool("no-ext"),
+    withSkills: bool("with-skills"),
+    noSkill: args.skill === false || bool("no-skill"),
+    yolo: !(args.yolo === false || bool("no-yolo")),
+    jail: bool("jail"),
+    listModels: bool("list-models"),
+    version: bool("version"),
+    help: bool("help"),
+  };
+}
