@@ -1,0 +1,11 @@
+// One compact JSON object per line with `type` first: the only thing json and rpc modes ever
+// write to stdout.
+import { encodeFrame } from "../protocol/codec.ts";
+
+export interface LineSink {
+  write(line: { type: string } & Record<string, unknown>): void;
+}
+
+export function ndjsonSink(out: NodeJS.WritableStream = process.stdout): LineSink {
+  return { write: (line) => void out.write(encodeFrame(line)) };
+}
