@@ -1,0 +1,18 @@
+// Replaces a file through a temp file and a rename in the same folder, so a crash never leaves
+// half a file (host.md: config, manifests on enable/disable).
+import { randomBytes } from "node:crypto";
+import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+
+export async function writeFileAtomic(path: string, data: string | Uint8Array, mode?: number): Promise<void> {
+  const dir = dirname(path);
+  await mkdir(dir, { recursive: true });
+  const temp = join(dir, `.${basename(path)}.${randomBytes(6).toString("hex")}.tmp`);
+  try {
+    await writeFile(temp, data, { mode });
+    await rename(temp, path);
+  } catch (err) {
+    await rm(temp, { force: true });
+    throw err;
+  }
+}
