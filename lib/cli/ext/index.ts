@@ -1,5 +1,76 @@
-// `zot ext …` (filled in with the management CLI).
-export async function runExt(_argv: string[]): Promise<number> {
-  process.stderr.write("zot: ext commands are not wired yet\n");
-  return 2;
+// `zot ext …`: the extension management commands. main.ts routes here with the arguments after
+// `ext`; each subcommand is a citty command whose run returns the exit code.
+import { stripVTControlCharacters } from "node:util";
+import { type ArgsDef, type CommandDef, renderUsage, runCommand } from "citty";
+import { checkArgs, UsageError } from "./args.ts";
+import { installCommand } from "./install.ts";
+import { listCommand } from "./list.ts";
+import { logsCommand } from "./logs.ts";
+import { disableCommand, enableCommand, removeCommand } from "./manage.ts";
+import { newCommand } from "./new.ts";
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyCommand = CommandDef<any>;
+
+/** The subcommand table, in the order `zot ext --help` lists them. */
+export const EXT_COMMANDS: Record<string, AnyCommand> = {
+  list: listCommand,
+  // doctor: doctorCommand,   ← `zot ext doctor` (./doctor.ts) plugs in here.
+  install: installCommand,
+  remove: removeCommand,
+  enable: enableCommand,
+  disable: disableCommand,
+  logs: logsCommand,
+  new: newCommand,
+};
+
+const parent: AnyCommand = { meta: { name: "zot ext" } };
+
+function extUsage(): string {
+  const width = Math.max(...Object.keys(EXT_COMMANDS).map((n) => n.length));
+  const lines = Object.entries(EXT_COMMANDS).map(([name, cmd]) => {
+    const meta = cmd.meta as { description?: string } | undefined;
+    return `  ${name.padEnd(width)}  ${meta?.description ?? ""}`;
+  });
+  return `Manage zot extensions.\n\nUsage: zot ext <command> [options]\n\nCommands:\n${lines.join("\n")}\n\n`
+    + "Use `zot ext <command> --help` for a command's options.\n";
+}
+
+function wantsHelp(argv: string[]): boolean {
+  const end = argv.indexOf("--");
+  return (end < 0 ? argv : argv.slice(0, end)).some((a) => a === "--help" || a === "-h");
+}
+
+function fail(message: string, code: number, usageHint?: string): number {
+  process.stderr.write(`zot: ${message}\n${usageHint ? `${usageHint}\n` : ""}`);
+  return code;
+}
+
+/** Runs `zot ext <argv…>`; returns the exit code (0 ok, 1 failure, 2 usage error). */
+export async function runExt(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined) return fail("missing command", 2, extUsage());
+  if (name === "--help" || name === "-h" || name === "help") {
+    process.stdout.write(extUsage());
+    return 0;
+  }
+  const command = Object.hasOwn(EXT_COMMANDS, name) ? EXT_COMMANDS[name] : undefined;
+  if (!command) return fail(`unknown command "ext ${name}"`, 2, extUsage());
+  const hint = `Run \`zot ext ${name} --help\` for usage.`;
+  if (wantsHelp(rest)) {
+    const usage = await renderUsage(command, parent);
+    // citty colours usage whatever the output is; keep escapes out of pipes and files.
+    process.stdout.write(`${process.stdout.isTTY ? usage : stripVTControlCharacters(usage)}\n`);
+    return 0;
+  }
+  try {
+    checkArgs(rest, (command.args ?? {}) as ArgsDef);
+    const { result } = await runCommand(command, { rawArgs: rest });
+    return typeof result === "number" ? result : 0;
+  } catch (err) {
+    if (err instanceof UsageError) return fail(err.message, 2, hint);
+    // citty's own argument errors (CLIError) are usage errors too.
+    if (err instanceof Error && err.name === "CLIError") return fail(err.message, 2, hint);
+    return fail(err instanceof Error ? err.message : String(err), 1);
+  }
 }

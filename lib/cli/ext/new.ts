@@ -1,0 +1,44 @@
+// `zot ext new <name> [--lang js|python|sh] [--project]`: scaffold a working extension.
+import { defineCommand } from "citty";
+import {
+  DEFAULT_TEMPLATE, isTemplateLanguage, scaffoldExtension, TEMPLATES, validateNewName,
+} from "../../extensions/templates/index.ts";
+import { cwdArg, rootsFor, UsageError } from "./args.ts";
+
+const languages = Object.keys(TEMPLATES).join("|");
+
+export const newCommand = defineCommand({
+  meta: { name: "new", description: "Create a working extension from a template shipped inside zot" },
+  args: {
+    name: { type: "positional", description: "Name of the extension (and of its folder and command)", required: true },
+    lang: {
+      type: "string",
+      valueHint: languages,
+      description: `Template language (default ${DEFAULT_TEMPLATE}): `
+        + Object.entries(TEMPLATES).map(([key, t]) => `${key} = ${t.summary}`).join("; "),
+    },
+    project: { type: "boolean", description: "Create it in ./.zot/extensions instead of $ZOT_HOME/extensions" },
+    ...cwdArg,
+  },
+  async run({ args }) {
+    const lang = args.lang ?? DEFAULT_TEMPLATE;
+    if (!isTemplateLanguage(lang)) throw new UsageError(`--lang must be one of ${languages}, got "${lang}"`);
+    const problem = validateNewName(args.name);
+    if (problem) throw new UsageError(problem);
+    const roots = rootsFor(args.cwd);
+    const result = await scaffoldExtension({
+      name: args.name,
+      template: TEMPLATES[lang],
+      root: args.project ? roots.project : roots.global,
+    });
+    process.stdout.write([
+      `Created ${args.name} (${lang}, ${args.project ? "project" : "global"}) in ${result.path}`,
+      ...result.files.map((f) => `  ${f}`),
+      "Try it:",
+      `  zot --ext ${result.path}    then type /${result.command}`,
+      "  zot ext doctor              checks that it loads and what it registers",
+      "",
+    ].join("\n"));
+    return 0;
+  },
+});

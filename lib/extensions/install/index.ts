@@ -1,0 +1,160 @@
+// `zot ext install`: fetch a source into a hidden staging folder inside the extensions root,
+// check it, then rename it to `<root>/<manifest name>`. Any failure removes the staging folder,
+// so an install either lands whole or leaves nothing behind.
+import { randomBytes } from "node:crypto";
+import { existsSync, rmSync } from "node:fs";
+import { lstat, mkdir, mkdtemp, realpath, rename, rm, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { loadManifest, MANIFEST_FILE, ManifestError, type BundleKind, type Manifest } from "../manifest.ts";
+import { copyFolder } from "./copy.ts";
+import { downloadWithGiget } from "./giget.ts";
+import { gitClone } from "./git.ts";
+import { assertLinksInside } from "./links.ts";
+import { classifySource, describeSource, type InstallSource } from "./source.ts";
+
+export { classifySource, describeSource, type InstallSource } from "./source.ts";
+
+/** Staging and replaced folders are hidden siblings of the installs; listing skips dot-folders. */
+export const STAGING_PREFIX = ".zot-install-";
+const REPLACED_PREFIX = ".zot-replaced-";
+
+export interface InstallOptions {
+  /** A folder, git URL or giget source (see `classifySource`). */
+  source: string;
+  /** The extensions root to install into (created if missing). */
+  root: string;
+  /** Relative folder sources resolve against this. */
+  cwd: string;
+  /** Replace an existing install of the same name. */
+  force?: boolean;
+  /** Receives one human line per slow step (copy, clone, download). */
+  progress?: (line: string) => void;
+  /** Told about source entries that were not copied. */
+  warn?: (line: string) => void;
+  /** Environment for git (defaults to the process environment). */
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface InstallResult {
+  name: string;
+  manifest: Manifest;
+  kind: BundleKind;
+  /** Where the extension now lives: `<root>/<name>`. */
+  path: string;
+  source: InstallSource;
+  /** True when `--force` replaced an earlier install. */
+  replaced: boolean;
+}
+
+/** Manifest names become folder names: they must not address the root itself or hide. */
+function checkFolderName(name: string): void {
+  if (name === "." || name === ".." || name.startsWith(".")) {
+    throw new Error(`extension name "${name}" cannot be used as a folder name (it must not start with ".")`);
+  }
+}
+
+async function fetchInto(source: InstallSource, staging: string, options: InstallOptions): Promise<void> {
+  if (source.kind === "folder") {
+    options.progress?.(`Copying ${source.path} …`);
+    await copyFolder(source.path, staging, { onSkip: (path, why) => options.warn?.(`skipped ${path}: ${why}`) });
+  } else if (source.kind === "git") {
+    options.progress?.(`Cloning ${describeSource(source)} …`);
+    await gitClone(source.url, staging, { ref: source.ref, env: options.env });
+  } else {
+    options.progress?.(`Downloading ${source.source} …`);
+    await downloadWithGiget(source.source, staging);
+  }
+}
+
+async function assertFolderSource(path: string): Promise<void> {
+  let isDir = false;
+  try {
+    isDir = (await stat(path)).isDirectory();
+  } catch {
+    throw new Error(`${path} does not exist (expected a folder, a git URL, or gh:owner/repo)`);
+  }
+  if (!isDir) throw new Error(`${path} is not a folder`);
+  if (!existsSync(join(path, MANIFEST_FILE))) {
+    throw new Error(`${path} has no ${MANIFEST_FILE}; an extension folder needs one at its top level`);
+  }
+}
+
+async function validateStaged(staging: string, from: string): Promise<{ manifest: Manifest; kind: BundleKind }> {
+  if (!existsSync(join(staging, MANIFEST_FILE))) {
+    throw new Error(`${from} has no ${MANIFEST_FILE} at its top level; nothing was installed`);
+  }
+  try {
+    const loaded = await loadManifest(staging);
+    return { manifest: loaded.manifest, kind: loaded.kind };
+  } catch (err) {
+    if (!(err instanceof ManifestError)) throw err;
+    const detail = err.message.slice(join(staging, MANIFEST_FILE).length + 2);
+    throw new Error(`${MANIFEST_FILE} from ${from} is invalid: ${detail}; nothing was installed`);
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Moves the staged folder to `dest`; with an existing `dest`, swaps it out and back on failure. */
+async function moveIntoPlace(staging: string, dest: string, root: string): Promise<boolean> {
+  if (!(await exists(dest))) {
+    await rename(staging, dest);
+    return false;
+  }
+  const aside = join(root, `${REPLACED_PREFIX}${randomBytes(6).toString("hex")}`);
+  await rename(dest, aside);
+  try {
+    await rename(staging, dest);
+  } catch (err) {
+    await rename(aside, dest);
+    throw err;
+  }
+  await rm(aside, { recursive: true, force: true });
+  return true;
+}
+
+/**
+ * Installs an extension from `source` into `root/<manifest name>`. Validates extension.json with
+ * the manifest schema and refuses symlinks leading outside the extension. Refuses to replace an
+ * existing install unless `force`. Never writes outside `root`; on failure (or SIGINT/SIGTERM
+ * while fetching) the staging folder is removed.
+ */
+export async function installExtension(options: InstallOptions): Promise<InstallResult> {
+  const source = classifySource(options.source, options.cwd);
+  if (source.kind === "folder") await assertFolderSource(source.path);
+  await mkdir(options.root, { recursive: true });
+  const root = await realpath(options.root);
+  const staging = await mkdtemp(join(root, STAGING_PREFIX));
+  const onSignal = (signal: NodeJS.Signals) => {
+    rmSync(staging, { recursive: true, force: true });
+    process.exit(signal === "SIGINT" ? 130 : 143);
+  };
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  let placed = false;
+  try {
+    await fetchInto(source, staging, options);
+    const from = describeSource(source);
+    await assertLinksInside(staging, from);
+    const { manifest, kind } = await validateStaged(staging, from);
+    checkFolderName(manifest.name);
+    const dest = join(root, manifest.name);
+    if (!options.force && (await exists(dest))) {
+      throw new Error(`${manifest.name} is already installed at ${dest}; pass --force to replace it`);
+    }
+    const replaced = await moveIntoPlace(staging, dest, root);
+    placed = true;
+    return { name: manifest.name, manifest, kind, path: dest, source, replaced };
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+    if (!placed) await rm(staging, { recursive: true, force: true });
+  }
+}
