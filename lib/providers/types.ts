@@ -5,7 +5,14 @@
 export interface TextBlock { type: "text"; text: string }
 /** base64 image bytes; `mime_type` as in the extension protocol. */
 export interface ImageBlock { type: "image"; mime_type: string; data: string }
-export interface ThinkingBlock { type: "thinking"; thinking: string; signature?: string }
+export interface ThinkingBlock {
+  type: "thinking";
+  thinking: string;
+  /** Opaque provider proof that must be sent back unchanged for the block to be accepted. */
+  signature?: string;
+  /** The provider withheld the reasoning text: `signature` holds its encrypted form. */
+  redacted?: boolean;
+}
 export interface ToolCallBlock {
   type: "tool_call";
   id: string;
@@ -73,7 +80,8 @@ export interface StreamRequest {
 export type StreamEvent =
   | { type: "text_delta"; delta: string }
   | { type: "thinking_delta"; delta: string }
-  | { type: "tool_call_delta"; id: string; name: string }
+  /** A tool call started (no `delta`) or received a fragment of its raw argument JSON. */
+  | { type: "tool_call_delta"; id: string; name: string; delta?: string }
   | { type: "retry"; attempt: number; delay_ms: number; error: string }
   | { type: "done"; message: AssistantMessage };
 
@@ -88,4 +96,8 @@ export interface ModelInfo {
   context_window: number;
   /** USD per million tokens. */
   cost: { input: number; output: number; cache_read: number; cache_write: number };
+  /** Most output tokens one response may have, when known. */
+  max_output?: number;
+  /** How the model takes a reasoning effort: a thinking-token budget or adaptive thinking. */
+  thinking?: "budget" | "adaptive";
 }

@@ -1,0 +1,114 @@
+// Turning whatever an SDK call threw into a `Failure`: a message fit for the user and whether
+// asking again may help. Both SDKs share one error shape (status, headers, parsed body).
+
+/** A classified request failure. */
+export interface Failure {
+  message: string;
+  retryable: boolean;
+  /** Server-requested wait before the next attempt (`retry-after-ms` / `retry-after`). */
+  retryAfterMs?: number;
+}
+
+/** The stream ended (cleanly, from the socket's view) before the response was complete. */
+export class IncompleteStreamError extends Error {
+  constructor(message = "the connection closed before the response was complete") {
+    super(message);
+    this.name = "IncompleteStreamError";
+  }
+}
+
+type ErrorClass = abstract new (...args: never[]) => Error;
+
+/** The error classes of one SDK; `describeFailure` recognises errors by them. */
+export interface SdkErrorClasses {
+  APIError: ErrorClass;
+  APIConnectionError: ErrorClass;
+  APIUserAbortError: ErrorClass;
+}
+
+interface ApiErrorLike extends Error {
+  status?: number;
+  headers?: Headers;
+  error?: unknown;
+}
+
+/** Error types a stream can report mid-way that mean "try again later". */
+const TRANSIENT_ERROR_TYPES = new Set(["overloaded_error", "api_error", "rate_limit_error", "server_error", "timeout_error"]);
+
+export function describeFailure(err: unknown, sdk: SdkErrorClasses, now = Date.now()): Failure {
+  if (err instanceof sdk.APIUserAbortError) return { message: "request aborted", retryable: false };
+  if (err instanceof sdk.APIConnectionError) {
+    return { message: `connection error: ${rootCauseMessage(err)}`, retryable: true };
+  }
+  if (err instanceof sdk.APIError) return describeApiError(err as ApiErrorLike, now);
+  if (err instanceof IncompleteStreamError) return { message: err.message, retryable: true };
+  if (isNetworkError(err)) return { message: `connection error: ${rootCauseMessage(err as Error)}`, retryable: true };
+  return { message: err instanceof Error ? err.message : String(err), retryable: false };
+}
+
+function describeApiError(err: ApiErrorLike, now: number): Failure {
+  const { type, message } = bodyError(err.error);
+  const text = message ?? err.message;
+  if (err.status === undefined) {
+    // An error event inside an otherwise successful stream.
+    return { message: type ? `${type}: ${text}` : text, retryable: type !== undefined && TRANSIENT_ERROR_TYPES.has(type) };
+  }
+  const status = err.status;
+  const failure: Failure = {
+    message: `HTTP ${status}${type ? ` ${type}` : ""}: ${text}`,
+    retryable: status === 408 || status === 409 || status === 429 || status >= 500,
+  };
+  const shouldRetry = err.headers?.get("x-should-retry");
+  if (shouldRetry === "true") failure.retryable = true;
+  if (shouldRetry === "false") failure.retryable = false;
+  const after = parseRetryAfter(err.headers, now);
+  if (after !== undefined) failure.retryAfterMs = after;
+  return failure;
+}
+
+/**
+ * The server's requested wait in milliseconds: `retry-after-ms`, else `retry-after` as seconds
+ * or an HTTP date. `undefined` when absent or unreadable.
+ */
+export function parseRetryAfter(headers: Headers | undefined, now = Date.now()): number | undefined {
+  if (!headers) return undefined;
+  const ms = headers.get("retry-after-ms");
+  if (ms !== null && ms.trim() !== "" && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
+  const value = headers.get("retry-after");
+  if (value === null || value.trim() === "") return undefined;
+  if (Number.isFinite(Number(value))) return Math.max(0, Number(value) * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** `{type, message}` from an Anthropic body (`{error: {type, message}}`) or an OpenAI error object. */
+function bodyError(body: unknown): { type?: string; message?: string } {
+  if (!isRecord(body)) return typeof body === "string" && body ? { message: body } : {};
+  const inner = isRecord(body.error) ? body.error : body;
+  const type = typeof inner.type === "string" ? inner.type : undefined;
+  const message = typeof inner.message === "string" ? inner.message : undefined;
+  return { type, message };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+// fetch reports socket failures while reading a body as TypeError("terminated") and friends,
+// with the system error (ECONNRESET, …) as the cause.
+const NETWORK_CODES = new Set(["ECONNRESET", "ECONNREFUSED", "EPIPE", "ETIMEDOUT", "ENOTFOUND", "EAI_AGAIN", "UND_ERR_SOCKET", "UND_ERR_CLOSED"]);
+
+function isNetworkError(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && NETWORK_CODES.has(code)) return true;
+    if (e.name === "TypeError" && /terminated|fetch failed|socket/i.test(e.message)) return true;
+  }
+  return false;
+}
+
+function rootCauseMessage(err: Error): string {
+  let e: Error = err;
+  for (let depth = 0; e.cause instanceof Error && depth < 5; depth++) e = e.cause;
+  return e.message || err.message;
+}

@@ -1,0 +1,71 @@
+// Entry point of the providers layer: build a provider by name, and price usage.
+import { ANTHROPIC_BASE_URL, createAnthropicProvider } from "./anthropic.ts";
+import { API_KEY_ENV, isLoopbackUrl } from "./credentials.ts";
+import { modelInfo, type ProviderName } from "./models.ts";
+import { createOpenAIProvider, OPENAI_BASE_URL } from "./openai.ts";
+import type { RetryOptions } from "./retry.ts";
+import type { Provider, Usage } from "./types.ts";
+import { priceUsage, type TokenCounts } from "./usage.ts";
+
+export type * from "./types.ts";
+export { API_KEY_ENV, CredentialsError, isLoopbackUrl, resolveApiKey, type ResolveApiKeyOptions, type ResolvedApiKey } from "./credentials.ts";
+export { DEFAULT_CONTEXT_WINDOW, DEFAULT_MODELS, findModel, listModels, modelInfo, type ProviderName } from "./models.ts";
+export { DEFAULT_RETRY, type RetryOptions } from "./retry.ts";
+export { addUsage, costOf, emptyUsage, priceUsage, type TokenCounts } from "./usage.ts";
+
+export const PROVIDER_NAMES: readonly ProviderName[] = ["anthropic", "openai"];
+
+export const DEFAULT_BASE_URLS: Record<ProviderName, string> = {
+  anthropic: ANTHROPIC_BASE_URL,
+  openai: OPENAI_BASE_URL,
+};
+
+export function isProviderName(name: string): name is ProviderName {
+  return (PROVIDER_NAMES as readonly string[]).includes(name);
+}
+
+export interface CreateProviderOptions {
+  provider: ProviderName;
+  /** Already resolved (see `resolveApiKey`); may be omitted only for a loopback `baseUrl`. */
+  apiKey?: string;
+  /** Defaults to the provider's public API. For openai it includes the `/v1` path. */
+  baseUrl?: string;
+  retry?: RetryOptions;
+}
+
+/** Configuration that cannot work, found before any request is made (usage error, exit 2). */
+export class ProviderConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ProviderConfigError";
+  }
+}
+
+/**
+ * A provider ready to stream. Throws `ProviderConfigError` for an unknown provider, a malformed
+ * base URL, or a missing API key for a server that is not on this machine.
+ */
+export function createProvider(options: CreateProviderOptions): Provider {
+  const { provider } = options;
+  if (!isProviderName(provider)) {
+    throw new ProviderConfigError(`unknown provider "${String(provider)}" (expected one of: ${PROVIDER_NAMES.join(", ")})`);
+  }
+  const baseUrl = options.baseUrl?.trim() || DEFAULT_BASE_URLS[provider];
+  if (!URL.canParse(baseUrl)) throw new ProviderConfigError(`invalid base URL "${baseUrl}"`);
+  const apiKey = options.apiKey?.trim() || undefined;
+  if (!apiKey && !isLoopbackUrl(baseUrl)) throw new ProviderConfigError(missingKeyMessage(provider, baseUrl));
+  const settings = { apiKey, baseUrl, retry: options.retry };
+  return provider === "anthropic" ? createAnthropicProvider(settings) : createOpenAIProvider(settings);
+}
+
+function missingKeyMessage(provider: ProviderName, baseUrl: string): string {
+  const env = API_KEY_ENV[provider];
+  const custom = baseUrl !== DEFAULT_BASE_URLS[provider];
+  return `no API key for ${provider}: set ${env}, pass --api-key, or add {"${provider}": {"api_key": "…"}} to $ZOT_HOME/auth.json` +
+    (custom ? ` (a server at ${baseUrl} that needs no key accepts any value)` : "");
+}
+
+/** Prices token counts for a provider's model; unknown models cost 0. */
+export function usageFor(provider: string, model: string, tokens: TokenCounts): Usage {
+  return priceUsage(tokens, modelInfo(provider, model));
+}

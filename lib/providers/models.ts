@@ -1,0 +1,103 @@
+// Known models per provider: context window, output limit and USD prices per million tokens,
+// for `--list-models` and cost accounting. Prices are list prices as published by each vendor
+// (late 2026); any other model id is allowed and costs 0 (see `modelInfo`).
+import type { ModelInfo } from "./types.ts";
+
+export type ProviderName = "anthropic" | "openai";
+
+/** Context window assumed for a model id zot does not know. */
+export const DEFAULT_CONTEXT_WINDOW = 128_000;
+
+/** The model used when neither `--model` nor config names one. */
+export const DEFAULT_MODELS: Record<ProviderName, string> = {
+  anthropic: "claude-sonnet-5-5",
+  openai: "gpt-5.4",
+};
+
+type Row = [id: string, context: number, maxOutput: number, input: number, output: number, cacheRead: number, cacheWrite: number, thinking?: "budget" | "adaptive"];
+
+const K = 1_000;
+const M = 1_000_000;
+
+// Anthropic cache writes are the 5-minute tier (what zot's cache_control markers ask for).
+// Haiku 5.5 is billed higher above 100k prompt tokens; the table holds its lower band.
+const ANTHROPIC: Row[] = [
+  ["claude-fable-5-2", M, 128 * K, 8, 40, 0.2, 10, "adaptive"],
+  ["claude-fable-5-1", M, 128 * K, 10, 50, 0.25, 12.5, "adaptive"],
+  ["claude-opus-5-5", M, 128 * K, 4, 20, 0.2, 5, "adaptive"],
+  ["claude-sonnet-5-5", M, 128 * K, 2, 10, 0.1, 2.5, "adaptive"],
+  ["claude-haiku-5-5", M, 128 * K, 0.1, 0.5, 0.01, 0.125, "adaptive"],
+  ["claude-fable-5", M, 128 * K, 10, 50, 1, 12.5, "adaptive"],
+  ["claude-opus-5", M, 128 * K, 5, 25, 0.5, 6.25, "adaptive"],
+  ["claude-sonnet-5", M, 128 * K, 2, 10, 0.2, 2.5, "adaptive"],
+  ["claude-opus-4-8", M, 128 * K, 5, 25, 0.5, 6.25, "adaptive"],
+  ["claude-opus-4-7", M, 128 * K, 5, 25, 0.5, 6.25, "adaptive"],
+  ["claude-opus-4-6", M, 128 * K, 5, 25, 0.5, 6.25, "adaptive"],
+  ["claude-sonnet-4-6", M, 64 * K, 3, 15, 0.3, 3.75, "adaptive"],
+  ["claude-opus-4-5", 200 * K, 64 * K, 5, 25, 0.5, 6.25, "budget"],
+  ["claude-sonnet-4-5", 200 * K, 64 * K, 3, 15, 0.3, 3.75, "budget"],
+  ["claude-haiku-4-5", 200 * K, 64 * K, 1, 5, 0.1, 1.25, "budget"],
+];
+
+// OpenAI bills no cache writes; cached input is read at the cache_read price.
+const OPENAI: Row[] = [
+  ["gpt-5.4", 400 * K, 128 * K, 2.5, 15, 0.25, 0],
+  ["gpt-5.4-mini", 400 * K, 128 * K, 0.75, 4.5, 0.075, 0],
+  ["gpt-5.2", 400 * K, 128 * K, 1.75, 14, 0.175, 0],
+  ["gpt-5.1", 400 * K, 128 * K, 1.25, 10, 0.125, 0],
+  ["gpt-5", 400 * K, 128 * K, 1.25, 10, 0.125, 0],
+  ["gpt-5-mini", 400 * K, 128 * K, 0.25, 2, 0.025, 0],
+  ["gpt-5-nano", 400 * K, 128 * K, 0.05, 0.4, 0.005, 0],
+  ["gpt-4.1", 1_047_576, 32_768, 2, 8, 0.5, 0],
+  ["gpt-4.1-mini", 1_047_576, 32_768, 0.4, 1.6, 0.1, 0],
+  ["gpt-4.1-nano", 1_047_576, 32_768, 0.1, 0.4, 0.025, 0],
+  ["o3", 200 * K, 100 * K, 2, 8, 0.5, 0],
+  ["o4-mini", 200 * K, 100 * K, 1.1, 4.4, 0.275, 0],
+  ["gpt-4o", 128 * K, 16_384, 2.5, 10, 1.25, 0],
+  ["gpt-4o-mini", 128 * K, 16_384, 0.15, 0.6, 0.075, 0],
+];
+
+function toInfo(provider: ProviderName, [id, context, maxOutput, input, output, cacheRead, cacheWrite, thinking]: Row): ModelInfo {
+  const info: ModelInfo = {
+    provider,
+    id,
+    context_window: context,
+    max_output: maxOutput,
+    cost: { input, output, cache_read: cacheRead, cache_write: cacheWrite },
+  };
+  if (thinking) info.thinking = thinking;
+  return info;
+}
+
+const CATALOGUE: ModelInfo[] = [
+  ...ANTHROPIC.map((row) => toInfo("anthropic", row)),
+  ...OPENAI.map((row) => toInfo("openai", row)),
+];
+
+/** Known models, all or one provider's, in catalogue order (newest first within a family). */
+export function listModels(provider?: string): ModelInfo[] {
+  return CATALOGUE.filter((m) => provider === undefined || m.provider === provider).map(cloneInfo);
+}
+
+/** The catalogue entry for `id`, also matching dated snapshots (`claude-haiku-4-5-20251001`, `gpt-4.1-2025-04-14`). */
+export function findModel(provider: string, id: string): ModelInfo | undefined {
+  const exact = CATALOGUE.find((m) => m.provider === provider && m.id === id);
+  if (exact) return cloneInfo(exact);
+  const base = id.replace(/-(\d{8}|\d{4}-\d{2}-\d{2})$/, "");
+  const dated = base !== id ? CATALOGUE.find((m) => m.provider === provider && m.id === base) : undefined;
+  return dated ? { ...cloneInfo(dated), id } : undefined;
+}
+
+/** Like `findModel`, but an unknown id gets zero cost and the default context window. */
+export function modelInfo(provider: string, id: string): ModelInfo {
+  return findModel(provider, id) ?? {
+    provider,
+    id,
+    context_window: DEFAULT_CONTEXT_WINDOW,
+    cost: { input: 0, output: 0, cache_read: 0, cache_write: 0 },
+  };
+}
+
+function cloneInfo(info: ModelInfo): ModelInfo {
+  return { ...info, cost: { ...info.cost } };
+}

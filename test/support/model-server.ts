@@ -1,0 +1,372 @@
+// A scripted model server on a loopback port. It speaks the Anthropic Messages
+// (`POST …/messages`) and OpenAI Chat Completions (`POST …/chat/completions`) streaming formats,
+// plays a script of turns (one per request: a reply, an HTTP error or a connection reset) and
+// records every request so tests can assert what the model was sent.
+//
+// Standalone, for demos: `node_modules/.bin/bun test/support/model-server.ts script.json`
+// prints the URL and serves until interrupted. script.json is an array of turns (or {"turns": […]}).
+import { readFileSync } from "node:fs";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export interface ScriptedToolCall {
+  /** Defaults to a fresh `toolu_N` / `call_N`. */
+  id?: string;
+  name: string;
+  args?: Record<string, unknown>;
+  /** Argument text sent verbatim instead of `args` (to send malformed JSON). */
+  args_raw?: string;
+  /** Pieces the argument text is streamed in (default 3). */
+  chunks?: number;
+}
+
+export interface ReplyTurn {
+  type?: "reply";
+  /** A string is streamed word by word; an array gives the chunks. */
+  text?: string | string[];
+  thinking?: string | string[];
+  /** Anthropic thinking signature (default `sig-<n>` when there is thinking). */
+  signature?: string;
+  /** Anthropic only: a redacted_thinking block with this data, before any thinking. */
+  redacted_thinking?: string;
+  /** OpenAI only: the delta field reasoning travels in (default `reasoning_content`). */
+  reasoning_field?: "reasoning_content" | "reasoning";
+  tool_calls?: ScriptedToolCall[];
+  /** Anthropic stop reason (OpenAI: end_turn→stop, tool_use→tool_calls, max_tokens→length). */
+  stop?: string;
+  usage?: { input?: number; output?: number; cache_read?: number; cache_write?: number };
+  /** Pause before each SSE event. */
+  chunk_delay_ms?: number;
+  /** Destroy the connection after this many content deltas. */
+  die_after?: number;
+  /** Stop sending after this many content deltas and keep the stream open until the client leaves. */
+  hang_after?: number;
+  /** Send a mid-stream error event (overloaded) after this many content deltas. */
+  error_after?: number;
+}
+
+export interface ErrorTurn {
+  type: "error";
+  status: number;
+  message?: string;
+  /** `retry-after` header value (seconds or an HTTP date). */
+  retry_after?: string | number;
+  retry_after_ms?: number;
+  headers?: Record<string, string>;
+  /** Replaces the wire-format error body. */
+  body?: unknown;
+}
+
+/** The connection is destroyed once the request has been read. */
+export interface ResetTurn { type: "reset" }
+
+export type StaticTurn = ReplyTurn | ErrorTurn | ResetTurn;
+export type Turn = StaticTurn | ((request: RecordedRequest) => StaticTurn | Promise<StaticTurn>);
+
+export type RequestOutcome = "completed" | "client_closed" | "reset";
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  /** Parsed JSON body (`undefined` when the body was not JSON). */
+  body: any;
+  wire: "anthropic" | "openai" | "unknown";
+  /** How the exchange ended: answered in full, abandoned by the client, or reset by the script. */
+  outcome: Promise<RequestOutcome>;
+}
+
+export interface ModelServer {
+  /** `http://127.0.0.1:PORT`: the Anthropic base URL; OpenAI clients may use it or `${url}/v1`. */
+  url: string;
+  requests: RecordedRequest[];
+  /** Turns not yet played. */
+  readonly pending: number;
+  push(...turns: Turn[]): void;
+  close(): Promise<void>;
+}
+
+export async function startModelServer(script: Turn[] = []): Promise<ModelServer> {
+  const turns = [...script];
+  const requests: RecordedRequest[] = [];
+  const sockets = new Set<Socket>();
+  let ids = 0;
+  const nextId = () => ++ids;
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err) => {
+      if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" }).end(String(err?.stack ?? err));
+      else res.destroy();
+    });
+  });
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const raw = await readBody(req);
+    const path = (req.url ?? "/").split("?")[0];
+    const wire = path.endsWith("/messages") ? "anthropic" : path.endsWith("/chat/completions") ? "openai" : "unknown";
+    let reset = false;
+    const outcome = new Promise<RequestOutcome>((done) => {
+      res.on("close", () => done(reset ? "reset" : res.writableFinished ? "completed" : "client_closed"));
+    });
+    const record: RecordedRequest = { method: req.method ?? "", path, headers: flatHeaders(req), body: parseJson(raw), wire, outcome };
+    requests.push(record);
+
+    if (wire === "unknown" || req.method !== "POST") {
+      return sendError(res, wire, { type: "error", status: 404, message: `no such endpoint: ${req.method} ${path}` });
+    }
+    const next = turns.shift();
+    if (!next) {
+      return sendError(res, wire, { type: "error", status: 400, message: `model server script has no turn left for request #${requests.length}` });
+    }
+    const turn = typeof next === "function" ? await next(record) : next;
+    if (turn.type === "reset") {
+      reset = true;
+      req.socket.destroy();
+      return;
+    }
+    if (turn.type === "error") return sendError(res, wire, turn);
+    const frames = wire === "anthropic"
+      ? anthropicFrames(turn, record.body, nextId)
+      : openaiFrames(turn, record.body, nextId);
+    await play(res, turn, frames, wire, () => { reset = true; });
+  }
+
+  await new Promise<void>((ready) => server.listen(0, "127.0.0.1", ready));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    get pending() { return turns.length; },
+    push: (...more) => { turns.push(...more); },
+    close: () => new Promise<void>((done) => {
+      for (const socket of sockets) socket.destroy();
+      server.close(() => done());
+    }),
+  };
+}
+
+interface Frame { data: string; delta: boolean }
+
+async function play(res: ServerResponse, turn: ReplyTurn, frames: Frame[], wire: "anthropic" | "openai", markReset: () => void): Promise<void> {
+  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+  let deltas = 0;
+  for (const frame of frames) {
+    if (res.destroyed) return;
+    if (turn.chunk_delay_ms) await sleep(turn.chunk_delay_ms);
+    if (frame.delta) {
+      if (deltas === turn.die_after) {
+        markReset();
+        res.socket?.destroy();
+        return;
+      }
+      if (deltas === turn.hang_after) return; // the client's close settles `outcome`
+      if (deltas === turn.error_after) {
+        res.end(streamError(wire));
+        return;
+      }
+      deltas++;
+    }
+    await writeFrame(res, frame.data);
+  }
+  res.end();
+}
+
+/** Resolves once the event reached the socket (so a scripted failure never swallows it) or the stream closed. */
+function writeFrame(res: ServerResponse, data: string): Promise<void> {
+  return new Promise((done) => {
+    const onClose = () => done();
+    res.once("close", onClose);
+    res.write(data, () => {
+      res.off("close", onClose);
+      done();
+    });
+  });
+}
+
+function streamError(wire: "anthropic" | "openai"): string {
+  return wire === "anthropic"
+    ? sse("error", { type: "error", error: { type: "overloaded_error", message: "Overloaded" } })
+    : `data: ${JSON.stringify({ error: { message: "The server is overloaded", type: "server_error", code: null } })}\n\n`;
+}
+
+function sendError(res: ServerResponse, wire: RecordedRequest["wire"], turn: ErrorTurn): void {
+  const message = turn.message ?? `scripted HTTP ${turn.status}`;
+  const headers: Record<string, string> = { "content-type": "application/json", ...turn.headers };
+  if (turn.retry_after !== undefined) headers["retry-after"] = String(turn.retry_after);
+  if (turn.retry_after_ms !== undefined) headers["retry-after-ms"] = String(turn.retry_after_ms);
+  const body = turn.body ?? (wire === "openai"
+    ? { error: { message, type: openaiErrorType(turn.status), param: null, code: null } }
+    : { type: "error", error: { type: anthropicErrorType(turn.status), message } });
+  res.writeHead(turn.status, headers).end(JSON.stringify(body));
+}
+
+function anthropicErrorType(status: number): string {
+  const types: Record<number, string> = {
+    400: "invalid_request_error", 401: "authentication_error", 403: "permission_error", 404: "not_found_error",
+    413: "request_too_large", 429: "rate_limit_error", 529: "overloaded_error",
+  };
+  return types[status] ?? (status >= 500 ? "api_error" : "invalid_request_error");
+}
+
+function openaiErrorType(status: number): string {
+  if (status === 429) return "rate_limit_exceeded";
+  return status >= 500 ? "server_error" : "invalid_request_error";
+}
+
+// ---- Anthropic Messages SSE ------------------------------------------------------------------
+
+function anthropicFrames(turn: ReplyTurn, body: any, nextId: () => number): Frame[] {
+  const frames: Frame[] = [];
+  const event = (name: string, data: object, delta = false) => frames.push({ data: sse(name, { type: name, ...data }), delta });
+  const usage = usageOf(turn);
+  const id = nextId();
+  event("message_start", {
+    message: {
+      id: `msg_${id}`, type: "message", role: "assistant", model: body?.model ?? "scripted", content: [],
+      stop_reason: null, stop_sequence: null,
+      usage: { input_tokens: usage.input, output_tokens: 1, cache_read_input_tokens: usage.cache_read, cache_creation_input_tokens: usage.cache_write },
+    },
+  });
+  let index = 0;
+  const block = (start: object, deltas: object[]) => {
+    event("content_block_start", { index, content_block: start });
+    for (const d of deltas) event("content_block_delta", { index, delta: d }, true);
+    event("content_block_stop", { index });
+    index++;
+  };
+  if (turn.redacted_thinking) block({ type: "redacted_thinking", data: turn.redacted_thinking }, []);
+  if (turn.thinking !== undefined) {
+    const pieces = chunksOf(turn.thinking).map((thinking) => ({ type: "thinking_delta", thinking }));
+    block({ type: "thinking", thinking: "", signature: "" }, [...pieces, { type: "signature_delta", signature: turn.signature ?? `sig-${id}` }]);
+  }
+  if (turn.text !== undefined) block({ type: "text", text: "" }, chunksOf(turn.text).map((text) => ({ type: "text_delta", text })));
+  for (const call of turn.tool_calls ?? []) {
+    const pieces = splitArgs(call).map((partial_json) => ({ type: "input_json_delta", partial_json }));
+    block({ type: "tool_use", id: call.id ?? `toolu_${nextId()}`, name: call.name, input: {} }, pieces);
+  }
+  const stop = turn.stop ?? (turn.tool_calls?.length ? "tool_use" : "end_turn");
+  event("message_delta", { delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: usage.output } });
+  event("message_stop", {});
+  return frames;
+}
+
+function sse(name: string, data: object): string {
+  return `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
+// ---- OpenAI Chat Completions SSE -------------------------------------------------------------
+
+const OPENAI_STOPS: Record<string, string> = { end_turn: "stop", tool_use: "tool_calls", max_tokens: "length" };
+
+function openaiFrames(turn: ReplyTurn, body: any, nextId: () => number): Frame[] {
+  const frames: Frame[] = [];
+  const id = `chatcmpl-${nextId()}`;
+  const model = body?.model ?? "scripted";
+  const chunk = (choices: object[], extra: object = {}, delta = false) => frames.push({
+    data: `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created: 1, model, choices, ...extra })}\n\n`,
+    delta,
+  });
+  const deltaChunk = (delta: object, isDelta = true) => chunk([{ index: 0, delta, finish_reason: null }], {}, isDelta);
+  deltaChunk({ role: "assistant", content: "" }, false);
+  const field = turn.reasoning_field ?? "reasoning_content";
+  if (turn.thinking !== undefined) for (const piece of chunksOf(turn.thinking)) deltaChunk({ [field]: piece });
+  if (turn.text !== undefined) for (const piece of chunksOf(turn.text)) deltaChunk({ content: piece });
+  (turn.tool_calls ?? []).forEach((call, index) => {
+    deltaChunk({ tool_calls: [{ index, id: call.id ?? `call_${nextId()}`, type: "function", function: { name: call.name, arguments: "" } }] });
+    for (const piece of splitArgs(call)) deltaChunk({ tool_calls: [{ index, function: { arguments: piece } }] });
+  });
+  const stop = turn.stop ?? (turn.tool_calls?.length ? "tool_use" : "end_turn");
+  chunk([{ index: 0, delta: {}, finish_reason: OPENAI_STOPS[stop] ?? stop }]);
+  if (body?.stream_options?.include_usage) {
+    const usage = usageOf(turn);
+    const prompt = usage.input + usage.cache_read;
+    chunk([], {
+      usage: {
+        prompt_tokens: prompt, completion_tokens: usage.output, total_tokens: prompt + usage.output,
+        prompt_tokens_details: { cached_tokens: usage.cache_read },
+      },
+    });
+  }
+  frames.push({ data: "data: [DONE]\n\n", delta: false });
+  return frames;
+}
+
+// ---- helpers ---------------------------------------------------------------------------------
+
+function usageOf(turn: ReplyTurn) {
+  const u = turn.usage ?? {};
+  return { input: u.input ?? 10, output: u.output ?? 20, cache_read: u.cache_read ?? 0, cache_write: u.cache_write ?? 0 };
+}
+
+/** Word-by-word pieces ("Hello big world" → "Hello", " big", " world"); arrays pass through. */
+function chunksOf(text: string | string[]): string[] {
+  if (Array.isArray(text)) return text;
+  return text.match(/\s*\S+|\s+$/g) ?? (text ? [text] : []);
+}
+
+/** The argument text in `chunks` roughly equal pieces, so clients must join them. */
+function splitArgs(call: ScriptedToolCall): string[] {
+  const text = call.args_raw ?? JSON.stringify(call.args ?? {});
+  const count = Math.max(1, Math.min(call.chunks ?? 3, text.length));
+  const size = Math.ceil(text.length / count);
+  const pieces: string[] = [];
+  for (let i = 0; i < text.length; i += size) pieces.push(text.slice(i, i + size));
+  return pieces;
+}
+
+function flatHeaders(req: IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(", ") : value;
+  }
+  return out;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((done, fail) => {
+    const parts: Buffer[] = [];
+    req.on("data", (part: Buffer) => parts.push(part));
+    req.on("end", () => done(Buffer.concat(parts).toString("utf8")));
+    req.on("error", fail);
+  });
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((done) => setTimeout(done, ms));
+}
+
+async function runStandalone(scriptPath: string | undefined): Promise<void> {
+  if (!scriptPath) {
+    process.stderr.write("usage: bun test/support/model-server.ts script.json\n");
+    process.exit(2);
+  }
+  const data = JSON.parse(readFileSync(scriptPath, "utf8"));
+  const turns = Array.isArray(data) ? data : data?.turns;
+  if (!Array.isArray(turns)) throw new Error(`${scriptPath}: expected an array of turns or {"turns": [...]}`);
+  const server = await startModelServer(turns);
+  process.stdout.write(`${server.url}\n`);
+  const stop = () => void server.close().then(() => process.exit(0));
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  runStandalone(process.argv[2]).catch((err) => {
+    process.stderr.write(`model-server: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  });
+}
