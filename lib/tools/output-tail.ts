@@ -15,6 +15,9 @@ export class OutputTail {
   private totalBytes = 0;
   private newlines = 0;
   private endsWithNewline = true;
+  private charsSeen = 0;
+  /** Set once early output was discarded at a point that may be inside a line. */
+  private startsMidLine = false;
 
   constructor(private readonly maxLines: number, private readonly maxBytes: number) {}
 
@@ -24,26 +27,44 @@ export class OutputTail {
     for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) this.newlines++;
     this.endsWithNewline = text.endsWith("\n");
     this.buffer += text;
-    // A char is at least one byte, so maxBytes chars always cover the final maxBytes bytes.
-    if (this.buffer.length > 2 * this.maxBytes + 1) this.buffer = this.buffer.slice(-(this.maxBytes + 1));
+    this.charsSeen += text.length;
+    // A char is at least one byte, so 2*maxBytes chars cover the final maxBytes bytes with room
+    // to drop a partial first line.
+    if (this.buffer.length > 4 * this.maxBytes) {
+      const cut = this.buffer.length - 2 * this.maxBytes;
+      this.startsMidLine = this.buffer[cut - 1] !== "\n";
+      this.buffer = this.buffer.slice(cut);
+    }
   }
 
   result(): TailResult {
     const totalLines = this.newlines + (this.endsWithNewline ? 0 : 1);
     let text = this.buffer.endsWith("\n") ? this.buffer.slice(0, -1) : this.buffer;
-    let lines = text.split("\n");
-    if (lines.length > this.maxLines) lines = lines.slice(-this.maxLines);
-    text = lines.join("\n");
-    if (Buffer.byteLength(text, "utf8") > this.maxBytes) {
-      text = keepLastBytes(text, this.maxBytes);
+    let truncated = this.buffer.length < this.charsSeen;
+    if (this.startsMidLine) {
       const firstBreak = text.indexOf("\n");
-      // Prefer starting at a whole line, unless that would leave nothing.
-      if (firstBreak !== -1 && firstBreak < text.length - 1) text = text.slice(firstBreak + 1);
+      if (firstBreak !== -1) text = text.slice(firstBreak + 1);
+    }
+    const lines = text.split("\n");
+    if (lines.length > this.maxLines) {
+      text = lines.slice(-this.maxLines).join("\n");
+      truncated = true;
+    }
+    if (Buffer.byteLength(text, "utf8") > this.maxBytes) {
+      text = dropPartialFirstLine(keepLastBytes(text, this.maxBytes), text);
+      truncated = true;
     }
     const shownLines = text === "" ? 0 : text.split("\n").length;
-    const truncated = shownLines < totalLines || Buffer.byteLength(text, "utf8") + 1 < this.totalBytes;
     return { text, truncated, totalLines, totalBytes: this.totalBytes, shownLines };
   }
+}
+
+/** `kept` is a suffix of `whole`; when it starts inside a line, drop that partial line (unless it is all there is). */
+function dropPartialFirstLine(kept: string, whole: string): string {
+  const prefix = whole.slice(0, whole.length - kept.length);
+  if (kept === whole || prefix.endsWith("\n")) return kept;
+  const firstBreak = kept.indexOf("\n");
+  return firstBreak === -1 ? kept : kept.slice(firstBreak + 1);
 }
 
 export function truncationNote(r: TailResult): string {

@@ -1,6 +1,6 @@
 // Process-group plumbing for bash: pick the shell, and terminate a whole group (the command and
 // everything it forked) with SIGTERM, a grace period, then SIGKILL, waiting until it is gone.
-import { accessSync, constants } from "node:fs";
+import { accessSync, constants, readdirSync, readFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
 
 let cachedShell: string | undefined;
@@ -25,14 +25,41 @@ export function findShell(): string {
   return cachedShell;
 }
 
-/** Whether any process of group `pgid` still exists (zombies count until reaped). */
+/**
+ * Whether any process of group `pgid` is still running. A zombie is not running: orphans are
+ * reaped by init, which in some containers happens only every second or so, and waiting for
+ * that would make every call slow.
+ */
 export function groupAlive(pgid: number): boolean {
   try {
     process.kill(-pgid, 0);
-    return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === "EPERM";
   }
+  return process.platform !== "linux" || hasLiveMember(pgid);
+}
+
+/** Linux: scans /proc for a member of the group that is not a zombie. */
+function hasLiveMember(pgid: number): boolean {
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return true; // no /proc to look at: trust kill(0)
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+    } catch {
+      continue; // exited meanwhile
+    }
+    // Fields after the parenthesised command name: state ppid pgrp …
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(fields[2]) === pgid && fields[0] !== "Z" && fields[0] !== "X") return true;
+  }
+  return false;
 }
 
 function signalGroup(pgid: number, signal: NodeJS.Signals): void {
