@@ -23,8 +23,15 @@ export type LifecycleEvent =
   | { type: "user_prompt_submit"; text?: string; queued?: boolean; image_count?: number }
   | { type: "turn_start"; step: number }
   | { type: "turn_end"; stop: StopReason; error?: string }
-  | { type: "tool_call"; tool_id: string; tool_name: string; tool_args: Record<string, unknown> }
-  | { type: "tool_confirmation_requested"; tool_id: string; tool_name: string; tool_preview: string }
+  | {
+      type: "tool_call";
+      tool_id: string;
+      tool_name: string;
+      tool_args: Record<string, unknown>;
+      /** Set when the call came from an extension (`call_tool`, or a `tool_prompt` action). */
+      origin_extension?: string;
+    }
+  | { type: "tool_confirmation_requested"; tool_id: string; tool_name: string; tool_preview: string; origin_extension?: string }
   | {
       type: "permission_decision";
       tool_id: string;
@@ -33,6 +40,7 @@ export type LifecycleEvent =
       source: PermissionSource;
       stage: PermissionStage;
       reason?: string;
+      origin_extension?: string;
     }
   | {
       type: "tool_result";
@@ -43,7 +51,7 @@ export type LifecycleEvent =
       status: ToolStatus;
       executed: boolean;
       result: { content: ToolContent[]; is_error: boolean; truncated?: boolean };
-      /** Set when the call came from an extension's `call_tool`. */
+      /** Set when the call came from an extension (`call_tool`, or a `tool_prompt` action). */
       origin_extension?: string;
     }
   | { type: "assistant_message"; text: string }
