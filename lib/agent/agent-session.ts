@@ -66,7 +66,9 @@ export class AgentSession {
       onError: (message) => this.emitter.host({ type: "error", message }),
     });
     this.permissions = new PermissionPolicy({ yolo: options.yolo, confirmer: options.confirmer, warn: (m) => this.warn(m) });
-    this.builtins = options.builtinTools ?? createBuiltinTools({ ...options.tools, cwd: this.cwd, jail: () => this.jailOn, skills: () => this.skills() });
+    // A skills getter keeps the skill tool (reloads may add skills); a plain list without skills drops it.
+    this.builtins = options.builtinTools ??
+      createBuiltinTools({ ...options.tools, cwd: this.cwd, jail: () => this.jailOn, skills: options.skills ?? [] });
     this.preparer = new SystemPromptPreparer({
       base: () => this.basePrompt(),
       hooks: this.hooks,
