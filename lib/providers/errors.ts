@@ -102,7 +102,7 @@ function isNetworkError(err: unknown): boolean {
   for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === "string" && NETWORK_CODES.has(code)) return true;
-    if (e.name === "TypeError" && /terminated|fetch failed|socket/i.test(e.message)) return true;
+    if (e.name === "TypeError" && /terminated|fetch failed|socket|connection|network/i.test(e.message)) return true;
   }
   return false;
 }

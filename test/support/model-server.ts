@@ -39,7 +39,7 @@ export interface ReplyTurn {
   usage?: { input?: number; output?: number; cache_read?: number; cache_write?: number };
   /** Pause before each SSE event. */
   chunk_delay_ms?: number;
-  /** Destroy the connection after this many content deltas. */
+  /** Close the connection mid-response after this many content deltas. */
   die_after?: number;
   /** Stop sending after this many content deltas and keep the stream open until the client leaves. */
   hang_after?: number;
@@ -153,6 +153,8 @@ export async function startModelServer(script: Turn[] = []): Promise<ModelServer
 
 interface Frame { data: string; delta: boolean }
 
+const DIE_FLUSH_MS = 30;
+
 async function play(res: ServerResponse, turn: ReplyTurn, frames: Frame[], wire: "anthropic" | "openai", markReset: () => void): Promise<void> {
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
   let deltas = 0;
@@ -161,8 +163,11 @@ async function play(res: ServerResponse, turn: ReplyTurn, frames: Frame[], wire:
     if (turn.chunk_delay_ms) await sleep(turn.chunk_delay_ms);
     if (frame.delta) {
       if (deltas === turn.die_after) {
+        // Bun's server may still hold "written" events: give them a moment, then close (FIN, not
+        // RST) so what was sent reaches the client before the failure on every runtime.
         markReset();
-        res.socket?.destroy();
+        await sleep(DIE_FLUSH_MS);
+        res.socket?.end();
         return;
       }
       if (deltas === turn.hang_after) return; // the client's close settles `outcome`
