@@ -258,6 +258,15 @@ class HostInfo:
                    [c for c in caps if isinstance(c, str)] if isinstance(caps, list) else [], dict(f))
 
 
+def _decision(value: Any, cls: type) -> Any:
+    """An interceptor's answer: None means the zero value (allow, unchanged)."""
+    if value is None:
+        return cls()
+    if not isinstance(value, cls):
+        raise TypeError(f"returned {type(value).__name__}; return a {cls.__name__} or None")
+    return value
+
+
 class ToolContext:
     """Per-invocation state for a tool handler. ``cancelled`` is set on tool_cancel, shutdown and
     host EOF; once set, the handler's return value is discarded (the host ignores it anyway)."""
@@ -484,8 +493,10 @@ class Extension:
 
     def _send(self, frame: Dict[str, Any], last: bool = False) -> bool:
         """Write one frame; False when the stream is closed. ``last`` closes the stream for
-        every other writer in the same breath. Raises FrameTooLarge."""
-        data = json.dumps(frame, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        every other writer in the same breath. Raises FrameTooLarge, or TypeError/ValueError
+        for values JSON cannot carry."""
+        # allow_nan=False: NaN/Infinity are not JSON and would break the host's parser.
+        data = json.dumps(frame, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
         if len(data) > MAX_FRAME_BYTES:
             raise FrameTooLarge(f"{frame.get('type')} frame is {len(data)} bytes, over the {MAX_FRAME_BYTES}-byte limit")
         with self._write_lock:
@@ -832,20 +843,30 @@ class Extension:
                     self._decide_tool_call(fn, rich is not None, f, response)
                 elif event == "turn_start":
                     step = f.get("step")
-                    d = fn(step if isinstance(step, int) else 0) or TurnStartDecision()
+                    d = _decision(fn(step if isinstance(step, int) else 0), TurnStartDecision)
                     self._apply_block(d, response)
                 elif event == "assistant_message":
                     text = f.get("text") if isinstance(f.get("text"), str) else ""
-                    d = fn(text) or AssistantMessageDecision()
+                    d = _decision(fn(text), AssistantMessageDecision)
                     self._apply_block(d, response)
                     if not d.block and d.replace_text is not None and d.replace_text != text:
                         response["replace_text"] = _text("replace_text", d.replace_text)
         except Exception as err:
             self.log(f"{event} interceptor failed:\n" + traceback.format_exc())
-            response = {"type": "event_intercept_response", "id": f["id"]}
-            if event != "before_agent_start":  # a broken guard fails closed
-                response.update(block=True, reason=f"{event} interceptor failed: {type(err).__name__}: {err}")
-        self._send(response)
+            response = self._intercept_failure(f, err)
+        try:
+            self._send(response)
+        except (TypeError, ValueError) as err:  # e.g. modified_args holding a set
+            self.log(f"{event} interceptor answer not sendable: {err}")
+            self._send(self._intercept_failure(f, err))
+
+    @staticmethod
+    def _intercept_failure(f: Dict[str, Any], err: BaseException) -> Dict[str, Any]:
+        """A broken guard fails closed; a broken prompt hook keeps the prompt."""
+        response: Dict[str, Any] = {"type": "event_intercept_response", "id": f["id"]}
+        if f.get("event") != "before_agent_start":
+            response.update(block=True, reason=f"{f.get('event')} interceptor failed: {type(err).__name__}: {err}")
+        return response
 
     @staticmethod
     def _apply_block(d: Any, response: Dict[str, Any]) -> None:
@@ -874,9 +895,7 @@ class Extension:
         tool = f.get("tool_name") if isinstance(f.get("tool_name"), str) else ""
         args = f.get("tool_args") if isinstance(f.get("tool_args"), dict) else {}
         if rich:
-            d = fn(tool, args) or ToolCallDecision()
-            if not isinstance(d, ToolCallDecision):
-                raise TypeError(f"returned {type(d).__name__}; return a ToolCallDecision or None")
+            d = _decision(fn(tool, args), ToolCallDecision)
             self._apply_block(d, response)
             if not d.block and d.modified_args is not None:
                 if not isinstance(d.modified_args, dict):

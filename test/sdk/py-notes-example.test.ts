@@ -1,5 +1,6 @@
 // The py-notes example extension, launched as the host launches it (its manifest's exec, from
 // its own folder) and driven over stdio. Its notes live in a temporary data_dir.
+import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,6 +11,9 @@ const ROOT = join(import.meta.dirname, "..", "..");
 const EXAMPLE = join(ROOT, "examples", "extensions", "py-notes");
 const FOOTER = "up/down move - x delete - enter work on it - esc close";
 const PICK_FOOTER = "enter choose - esc dismiss";
+// Most tests run main.py with the real interpreter and -S (fast, and proves no site-packages are
+// needed); the first and last test launch the manifest's exec through its shebang, as zot does.
+const PYTHON = execFileSync("python3", ["-c", "import sys; print(sys.executable)"], { encoding: "utf8" }).trim();
 
 let dataDir = "";
 let drivers: ExtDriver[] = [];
@@ -24,16 +28,17 @@ afterEach(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-function spawnNotes(dir = EXAMPLE): ExtDriver {
+function spawnNotes(dir = EXAMPLE, viaManifest = false): ExtDriver {
   const manifest = JSON.parse(readFileSync(join(EXAMPLE, "extension.json"), "utf8")) as { exec: string };
-  const d = startDriver(manifest.exec, [], { cwd: dir, env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1" } });
+  const [command, args] = viaManifest ? [manifest.exec, []] : [PYTHON, ["-S", "main.py"]];
+  const d = startDriver(command, args, { cwd: dir, env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1" } });
   drivers.push(d);
   return d;
 }
 
-async function startNotes(notes?: string[]): Promise<ExtDriver> {
+async function startNotes(notes?: string[], viaManifest = false): Promise<ExtDriver> {
   if (notes) writeFileSync(join(dataDir, "notes.json"), JSON.stringify(notes));
-  const d = spawnNotes();
+  const d = spawnNotes(EXAMPLE, viaManifest);
   await d.next((f) => f.type === "hello");
   d.send({ type: "hello_ack", protocol_version: 1, cwd: "/proj", extension_dir: EXAMPLE, data_dir: dataDir, capabilities: [] });
   await d.next((f) => f.type === "ready");
@@ -57,7 +62,7 @@ const text = (id: string, body: string, extra: object = {}) => ({ type: "tool_re
 
 describe("py-notes example", () => {
   it("announces its commands, tools, guards and subscription", async () => {
-    const d = await startNotes();
+    const d = await startNotes(undefined, true);
     expect(d.frames.map((f) => [f.type, f.name ?? f.events ?? ""])).toEqual([
       ["hello", "py-notes"], ["register_command", "note"], ["register_command", "notes"],
       ["register_tool", "add_note"], ["register_tool", "list_notes"], ["register_tool", "pick_note"],
@@ -163,13 +168,13 @@ describe("py-notes example", () => {
     const alone = mkdtempSync(join(tmpdir(), "py-notes-copy-"));
     try {
       copyFileSync(join(EXAMPLE, "main.py"), join(alone, "main.py"));
-      const missing = spawnNotes(alone);
+      const missing = spawnNotes(alone, true);
       expect(await missing.exited).toEqual({ code: 1, signal: null });
       expect(missing.frames).toEqual([]);
       expect(missing.stderr()).toContain("zot_ext.py not found");
 
       copyFileSync(join(ROOT, "sdk", "python", "zot_ext.py"), join(alone, "zot_ext.py"));
-      const copied = spawnNotes(alone);
+      const copied = spawnNotes(alone, true);
       expect(await copied.next()).toEqual(expect.objectContaining({ type: "hello", name: "py-notes" }));
     } finally {
       for (const d of drivers.splice(0)) await d.close();

@@ -12,7 +12,8 @@ const ACK = {
 };
 const OBJECT = { type: "object" };
 
-// The interpreter behind `python3` (version managers wrap it in slow shell shims).
+// The interpreter behind `python3` (version managers wrap it in slow shell shims). Tests run it
+// with -S: no site-packages, which proves the SDK needs only the standard library.
 const PYTHON = execFileSync("python3", ["-c", "import sys; print(sys.executable)"], { encoding: "utf8" }).trim();
 
 let drivers: ExtDriver[] = [];
@@ -25,7 +26,7 @@ afterEach(async () => {
 
 function spawnProbe(env: Record<string, string> = {}): ExtDriver {
   // No bytecode cache: importing the SDK must not write __pycache__ into the repository.
-  const d = startDriver(PYTHON, [PROBE], { env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1", ...env } });
+  const d = startDriver(PYTHON, ["-S", PROBE], { env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1", ...env } });
   drivers.push(d);
   return d;
 }
@@ -304,6 +305,10 @@ describe("event_intercept", () => {
     expect(await intercept(d, "i3", "tool_call", call("read", { path: "a" }))).toEqual(allow("i3"));
     expect(await intercept(d, "i4", "tool_call", call("explode", {}))).toEqual(
       { type: "event_intercept_response", id: "i4", block: true, reason: "tool_call interceptor failed: RuntimeError: guard bug" });
+    expect(await intercept(d, "i5", "tool_call", call("unsendable", {}))).toEqual({
+      type: "event_intercept_response", id: "i5", block: true,
+      reason: "tool_call interceptor failed: ValueError: Out of range float values are not JSON compliant",
+    });
   });
 
   it("tool_call: the (allow, reason) form blocks with its reason", async () => {
