@@ -17,14 +17,17 @@ export interface ReadToolOptions extends PathOptions {
   maxBytes?: number;
   /** Largest image returned as an image block (default 5 MiB, the common provider limit). */
   maxImageBytes?: number;
+  /** Largest file read at all; bigger ones are refused with a pointer to bash (default 64 MiB). */
+  maxFileBytes?: number;
 }
 
-export const READ_DEFAULTS = { maxLines: 2000, maxBytes: 50 * 1024, maxImageBytes: 5 * 1024 * 1024 };
+export const READ_DEFAULTS = { maxLines: 2000, maxBytes: 50 * 1024, maxImageBytes: 5 * 1024 * 1024, maxFileBytes: 64 * 1024 * 1024 };
 
 export function createReadTool(options: ReadToolOptions): Tool {
   const maxLines = options.maxLines ?? READ_DEFAULTS.maxLines;
   const maxBytes = options.maxBytes ?? READ_DEFAULTS.maxBytes;
   const maxImageBytes = options.maxImageBytes ?? READ_DEFAULTS.maxImageBytes;
+  const maxFileBytes = options.maxFileBytes ?? READ_DEFAULTS.maxFileBytes;
   return {
     name: "read",
     source: { kind: "builtin" },
@@ -59,6 +62,13 @@ export function createReadTool(options: ReadToolOptions): Tool {
       const info = await stat(abs).catch((err) => { throw describeFsError("read", raw, abs, err, options.cwd); });
       if (info.isDirectory()) {
         throw new ToolFailure(`read: ${raw} is a directory, not a file. List it with bash (ls ${shellQuote(raw)}) and read a file inside it.`);
+      }
+      if (info.size > maxFileBytes) {
+        // The whole file is read to count lines; past this size that costs too much memory.
+        throw new ToolFailure(
+          `read: ${raw} is ${formatBytes(info.size)}, over the ${formatBytes(maxFileBytes)} read limit. ` +
+            `Look at parts of it with bash instead, for example sed -n '1000,1100p' ${shellQuote(raw)}, head, tail or grep.`,
+        );
       }
       const bytes = await readFile(abs).catch((err) => { throw describeFsError("read", raw, abs, err, options.cwd); });
 

@@ -40,7 +40,7 @@ describe("bash: running commands", () => {
   it("runs in the cwd and merges stdout and stderr in arrival order", async () => {
     const cwd = tempDir();
     const tool = createBashTool({ cwd });
-    const out = await tool.execute({ command: "pwd; sleep 0.05; echo to-err >&2; sleep 0.05; echo to-out" }, context(cwd));
+    const out = await tool.execute({ command: "pwd; sleep 0.1; echo to-err >&2; sleep 0.1; echo to-out" }, context(cwd));
     expect(out.is_error).toBeFalsy();
     expect(textOf(out)).toBe(`${cwd}\nto-err\nto-out`);
     expect(out.details).toMatchObject({ exit_code: 0 });

@@ -142,6 +142,15 @@ describe("read: mistakes in the call", () => {
     expect(textOf(out)).toContain(`file not found: nope.txt (resolved to ${join(cwd, "nope.txt")})`);
   });
 
+  it("a file over the read limit is refused with a pointer to bash", async () => {
+    const cwd = tempDir();
+    writeFileSync(join(cwd, "huge.log"), "x".repeat(5000));
+    const out = await createReadTool({ cwd, maxFileBytes: 4096 }).execute({ path: "huge.log" }, context(cwd));
+    expect(out.is_error).toBe(true);
+    expect(textOf(out)).toContain("over the 4.0 KiB read limit");
+    expect(textOf(out)).toContain("sed -n");
+  });
+
   it("a directory is refused with a hint", async () => {
     const cwd = tempDir();
     mkdirSync(join(cwd, "d"));
