@@ -1,0 +1,162 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { PROTOCOL_VERSION } from "../../lib/protocol/index.ts";
+import { ZOT_VERSION } from "../../lib/version.ts";
+import { extensionLogPath } from "../../lib/paths.ts";
+import { command, readRecord, sandbox, startHost, waitFor, writeExtension, type Sandbox, type TestHost } from "./helpers.ts";
+
+let sb: Sandbox;
+let t: TestHost | undefined;
+beforeEach(async () => {
+  sb = await sandbox();
+});
+afterEach(async () => {
+  await t?.host.shutdown();
+  t = undefined;
+  await sb.cleanup();
+});
+
+const displayCwd = `ctx.send({type:"command_response",id:msg.id,action:"display",display:"ok "+msg.args})`;
+
+describe("Lifecycle: spawn, logs and the hello handshake", () => {
+  it("hello_ack carries every field of the spec", async () => {
+    const record = join(sb.scratch, "rec.jsonl");
+    const dir = writeExtension(sb.globalDir, "acked", { name: "acked", record });
+    t = await startHost(sb);
+    const ack = await waitFor(() => readRecord(record).find((f) => f.type === "hello_ack"), "hello_ack");
+    expect(ack).toEqual({
+      type: "hello_ack", protocol_version: PROTOCOL_VERSION, zot_version: ZOT_VERSION, provider: "anthropic",
+      model: "test-model", cwd: sb.cwd, extension_dir: dir, data_dir: dir, capabilities: expect.arrayContaining(["call_tool"]),
+    });
+  });
+
+  it("stderr is appended to $ZOT_HOME/logs/ext-<name>.log after a host header line", async () => {
+    writeExtension(sb.globalDir, "chatty", { name: "chatty", start: `ctx.log("stderr line from chatty")` });
+    t = await startHost(sb);
+    await t.host.reload();
+    const log = extensionLogPath(sb.paths, "chatty");
+    const text = await waitFor(() => {
+      const content = readFileSync(log, "utf8");
+      return content.split("\n").filter((l) => l === "stderr line from chatty").length === 2 && content;
+    }, "two runs in the log");
+    const headers = text.split("\n").filter((l) => /^\[zot\] .* starting chatty: /.test(l));
+    expect(headers).toHaveLength(2); // append mode: the first run's lines are kept
+    expect(t.host.reports()[0]!.log_path).toBe(log);
+  });
+
+  it("extensions start in parallel (each waits for the other before saying hello)", async () => {
+    // Sequential startup would deadlock here and end in hello timeouts.
+    for (const [self, peer] of [["a", "b"], ["b", "a"]] as const) {
+      writeExtension(sb.globalDir, self, {
+        name: self, noHello: true,
+        start: `const dir = ${JSON.stringify(sb.scratch)};
+          ctx.fs.writeFileSync(dir + "/${self}.started", "");
+          const poll = setInterval(() => {
+            if (!ctx.fs.existsSync(dir + "/${peer}.started")) return;
+            clearInterval(poll);
+            ctx.send({ type: "hello", name: ${JSON.stringify(self)}, version: "1" });
+          }, 10);`,
+        on: { hello_ack: `ctx.send({type:"ready"})` },
+      });
+    }
+    t = await startHost(sb);
+    expect(t.host.reports().map((r) => [r.name, r.status, r.ready])).toEqual([["a", "ok", "ready"], ["b", "ok", "ready"]]);
+  });
+
+  it("an extension that crashes before hello fails with its exit status, folder, exec, language and log", async () => {
+    const dir = writeExtension(sb.globalDir, "crashy", { name: "crashy", exitBeforeHello: 3 }, { language: "javascript" });
+    writeExtension(sb.globalDir, "healthy", { name: "healthy", register: [command("fine")], on: { command_invoked: displayCwd } });
+    t = await startHost(sb);
+    const report = t.host.reports().find((r) => r.name === "crashy")!;
+    expect(report.status).toBe("error");
+    const error = report.errors[0]!;
+    expect(error).toMatch(/extension "crashy" failed to start: exited with status 3 before sending hello/);
+    expect(error).toContain(`folder: ${dir}`);
+    expect(error).toContain(`exec: ${process.execPath}`);
+    expect(error).toContain("language: javascript");
+    expect(error).toContain(`log: ${extensionLogPath(sb.paths, "crashy")}`);
+    expect(t.of("ext_error")).toEqual([{ type: "ext_error", extension: "crashy", message: error,
+      log_path: extensionLogPath(sb.paths, "crashy") }]);
+    expect(readFileSync(extensionLogPath(sb.paths, "crashy"), "utf8")).toContain("exiting before hello on purpose");
+    expect(await t.host.invokeCommand("fine", "x")).toMatchObject({ display: "ok x" });
+  });
+
+  it("an extension killed by a signal before hello reports the signal", async () => {
+    writeExtension(sb.globalDir, "sig", { name: "sig", noHello: true, start: `process.kill(process.pid, "SIGKILL")` });
+    t = await startHost(sb);
+    expect(t.host.reports()[0]!.errors[0]).toMatch(/terminated by signal SIGKILL before sending hello/);
+  });
+
+  it("a missing executable is a startup error naming it", async () => {
+    writeExtension(sb.globalDir, "nope", { name: "nope" }, { exec: "./does-not-exist", language: "go" });
+    t = await startHost(sb);
+    const error = t.host.reports()[0]!.errors[0]!;
+    expect(error).toMatch(/ENOENT/);
+    expect(error).toContain("exec: ./does-not-exist");
+    expect(error).toContain("language: go");
+  });
+
+  it("a hello whose name differs from the manifest is rejected", async () => {
+    writeExtension(sb.globalDir, "liar", { name: "liar", helloName: "someone-else" });
+    t = await startHost(sb);
+    expect(t.host.reports()[0]).toMatchObject({ status: "error", errors: [expect.stringMatching(/hello name "someone-else" does not match the manifest name "liar"/)] });
+  });
+
+  it("an extension that never says hello does not hang startup and is stopped", async () => {
+    const pidFile = join(sb.scratch, "pid");
+    writeExtension(sb.globalDir, "silent", { name: "silent", noHello: true, pidFile });
+    t = await startHost(sb, { timeouts: { hello: 1000 } });
+    const report = t.host.reports()[0]!;
+    expect(report).toMatchObject({ status: "error", ready: "timeout" });
+    expect(report.errors[0]).toMatch(/did not send hello within 1000 ms/);
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    await waitFor(() => { try { process.kill(pid, 0); return false; } catch { return true; } }, "the silent extension to be killed");
+  });
+
+  it("a frame other than hello first is a handshake error", async () => {
+    writeExtension(sb.globalDir, "eager", { name: "eager", noHello: true, start: `ctx.send({type:"notify",message:"too early"})` });
+    t = await startHost(sb);
+    expect(t.host.reports()[0]!.errors[0]).toMatch(/sent a notify frame before hello/);
+  });
+});
+
+describe("Lifecycle: registration and ready", () => {
+  it("registrations sent after hello_ack and then ready mark the extension ready", async () => {
+    writeExtension(sb.globalDir, "modern", { name: "modern", register: [command("modern")], on: { command_invoked: displayCwd } });
+    t = await startHost(sb);
+    expect(t.host.reports()[0]).toMatchObject({ status: "ok", ready: "ready", commands: ["modern"] });
+    expect(t.host.reports()[0]!.startup_ms).toBeGreaterThanOrEqual(0);
+  });
+
+  it("a legacy extension that registers before reading hello_ack and never sends ready works (auto-ready)", async () => {
+    writeExtension(sb.globalDir, "legacy", { name: "legacy", legacy: true, register: [command("old")], on: { command_invoked: displayCwd } });
+    t = await startHost(sb);
+    expect(t.host.reports()[0]).toMatchObject({ status: "ok", ready: "auto", commands: ["old"] });
+    expect(await t.host.invokeCommand("old", "  spaced args  ")).toMatchObject({ action: "display", display: "ok spaced args" });
+  });
+
+  it("an extension that registers after hello_ack but never sends ready is auto-readied", async () => {
+    writeExtension(sb.globalDir, "noready", { name: "noready", noReady: true, register: [command("nr")], on: { command_invoked: displayCwd } });
+    t = await startHost(sb);
+    expect(t.host.reports()[0]).toMatchObject({ ready: "auto", commands: ["nr"] });
+    expect(await t.host.invokeCommand("nr", "")).toMatchObject({ display: "ok " });
+  });
+
+  it("a crash after ready disables only that extension's commands and tools", async () => {
+    writeExtension(sb.globalDir, "fragile", { name: "fragile", register: [command("boom"), { type: "register_tool", name: "fragile_tool", description: "x", schema: { type: "object" } }],
+      on: { command_invoked: `process.exit(7)` } });
+    writeExtension(sb.globalDir, "sturdy", { name: "sturdy", register: [command("fine")], on: { command_invoked: displayCwd } });
+    t = await startHost(sb);
+    expect(t.host.tools().map((x) => x.name)).toEqual(["fragile_tool"]);
+    const response = await t.host.invokeCommand("boom", "");
+    expect(response).toMatchObject({ error: expect.stringMatching(/boom/) });
+    await waitFor(() => t!.of("ext_error").length > 0, "ext_error");
+    expect(t.of("ext_error")[0]!.message).toMatch(/extension "fragile" stopped: exited with status 7 unexpectedly/);
+    expect(t.host.commands().map((c) => c.name)).toEqual(["fine"]);
+    expect(t.host.tools()).toEqual([]);
+    expect(await t.host.invokeCommand("boom", "")).toMatchObject({ error: expect.stringMatching(/not running/) });
+    expect(await t.host.invokeCommand("fine", "still")).toMatchObject({ display: "ok still" });
+    expect(t.host.reports().find((r) => r.name === "fragile")!.status).toBe("error");
+  });
+});

@@ -1,0 +1,139 @@
+// Test support for the extension host: temp $ZOT_HOME and project folders, extensions written
+// as manifests around the programmable Node fixture, a host with short timeouts and a recorder
+// of every host event, and polling helpers. Extensions are always real subprocesses.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { EventBus } from "../../lib/agent/event-bus.ts";
+import type { HostEvent, ZotEvent } from "../../lib/agent/events.ts";
+import { ExtensionHost, type ExtensionHostOptions, type HostTimeouts } from "../../lib/extensions/host.ts";
+import { pathsUnder, projectExtensionsDir, type ZotPaths } from "../../lib/paths.ts";
+
+export const FIXTURES = join(import.meta.dirname, "..", "fixtures", "extensions");
+export const PROGRAMMABLE = join(FIXTURES, "node-programmable", "ext.mjs");
+
+/** Short timeouts so failure paths take milliseconds, not the spec's seconds. */
+export const FAST: HostTimeouts = {
+  hello: 3000, ready: 300, intercept: 1500, toolCall: 1500, callTool: 1500, command: 3000, shutdownGrace: 400, write: 2000,
+};
+
+export interface Sandbox {
+  root: string;
+  /** The project directory (the host's cwd). */
+  cwd: string;
+  paths: ZotPaths;
+  /** <cwd>/.zot/extensions */
+  projectDir: string;
+  /** $ZOT_HOME/extensions */
+  globalDir: string;
+  /** Scratch space for record files and pid files. */
+  scratch: string;
+  cleanup(): Promise<void>;
+}
+
+export async function sandbox(): Promise<Sandbox> {
+  const root = await mkdtemp(join(tmpdir(), "zot-ext-"));
+  const cwd = join(root, "project");
+  const paths = pathsUnder(join(root, "home"));
+  const projectDir = projectExtensionsDir(cwd);
+  const scratch = join(root, "scratch");
+  for (const dir of [cwd, projectDir, paths.extensions, scratch]) mkdirSync(dir, { recursive: true });
+  return { root, cwd, paths, projectDir, globalDir: paths.extensions, scratch,
+    cleanup: () => rm(root, { recursive: true, force: true }) };
+}
+
+/** The programmable fixture's configuration (see its header). */
+export interface ProgramConfig {
+  name: string;
+  version?: string;
+  capabilities?: string[];
+  register?: Array<Record<string, unknown>>;
+  legacy?: boolean;
+  noReady?: boolean;
+  noHello?: boolean;
+  exitBeforeHello?: number;
+  helloName?: string;
+  before?: string[];
+  record?: string;
+  noRead?: boolean;
+  ignoreShutdown?: boolean;
+  ignoreTerm?: boolean;
+  forkGrandchild?: string;
+  pidFile?: string;
+  on?: Record<string, string>;
+  start?: string;
+}
+
+/** Writes `<parent>/<folder>/extension.json` running the programmable fixture; returns the folder. */
+export function writeExtension(parent: string, folder: string, config: ProgramConfig,
+  manifest: Record<string, unknown> = {}): string {
+  const dir = join(parent, folder);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "extension.json"), JSON.stringify({
+    name: config.name, version: config.version ?? "1.0.0", exec: process.execPath,
+    args: [PROGRAMMABLE, JSON.stringify(config)], language: "javascript", ...manifest,
+  }, null, 2));
+  return dir;
+}
+
+export interface TestHost {
+  host: ExtensionHost;
+  bus: EventBus;
+  events: ZotEvent[];
+  /** Host events of one type. */
+  of<T extends HostEvent["type"]>(type: T): Array<Extract<HostEvent, { type: T }>>;
+}
+
+export async function startHost(sb: Sandbox, options: Partial<ExtensionHostOptions> = {}): Promise<TestHost> {
+  const bus = options.bus ?? new EventBus({ id: "session-1", cwd: sb.cwd });
+  const events: ZotEvent[] = [];
+  bus.subscribe((e) => events.push(e));
+  const host = await ExtensionHost.start({
+    cwd: sb.cwd, paths: sb.paths, bus, interactive: true,
+    info: () => ({ provider: "anthropic", model: "test-model" }),
+    ...options,
+    timeouts: { ...FAST, ...options.timeouts },
+  });
+  return {
+    host, bus, events,
+    of: (type) => events.filter((e) => e.type === type) as never,
+  };
+}
+
+/** Polls `fn` until it returns something truthy; rejects with `what` after `timeoutMs`. */
+export async function waitFor<T>(fn: () => T | undefined | null | false, what = "condition", timeoutMs = 5000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = fn();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** The frames a programmable extension recorded (one JSON line each). */
+export function readRecord(path: string): Array<Record<string, unknown>> {
+  if (!existsSync(path)) return [];
+  return readFileSync(path, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+/** Whether a pid is a running, non-zombie process. */
+export function processRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const state = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0];
+    return state !== "Z" && state !== "X";
+  } catch {
+    return false;
+  }
+}
+
+export const command = (name: string, description = `${name} command`) => ({ type: "register_command", name, description });
+export const tool = (name: string, extra: Record<string, unknown> = {}) =>
+  ({ type: "register_tool", name, description: `${name} tool`, schema: { type: "object", properties: {} }, ...extra });
