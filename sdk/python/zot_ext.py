@@ -600,8 +600,8 @@ class Extension:
         if self._phase != "setup":
             raise RuntimeError("run() may only be called once")
         reader = _LineReader(self._in, self.log)
+        self._phase = "handshake"  # before the write, so a broken stdout can still mark it closed
         self._send({"type": "hello", "name": self.name, "version": self.version, "capabilities": self._capabilities()})
-        self._phase = "handshake"
         ack = self._await_hello_ack(reader)
         if ack is None:
             return
@@ -654,7 +654,8 @@ class Extension:
                 subscribe["intercept"] = intercept
             if len(subscribe) > 1:
                 self._send(subscribe)
-            self._phase = "ready"
+            if self._phase != "closed":
+                self._phase = "ready"
         self._send({"type": "ready"})
 
     def _parse(self, line: bytes) -> Optional[Dict[str, Any]]:
