@@ -1,4 +1,5 @@
 // zot's public surface: the TypeScript SDK for extension authors and the protocol types.
 export * from "./lib/protocol/index.ts";
+export * from "./lib/sdk/index.ts";
 export type { Manifest } from "./lib/extensions/manifest.ts";
 export { ZOT_VERSION } from "./lib/version.ts";

@@ -1,0 +1,16 @@
+// The TypeScript SDK for zot extension authors. Built on lib/protocol only.
+export { createExtension, Extension, type ExtensionOptions } from "./extension.ts";
+export type { RunOutcome } from "./connection.ts";
+export type { CommandHandler, ToolHandler } from "./registry.ts";
+export { display, insert, noop, openPanel, prompt, toolPrompt, type Response } from "./responses.ts";
+export { activateTools, errorResult, imageResult, textResult, type ToolResult } from "./results.ts";
+export {
+  CallToolError,
+  HandlerAbortedError,
+  OutboundFrameError,
+  type AbortCause,
+  type CallToolErrorCode,
+} from "./errors.ts";
+export type { ReadableLike } from "./reader.ts";
+export type { WritableLike } from "./writer.ts";
+export type * from "./types.ts";
