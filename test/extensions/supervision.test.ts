@@ -1,0 +1,152 @@
+import { spawnSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { extensionLogPath } from "../../lib/paths.ts";
+import { command, processRunning, readRecord, sandbox, startHost, waitFor, writeExtension, type Sandbox, type TestHost } from "./helpers.ts";
+
+let sb: Sandbox;
+let t: TestHost | undefined;
+beforeEach(async () => {
+  sb = await sandbox();
+});
+afterEach(async () => {
+  await t?.host.shutdown();
+  t = undefined;
+  await sb.cleanup();
+});
+
+const pidOf = (file: string) => Number(readFileSync(file, "utf8"));
+
+describe("Lifecycle: shutdown", () => {
+  it("sends shutdown after draining queued events (session_end arrives first); a cooperative extension exits", async () => {
+    const record = join(sb.scratch, "rec.jsonl");
+    const pidFile = join(sb.scratch, "pid");
+    writeExtension(sb.globalDir, "polite", { name: "polite", record, pidFile, register: [{ type: "subscribe", events: ["session_end"] }] });
+    t = await startHost(sb);
+    t.bus.lifecycle({ type: "session_end", reason: "shutdown" });
+    await t.host.shutdown();
+    const types = readRecord(record).map((f) => (f.type === "event" ? `event:${f.event}` : f.type));
+    expect(types).toEqual(["hello_ack", "event:session_end", "shutdown"]);
+    expect(processRunning(pidOf(pidFile))).toBe(false);
+  });
+
+  it("an extension that ignores shutdown is SIGTERMed; one that also ignores SIGTERM is SIGKILLed", async () => {
+    const a = join(sb.scratch, "a.pid");
+    const b = join(sb.scratch, "b.pid");
+    writeExtension(sb.globalDir, "stubborn", { name: "stubborn", pidFile: a, ignoreShutdown: true });
+    writeExtension(sb.globalDir, "very-stubborn", { name: "very-stubborn", pidFile: b, ignoreShutdown: true, ignoreTerm: true });
+    t = await startHost(sb, { timeouts: { shutdownGrace: 200 } });
+    await t.host.shutdown();
+    expect(processRunning(pidOf(a))).toBe(false);
+    expect(processRunning(pidOf(b))).toBe(false);
+    expect(readFileSync(extensionLogPath(sb.paths, "very-stubborn"), "utf8")).toContain("ignoring SIGTERM");
+    expect(readFileSync(extensionLogPath(sb.paths, "stubborn"), "utf8")).toMatch(/did not exit within 200 ms of shutdown/);
+  });
+
+  it("a grandchild forked by an extension is gone after shutdown, even when the extension exits cleanly", async () => {
+    const grandchild = join(sb.scratch, "grandchild.pid");
+    writeExtension(sb.globalDir, "forker", { name: "forker", forkGrandchild: grandchild });
+    t = await startHost(sb);
+    const pid = await waitFor(() => { try { return pidOf(grandchild); } catch { return 0; } }, "grandchild pid");
+    expect(processRunning(pid)).toBe(true);
+    await t.host.shutdown();
+    expect(processRunning(pid)).toBe(false);
+  });
+
+  it("nothing outlives a host process that exits without a graceful shutdown", async () => {
+    const extPid = join(sb.scratch, "ext.pid");
+    const grandchild = join(sb.scratch, "grandchild.pid");
+    writeExtension(sb.globalDir, "orphan-candidate", { name: "orphan-candidate", pidFile: extPid, forkGrandchild: grandchild,
+      ignoreShutdown: true, ignoreTerm: true });
+    const script = join(sb.scratch, "host.ts");
+    writeFileSync(script, `
+      import { EventBus } from ${JSON.stringify(join(import.meta.dirname, "../../lib/agent/event-bus.ts"))};
+      import { ExtensionHost } from ${JSON.stringify(join(import.meta.dirname, "../../lib/extensions/host.ts"))};
+      import { pathsUnder } from ${JSON.stringify(join(import.meta.dirname, "../../lib/paths.ts"))};
+      const host = await ExtensionHost.start({ cwd: ${JSON.stringify(sb.cwd)}, paths: pathsUnder(${JSON.stringify(sb.paths.home)}),
+        bus: new EventBus({ id: "s", cwd: "/" }), interactive: false, info: () => ({ provider: "p", model: "m" }) });
+      console.log(host.reports()[0].status);
+      process.exit(0);
+    `);
+    const bun = join(import.meta.dirname, "../../node_modules/.bin/bun");
+    const run = spawnSync(bun, [script], { encoding: "utf8" });
+    expect(run.stdout.trim()).toBe("ok");
+    const pids = [pidOf(extPid), pidOf(grandchild)];
+    await waitFor(() => pids.every((p) => !processRunning(p)), "extension and grandchild to be gone", 2000);
+  });
+});
+
+describe("Wire format: framing and limits", () => {
+  it("garbage stdout lines are ignored and logged; the extension keeps working", async () => {
+    writeExtension(sb.globalDir, "messy", {
+      name: "messy", register: [command("mess")],
+      on: { command_invoked: `ctx.raw("this is not json\\n[1,2,3]\\n{\\"type\\":\\"bogus\\"}\\n{\\"type\\":\\"notify\\"}\\n\\n");
+        ctx.send({type:"command_response",id:msg.id,action:"display",display:"still fine"})` },
+    });
+    t = await startHost(sb);
+    expect(await t.host.invokeCommand("mess", "")).toMatchObject({ display: "still fine" });
+    expect(await t.host.invokeCommand("MESS", "")).toMatchObject({ display: "still fine" });
+    const log = readFileSync(extensionLogPath(sb.paths, "messy"), "utf8");
+    expect(log).toMatch(/invalid JSON.*this is not json/);
+    expect(log).toMatch(/a frame must be a JSON object/);
+    expect(log).toMatch(/unknown frame type "bogus"/);
+    expect(log).toMatch(/notify: message/);
+    expect(t.host.reports()[0]!.warnings.join()).toMatch(/invalid stdout lines/);
+    expect(t.of("ext_error")).toEqual([]);
+  });
+
+  it("a 5 MiB frame disconnects that extension; the host and other extensions carry on", async () => {
+    writeExtension(sb.globalDir, "huge", {
+      name: "huge", register: [command("huge")],
+      on: { command_invoked: `ctx.send({type:"notify",message:"x".repeat(5*1024*1024)})` },
+    });
+    writeExtension(sb.globalDir, "small", { name: "small", register: [command("small")],
+      on: { command_invoked: `ctx.send({type:"command_response",id:msg.id,action:"noop"})` } });
+    t = await startHost(sb);
+    expect(await t.host.invokeCommand("huge", "")).toMatchObject({ error: expect.stringMatching(/limit is 4194304/) });
+    await waitFor(() => t!.of("ext_error").length, "ext_error");
+    expect(t.of("ext_error")[0]).toMatchObject({ extension: "huge", message: expect.stringMatching(/disconnected: sent a frame of at least \d+ bytes/) });
+    expect(t.of("ext_notify")).toEqual([]);
+    expect(t.host.commands().map((c) => c.name)).toEqual(["small"]);
+    expect(await t.host.invokeCommand("small", "")).toMatchObject({ action: "noop" });
+  });
+
+  it("a 100 000-frame notify flood arrives complete and in order", async () => {
+    writeExtension(sb.globalDir, "flood", {
+      name: "flood", register: [command("flood")],
+      on: { command_invoked: `let s = ""; for (let i = 0; i < 100000; i++) s += JSON.stringify({type:"notify",level:"info",message:"n"+i}) + "\\n";
+        ctx.raw(s); ctx.send({type:"command_response",id:msg.id,action:"noop"})` },
+    });
+    t = await startHost(sb);
+    expect(await t.host.invokeCommand("flood", "")).toMatchObject({ action: "noop" });
+    const notes = t.of("ext_notify");
+    expect(notes).toHaveLength(100_000);
+    expect(notes.every((n, i) => n.message === `n${i}` && n.extension === "flood")).toBe(true);
+  });
+
+  it("a slow consumer that overflows its outbound queue is disconnected; the host is fine", async () => {
+    const pidFile = join(sb.scratch, "slow.pid");
+    writeExtension(sb.globalDir, "slow", { name: "slow", pidFile, noRead: true, legacy: true,
+      register: [{ type: "subscribe", events: ["user_prompt_submit"] }] });
+    writeExtension(sb.globalDir, "fast", { name: "fast", register: [command("ping")],
+      on: { command_invoked: `ctx.send({type:"command_response",id:msg.id,action:"display",display:"pong"})` } });
+    t = await startHost(sb, { timeouts: { write: 60_000 } });
+    // 50 KiB each: the pipe takes about one, then 256 queue up, and the next one overflows.
+    const text = "y".repeat(50 * 1024);
+    for (let i = 0; i < 400; i++) t.bus.lifecycle({ type: "user_prompt_submit", text });
+    const error = await waitFor(() => t!.of("ext_error")[0], "ext_error");
+    expect(error).toMatchObject({ extension: "slow", message: expect.stringMatching(/outbound queue overflow/) });
+    await waitFor(() => !processRunning(pidOf(pidFile)), "the slow extension to be stopped");
+    expect(await t.host.invokeCommand("ping", "")).toMatchObject({ display: "pong" });
+  });
+
+  it("a write blocked longer than the write timeout disconnects the extension", async () => {
+    writeExtension(sb.globalDir, "stuck", { name: "stuck", noRead: true, legacy: true,
+      register: [{ type: "subscribe", events: ["user_prompt_submit"] }] });
+    t = await startHost(sb, { timeouts: { write: 200 } });
+    t.bus.lifecycle({ type: "user_prompt_submit", text: "z".repeat(1024 * 1024) });
+    const error = await waitFor(() => t!.of("ext_error")[0], "ext_error");
+    expect(error.message).toMatch(/blocked for 200 ms/);
+  });
+});
