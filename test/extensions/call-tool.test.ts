@@ -1,0 +1,184 @@
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { ToolContext } from "../../lib/tools/types.ts";
+import { command, readRecord, sandbox, startHost, tool, waitFor, writeExtension, type Sandbox, type TestHost } from "./helpers.ts";
+
+let sb: Sandbox;
+let t: TestHost | undefined;
+beforeEach(async () => {
+  sb = await sandbox();
+});
+afterEach(async () => {
+  await t?.host.shutdown();
+  t = undefined;
+  await sb.cleanup();
+});
+
+const ctx = (signal = new AbortController().signal): ToolContext => ({ cwd: "/", signal });
+
+/**
+ * The chain extension: tool X with args {next:[Y, …]} calls Y through call_tool (parented by
+ * its own tool_call id unless noParent/badParent) and answers "X>" + Y's text, or "X>ERR(…)".
+ * Leaf tools answer their own name. /call <tool> calls a tool from a command (no parent).
+ */
+const chain = {
+  tool_call: `
+    const next = msg.args.next || [];
+    if (msg.name === "big") return ctx.send({type:"tool_result",id:msg.id,content:[{type:"text",text:"é".repeat(150*1024)},{type:"text",text:"tail"}]});
+    if (next.length === 0) return ctx.send({type:"tool_result",id:msg.id,content:[{type:"text",text:msg.name}]});
+    const cid = "c-" + msg.id;
+    ctx.state[cid] = { id: msg.id, name: msg.name };
+    const frame = {type:"call_tool",id:cid,name:next[0],args:{next:next.slice(1)}};
+    if (msg.args.badParent) frame.parent_id = "no-such-call";
+    else if (!msg.args.noParent) frame.parent_id = msg.id;
+    ctx.send(frame);`,
+  tool_result: `
+    const orig = ctx.state[msg.id];
+    if (!orig) return;
+    const text = (msg.content || []).map((b) => b.text).join("");
+    if (orig.command) return ctx.send({type:"command_response",id:orig.id,action:"display",display:JSON.stringify(msg)});
+    ctx.send({type:"tool_result",id:orig.id,content:[{type:"text",text:orig.name + ">" + (msg.is_error ? "ERR(" + text + ")" : text)}]});`,
+  command_invoked: `
+    const [name, cancelAfter] = msg.args.split(" ");
+    const cid = "cmd-" + msg.id;
+    ctx.state[cid] = { id: msg.id, command: true };
+    ctx.send({type:"call_tool",id:cid,name,args:{}});
+    if (cancelAfter) ctx.later(Number(cancelAfter), () => ctx.send({type:"call_tool_cancel",id:cid}));`,
+};
+
+function chainExtension(capabilities = ["tools", "call_tool"], record?: string) {
+  return writeExtension(sb.globalDir, "chain", {
+    name: "chain", capabilities, record,
+    register: [...["a", "b", "c", "d", "e", "big"].map((n) => tool(n)), command("call")], on: chain,
+  });
+}
+
+/** Another extension with a tool that never answers (and records tool_cancel). */
+function hangExtension(record: string) {
+  return writeExtension(sb.globalDir, "hanger", { name: "hanger", record, capabilities: ["tools", "tool_cancel"],
+    register: [tool("hang"), tool("weather")],
+    on: { tool_call: `if (msg.name === "weather") ctx.send({type:"tool_result",id:msg.id,content:[{type:"text",text:"sunny"}]})` } });
+}
+
+async function run(name: string, args: Record<string, unknown>, signal?: AbortSignal) {
+  const proxy = t!.host.tools().find((x) => x.name === name)!;
+  const outcome = await proxy.execute(args, ctx(signal));
+  return outcome.content.map((b) => (b.type === "text" ? b.text : "")).join("");
+}
+
+async function callFromCommand(args: string) {
+  const response = await t!.host.invokeCommand("call", args);
+  return JSON.parse((response as { display: string }).display) as Record<string, unknown>;
+}
+
+describe("call_tool", () => {
+  it("a command handler can call another extension's tool; the reply is a correlated tool_result", async () => {
+    chainExtension();
+    hangExtension(join(sb.scratch, "h.jsonl"));
+    t = await startHost(sb);
+    expect(await callFromCommand("weather")).toEqual({ type: "tool_result", id: expect.stringMatching(/^cmd-/), name: "weather",
+      content: [{ type: "text", text: "sunny" }], is_error: false });
+  });
+
+  it("hello_ack advertises call_tool, and extensions that did not opt in are refused", async () => {
+    const record = join(sb.scratch, "rec.jsonl");
+    chainExtension(["tools"], record);
+    t = await startHost(sb);
+    expect(readRecord(record)[0]!.capabilities).toContain("call_tool");
+    expect(await callFromCommand("a")).toMatchObject({ is_error: true, content: [{ text: expect.stringMatching(/did not advertise the "call_tool" capability/) }] });
+  });
+
+  it("calls go through the agent's runTool with the origin extension and parent id", async () => {
+    chainExtension();
+    const seen: Array<{ name: string; args: unknown; origin: string; parent?: string }> = [];
+    t = await startHost(sb, {
+      runTool: async (name, args, c) => {
+        seen.push({ name, args, origin: c.originExtension, parent: c.parentId });
+        return { content: [{ type: "text", text: `builtin ${name} ran` }] };
+      },
+    });
+    expect(await callFromCommand("read")).toMatchObject({ name: "read", is_error: false, content: [{ type: "text", text: "builtin read ran" }] });
+    expect(await run("a", { next: ["bash"] })).toBe("a>builtin bash ran");
+    expect(seen).toEqual([
+      { name: "read", args: {}, origin: "chain", parent: undefined },
+      { name: "bash", args: { next: [] }, origin: "chain", parent: expect.stringMatching(/tool/) }]);
+  });
+
+  it("calls pass through tool_call interception, which sees origin_extension", async () => {
+    chainExtension();
+    hangExtension(join(sb.scratch, "h.jsonl"));
+    const guardRecord = join(sb.scratch, "guard.jsonl");
+    writeExtension(sb.globalDir, "guard", { name: "guard", record: guardRecord, register: [{ type: "subscribe", intercept: ["tool_call"] }],
+      on: { event_intercept: `ctx.send({type:"event_intercept_response",id:msg.id,block:msg.tool_name==="weather",reason:"no weather today"})` } });
+    t = await startHost(sb);
+    expect(await callFromCommand("weather")).toMatchObject({ is_error: true, content: [{ type: "text", text: "no weather today" }] });
+    expect(readRecord(guardRecord).find((f) => f.type === "event_intercept")).toMatchObject({ event: "tool_call", tool_name: "weather", origin_extension: "chain" });
+  });
+
+  it("parent_id chains nest tool calls", async () => {
+    chainExtension();
+    t = await startHost(sb);
+    expect(await run("a", { next: ["b", "c", "d"] })).toBe("a>b>c>d");
+  });
+
+  it("a chain refuses a repeated tool name", async () => {
+    chainExtension();
+    t = await startHost(sb);
+    expect(await run("a", { next: ["b", "a"] })).toMatch(/^a>b>ERR\(call_tool refused: tool a already appears in this call chain \(a → b\)\)$/);
+  });
+
+  it("a chain holds at most four tool calls, the original included", async () => {
+    chainExtension();
+    t = await startHost(sb);
+    expect(await run("a", { next: ["b", "c", "d", "e"] })).toMatch(/^a>b>c>d>ERR\(call_tool refused: a call chain holds at most 4 tool calls/);
+  });
+
+  it("unknown parent ids fail, and un-parented calls are refused while a host-invoked tool of that extension runs", async () => {
+    chainExtension();
+    t = await startHost(sb);
+    expect(await run("a", { next: ["b"], badParent: true })).toMatch(/ERR\(call_tool refused: unknown or expired parent_id "no-such-call"\)/);
+    expect(await run("a", { next: ["b"], noParent: true })).toMatch(/ERR\(call_tool refused: a tool of this extension invoked by the host is still running/);
+  });
+
+  it("results are bounded to 256 KiB at a character boundary and marked truncated", async () => {
+    chainExtension();
+    t = await startHost(sb);
+    const reply = await callFromCommand("big");
+    expect(reply.truncated).toBe(true);
+    const content = reply.content as Array<{ text: string }>;
+    expect(content).toHaveLength(1);
+    expect(Buffer.byteLength(content[0]!.text)).toBe(256 * 1024);
+    expect(content[0]!.text).toMatch(/^é+$/);
+  });
+
+  it("calls time out, and the abandoned tool is cancelled", async () => {
+    chainExtension();
+    const record = join(sb.scratch, "h.jsonl");
+    hangExtension(record);
+    t = await startHost(sb, { timeouts: { callTool: 200, toolCall: 60_000 } });
+    expect(await callFromCommand("hang")).toMatchObject({ is_error: true, content: [{ text: "call_tool hang timed out after 200 ms" }] });
+    await waitFor(() => readRecord(record).some((f) => f.type === "tool_cancel"), "tool_cancel to the hanging tool");
+  });
+
+  it("call_tool_cancel cancels the request and the nested tool", async () => {
+    chainExtension();
+    const record = join(sb.scratch, "h.jsonl");
+    hangExtension(record);
+    t = await startHost(sb, { timeouts: { toolCall: 60_000, callTool: 60_000 } });
+    expect(await callFromCommand("hang 100")).toMatchObject({ is_error: true, content: [{ text: "call_tool hang was cancelled" }] });
+    await waitFor(() => readRecord(record).some((f) => f.type === "tool_cancel"), "tool_cancel");
+  });
+
+  it("cancelling the parent tool call cancels the nested call", async () => {
+    chainExtension();
+    const record = join(sb.scratch, "h.jsonl");
+    hangExtension(record);
+    t = await startHost(sb, { timeouts: { toolCall: 60_000, callTool: 60_000 } });
+    const controller = new AbortController();
+    const outer = run("a", { next: ["hang"] }, controller.signal);
+    await waitFor(() => readRecord(record).some((f) => f.type === "tool_call"), "nested tool_call");
+    controller.abort();
+    await outer;
+    await waitFor(() => readRecord(record).some((f) => f.type === "tool_cancel"), "tool_cancel to the nested tool");
+  });
+});

@@ -1,0 +1,128 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { extensionLogPath } from "../../lib/paths.ts";
+import type { ToolContext } from "../../lib/tools/types.ts";
+import { readRecord, sandbox, startHost, tool, waitFor, writeExtension, type Sandbox, type TestHost } from "./helpers.ts";
+
+let sb: Sandbox;
+let t: TestHost | undefined;
+beforeEach(async () => {
+  sb = await sandbox();
+});
+afterEach(async () => {
+  await t?.host.shutdown();
+  t = undefined;
+  await sb.cleanup();
+});
+
+const ctx = (signal = new AbortController().signal): ToolContext => ({ cwd: "/", signal });
+const PNG = "iVBORw0KGgo=";
+
+/** Replies to tool calls by tool name: `weather` echoes the city, `pic` an image, `bad` an error, `hang` never. */
+const toolHandlers = `
+  if (msg.name === "weather") ctx.send({type:"tool_result",id:msg.id,content:[{type:"text",text:msg.args.city+": 16°C, fog"}]});
+  else if (msg.name === "pic") ctx.send({type:"tool_result",id:msg.id,content:[{type:"text",text:"a picture"},{type:"image",mime_type:"image/png",data:"${PNG}"}]});
+  else if (msg.name === "bad") ctx.send({type:"tool_result",id:msg.id,content:[{type:"text",text:"no such city"}],is_error:true});
+  else if (msg.name === "loader") ctx.send({type:"tool_result",id:msg.id,content:[{type:"text",text:"enabled"}],activate_tools:["later","nonexistent"]});
+  else if (msg.name === "later") ctx.send({type:"tool_result",id:msg.id,content:[{type:"text",text:"deferred ran"}]});
+  else if (msg.name === "hang") ctx.later(${"${lateMs}"}, () => ctx.send({type:"tool_result",id:msg.id,content:[{type:"text",text:"too late"}]}));
+  else if (msg.name === "ask") ctx.later(400, () => ctx.send({type:"tool_result",id:msg.id,content:[{type:"text",text:"the user said yes"}]}));
+  else if (msg.name === "die") process.exit(9);
+`;
+const handlers = (lateMs: number) => toolHandlers.replace("${lateMs}", String(lateMs));
+
+describe("register_tool / tool_call / tool_result", () => {
+  it("extension tools join the registry with their JSON Schema; built-ins win", async () => {
+    const schema = { type: "object", properties: { city: { type: "string" } }, required: ["city"] };
+    writeExtension(sb.globalDir, "wx", { name: "wx", register: [tool("weather", { schema, description: "Current weather." }), tool("read"), { type: "register_tool", name: "bare" }] });
+    t = await startHost(sb);
+    const tools = t.host.tools();
+    expect(tools.map((x) => [x.name, x.description, x.schema, x.source])).toEqual([
+      ["weather", "Current weather.", schema, { kind: "extension", extension: "wx" }],
+      ["bare", "", { type: "object", properties: {} }, { kind: "extension", extension: "wx" }]]);
+    expect(t.host.reports()[0]!.conflicts).toEqual(["tool read is shadowed by the built-in tool"]);
+    expect(readFileSync(extensionLogPath(sb.paths, "wx"), "utf8")).toContain("tool read is shadowed by the built-in tool");
+  });
+
+  it("a call sends tool_call with the args and returns text and image blocks, attributed to the extension", async () => {
+    const record = join(sb.scratch, "rec.jsonl");
+    writeExtension(sb.globalDir, "wx", { name: "wx", record, register: [tool("weather"), tool("pic"), tool("bad")], on: { tool_call: handlers(0) } });
+    t = await startHost(sb);
+    const [weather, pic, bad] = t.host.tools();
+    expect(await weather!.execute({ city: "Berlin" }, ctx())).toEqual({
+      content: [{ type: "text", text: "Berlin: 16°C, fog" }], is_error: false, status: "completed", details: { extension: "wx" } });
+    expect(readRecord(record).find((f) => f.type === "tool_call")).toEqual({ type: "tool_call", id: expect.any(String), name: "weather", args: { city: "Berlin" } });
+    expect((await pic!.execute({}, ctx())).content).toEqual([{ type: "text", text: "a picture" }, { type: "image", mime_type: "image/png", data: PNG }]);
+    expect(await bad!.execute({}, ctx())).toMatchObject({ is_error: true, status: "failed", content: [{ type: "text", text: "no such city" }] });
+  });
+
+  it("a deferred tool stays hidden until a tool_result names it in activate_tools (unknown names ignored)", async () => {
+    writeExtension(sb.globalDir, "lazy", { name: "lazy", register: [tool("loader"), tool("later", { deferred: true })], on: { tool_call: handlers(0) } });
+    t = await startHost(sb);
+    expect(t.host.tools().map((x) => x.name)).toEqual(["loader"]);
+    expect(t.host.reports()[0]!.tools).toEqual([{ name: "loader", deferred: false, interactive: false }, { name: "later", deferred: true, interactive: false }]);
+    const outcome = await t.host.tools()[0]!.execute({}, ctx());
+    expect(outcome.activate_tools).toEqual(["later", "nonexistent"]);
+    expect(t.host.tools().map((x) => x.name)).toEqual(["loader", "later"]);
+    expect((await t.host.tools()[1]!.execute({}, ctx())).content).toEqual([{ type: "text", text: "deferred ran" }]);
+  });
+
+  it("a tool that hangs times out as timed_out; its late result is ignored; tool_cancel goes only to extensions that advertised it", async () => {
+    const withCancel = join(sb.scratch, "with.jsonl");
+    const without = join(sb.scratch, "without.jsonl");
+    writeExtension(sb.globalDir, "a", { name: "a", record: withCancel, capabilities: ["tools", "tool_cancel"], register: [tool("hang")], on: { tool_call: handlers(500) } });
+    writeExtension(sb.globalDir, "b", { name: "b", record: without, capabilities: ["tools", "tool-cancel", "cancel"], register: [tool("hang2")],
+      on: { tool_call: handlers(500).replace('msg.name === "hang"', 'msg.name === "hang2"') } });
+    t = await startHost(sb, { timeouts: { toolCall: 150 } });
+    const [a, b] = t.host.tools();
+    for (const proxy of [a!, b!]) {
+      const outcome = await proxy.execute({}, ctx());
+      expect(outcome).toMatchObject({ is_error: true, status: "timed_out", content: [{ type: "text", text: expect.stringMatching(/did not reply within 150 ms/) }] });
+    }
+    await waitFor(() => readFileSync(extensionLogPath(sb.paths, "b"), "utf8").includes("tool_result for unknown or finished request"), "late result logged");
+    const call = readRecord(withCancel).find((f) => f.type === "tool_call")!;
+    expect(readRecord(withCancel).filter((f) => f.type === "tool_cancel")).toEqual([{ type: "tool_cancel", id: call.id }]);
+    expect(readRecord(without).filter((f) => f.type === "tool_cancel")).toEqual([]);
+    expect(t.host.reports().every((r) => r.status === "ok")).toBe(true);
+  });
+
+  it("cancelling a running call returns cancelled and sends tool_cancel", async () => {
+    const record = join(sb.scratch, "rec.jsonl");
+    writeExtension(sb.globalDir, "a", { name: "a", record, capabilities: ["tools", "tool_cancel"], register: [tool("hang")], on: { tool_call: handlers(60_000) } });
+    t = await startHost(sb);
+    const controller = new AbortController();
+    const running = t.host.tools()[0]!.execute({}, ctx(controller.signal));
+    await waitFor(() => readRecord(record).some((f) => f.type === "tool_call"), "tool_call delivered");
+    controller.abort();
+    expect(await running).toMatchObject({ status: "cancelled", is_error: true });
+    await waitFor(() => readRecord(record).some((f) => f.type === "tool_cancel"), "tool_cancel");
+  });
+
+  it("an extension that dies mid-call fails the call", async () => {
+    writeExtension(sb.globalDir, "d", { name: "d", register: [tool("die")], on: { tool_call: handlers(0) } });
+    t = await startHost(sb);
+    expect(await t.host.tools()[0]!.execute({}, ctx())).toMatchObject({ status: "failed", is_error: true, details: { extension: "d" } });
+    await waitFor(() => t!.of("ext_error").length, "ext_error");
+    expect(t.host.tools()).toEqual([]);
+  });
+});
+
+describe("Interactive tools", () => {
+  it("have no reply deadline in an interactive host", async () => {
+    writeExtension(sb.globalDir, "i", { name: "i", register: [tool("ask", { interactive: true })], on: { tool_call: handlers(0) } });
+    t = await startHost(sb, { timeouts: { toolCall: 100 } });
+    const ask = t.host.tools()[0]!;
+    expect(ask.interactive).toBe(true);
+    expect(await ask.execute({}, ctx())).toMatchObject({ status: "completed", content: [{ type: "text", text: "the user said yes" }] });
+  });
+
+  it("are rejected with a tool error in hosts without interactive support, without reaching the extension", async () => {
+    const record = join(sb.scratch, "rec.jsonl");
+    writeExtension(sb.globalDir, "i", { name: "i", record, register: [tool("ask", { interactive: true })], on: { tool_call: handlers(0) } });
+    t = await startHost(sb, { interactive: false });
+    expect(await t.host.tools()[0]!.execute({}, ctx())).toMatchObject({ is_error: true, status: "failed",
+      content: [{ type: "text", text: expect.stringMatching(/interactive/) }] });
+    expect(readRecord(record).some((f) => f.type === "tool_call")).toBe(false);
+  });
+});
