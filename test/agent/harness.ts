@@ -9,6 +9,7 @@ import { EventBus } from "../../lib/agent/event-bus.ts";
 import type { ZotEvent } from "../../lib/agent/events.ts";
 import { createProvider } from "../../lib/providers/index.ts";
 import type { ProviderName } from "../../lib/providers/models.ts";
+import type { RetryOptions } from "../../lib/providers/retry.ts";
 import { startModelServer, type ModelServer, type Turn } from "../support/model-server.ts";
 
 export interface Harness {
@@ -30,6 +31,8 @@ export interface Harness {
 
 export interface HarnessOptions extends Partial<AgentSessionOptions> {
   wire?: ProviderName;
+  /** Provider retries (default none, so scripted failures end the run at once). */
+  retry?: RetryOptions;
 }
 
 export async function startHarness(script: Turn[], options: HarnessOptions = {}): Promise<Harness> {
@@ -43,11 +46,11 @@ export async function startHarness(script: Turn[], options: HarnessOptions = {})
   const events: ZotEvent[] = [];
   bus.subscribe((event) => events.push(event));
   const wire = options.wire ?? "anthropic";
-  const { wire: _wire, ...rest } = options;
+  const { wire: _wire, retry = { maxRetries: 0 }, ...rest } = options;
   const make = (more: Partial<AgentSessionOptions> = {}) =>
     new AgentSession({
       cwd,
-      provider: createProvider({ provider: wire, baseUrl: wire === "openai" ? `${server.url}/v1` : server.url, retry: { maxRetries: 0 } }),
+      provider: createProvider({ provider: wire, baseUrl: wire === "openai" ? `${server.url}/v1` : server.url, retry }),
       model: wire === "openai" ? "gpt-4.1" : "claude-sonnet-4-6",
       bus,
       ...rest,

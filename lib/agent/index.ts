@@ -1,0 +1,17 @@
+// The agent layer's public surface, for modes and the CLI: the session object they drive, the
+// session-file selection, and the types of its events and hooks.
+export { AgentSession, DEFAULT_MAX_STEPS } from "./agent-session.ts";
+export type {
+  AgentSessionOptions, AgentState, CompactResult, PromptOptions, RunToolContext, RunToolResult, SystemPromptOptions, ToolPromptOptions,
+} from "./agent-options.ts";
+export type { RunResult } from "./loop.ts";
+export { EventBus, type EventListener } from "./event-bus.ts";
+export * from "./events.ts";
+export { NO_HOOKS, type AgentHooks, type AssistantMessageDecision, type BeforeAgentStartInput, type ToolCallDecision, type TurnStartDecision } from "./hooks.ts";
+export { NO_CONFIRMER_REASON, type ConfirmAnswer, type Confirmer, type ConfirmRequest } from "./permissions.ts";
+export { DEFAULT_COMPACTION, type CompactionSettings } from "./compaction.ts";
+export { readSession, SessionError, SessionFile, type LoadedSession } from "./session-file.ts";
+export { findSession, listSessions, newSessionId, openSession, sessionDirFor, type OpenedSession, type SessionListing, type SessionSelection } from "./session-select.ts";
+export { assembleSystemPrompt, builtinSystemPrompt, readSystemFile } from "./system-prompt.ts";
+export { observeContent, type Observation } from "./observation.ts";
+export { estimateTokens } from "./tokens.ts";
