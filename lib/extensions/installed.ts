@@ -1,22 +1,26 @@
 // What is installed: the extension folders under the project and global roots, read the way
 // startup discovery reads them, for `zot ext list` and the commands that act on one install.
-import { existsSync } from "node:fs";
-import { readdir, readFile, realpath, stat } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { readFile } from "node:fs/promises";
+import { basename, join, resolve } from "node:path";
 import { projectExtensionsDir, zotPaths, type ZotPaths } from "../paths.ts";
-import { loadManifest, MANIFEST_FILE, type BundleKind, type Manifest } from "./manifest.ts";
+import { discoverExtensions, type Candidate } from "./discovery.ts";
+import { MANIFEST_FILE, type BundleKind, type Manifest } from "./manifest.ts";
 
+/** Installs live in a project or the global root (`--ext` paths are not installs). */
 export type ExtensionScope = "project" | "global";
 
-/** The two folders extensions are installed into. Project is searched first. */
+/** The two folders extensions are installed into (project is searched first), and their sources. */
 export interface ExtensionRoots {
   project: string;
   global: string;
+  /** The project folder. */
+  cwd: string;
+  paths: ZotPaths;
 }
 
 /** The roots for a project directory: `<cwd>/.zot/extensions` and `$ZOT_HOME/extensions`. */
 export function extensionRoots(cwd: string, paths: ZotPaths = zotPaths()): ExtensionRoots {
-  return { project: projectExtensionsDir(resolve(cwd)), global: resolve(paths.extensions) };
+  return { project: projectExtensionsDir(resolve(cwd)), global: resolve(paths.extensions), cwd: resolve(cwd), paths };
 }
 
 export function rootFor(roots: ExtensionRoots, scope: ExtensionScope): string {
@@ -43,19 +47,6 @@ export interface InstalledExtension {
   error?: string;
 }
 
-/** Folders we create while installing start with a dot; so do editor and VCS leftovers. */
-function isCandidateFolder(name: string): boolean {
-  return !name.startsWith(".");
-}
-
-async function isDirectory(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
 /** Reads `enabled` from a manifest that failed validation, so the row still shows the setting. */
 async function rawEnabled(dir: string): Promise<boolean> {
   try {
@@ -66,56 +57,34 @@ async function rawEnabled(dir: string): Promise<boolean> {
   }
 }
 
-async function scanRoot(root: string, scope: ExtensionScope): Promise<InstalledExtension[]> {
-  let names: string[];
-  try {
-    names = await readdir(root);
-  } catch {
-    return [];
+async function toInstalled(candidate: Candidate): Promise<InstalledExtension | undefined> {
+  if (candidate.scope === "explicit") return undefined;
+  const { dir, scope, loaded } = candidate;
+  const folder = basename(dir);
+  if (!loaded) {
+    return { name: candidate.name, folder, path: dir, scope, enabled: await rawEnabled(dir), shadowed: false,
+      error: candidate.error ?? "manifest could not be loaded" };
   }
-  const rows: InstalledExtension[] = [];
-  for (const folder of names.filter(isCandidateFolder).sort()) {
-    const path = join(root, folder);
-    // Folders without a manifest (state leftovers, scratch dirs) are not installs.
-    if (!(await isDirectory(path)) || !existsSync(join(path, MANIFEST_FILE))) continue;
-    try {
-      const loaded = await loadManifest(path);
-      rows.push({ name: loaded.manifest.name, folder, path, scope, manifest: loaded.manifest,
-        kind: loaded.kind, enabled: loaded.enabled, shadowed: false });
-    } catch (err) {
-      rows.push({ name: folder, folder, path, scope, enabled: await rawEnabled(path), shadowed: false,
-        error: (err as Error).message });
-    }
-  }
-  return rows;
-}
-
-async function samePlace(a: string, b: string): Promise<boolean> {
-  if (resolve(a) === resolve(b)) return true;
-  try {
-    return (await realpath(a)) === (await realpath(b));
-  } catch {
-    return false;
-  }
+  return { name: loaded.manifest.name, folder, path: dir, scope, manifest: loaded.manifest, kind: loaded.kind,
+    enabled: loaded.enabled, shadowed: candidate.decision === "shadowed" };
 }
 
 /**
- * Every install under both roots, sorted project first, then by name, then folder.
- * A name claimed by an earlier row in discovery order (project before global, folders in
- * name order) marks later rows of that name `shadowed`, whatever their enabled state.
+ * Every install under both roots (folders holding an extension.json; dot-folders skipped),
+ * sorted project first, then by name, then folder. `shadowed` is startup discovery's verdict:
+ * a name claimed earlier in load order (project before global, folders in name order),
+ * whatever that claimer's enabled state.
  */
 export async function listInstalled(roots: ExtensionRoots): Promise<InstalledExtension[]> {
-  // When the project root is the global root (zot run from inside $ZOT_HOME), list it once.
-  const project = (await samePlace(roots.project, roots.global)) ? [] : await scanRoot(roots.project, "project");
-  const discovered = [...project, ...(await scanRoot(roots.global, "global"))];
-  const claimed = new Set<string>();
-  for (const row of discovered) {
-    if (row.error) continue;
-    if (claimed.has(row.name)) row.shadowed = true;
-    else claimed.add(row.name);
+  // Startup discovery decides what exists and which copy claims a name, so list agrees with it.
+  const candidates = await discoverExtensions({ cwd: roots.cwd, paths: roots.paths });
+  const rows: InstalledExtension[] = [];
+  for (const candidate of candidates) {
+    const row = await toInstalled(candidate);
+    if (row) rows.push(row);
   }
   const scopeOrder = (s: ExtensionScope) => (s === "project" ? 0 : 1);
-  return discovered.sort((a, b) => scopeOrder(a.scope) - scopeOrder(b.scope)
+  return rows.sort((a, b) => scopeOrder(a.scope) - scopeOrder(b.scope)
     || compare(a.name, b.name) || compare(a.folder, b.folder));
 }
 
