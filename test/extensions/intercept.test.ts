@@ -1,0 +1,158 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { extensionLogPath } from "../../lib/paths.ts";
+import { readRecord, sandbox, startHost, writeExtension, type Sandbox, type TestHost } from "./helpers.ts";
+
+let sb: Sandbox;
+let t: TestHost | undefined;
+beforeEach(async () => {
+  sb = await sandbox();
+});
+afterEach(async () => {
+  await t?.host.shutdown();
+  t = undefined;
+  await sb.cleanup();
+});
+
+/**
+ * An interceptor whose answer is computed by `answer` (a JS expression over `msg`); undefined
+ * means never answer. It records what it was asked.
+ */
+function interceptor(parent: string, name: string, intercept: string[], answer: string) {
+  const record = join(sb.scratch, `${name}.jsonl`);
+  const dir = writeExtension(parent, name, { name, record, register: [{ type: "subscribe", intercept }],
+    on: { event_intercept: `const r = (${answer}); if (r !== undefined) ctx.send({type:"event_intercept_response",id:msg.id,...r})` } });
+  return { dir, asked: () => readRecord(record).filter((f) => f.type === "event_intercept") };
+}
+
+const call = (args: Record<string, unknown> = { command: "rm -rf /tmp/foo" }) => ({ tool_id: "call-1", tool_name: "bash", tool_args: args });
+
+describe("event_intercept: tool_call", () => {
+  it("a block refuses the call with its reason; later interceptors are not consulted", async () => {
+    const a = interceptor(sb.globalDir, "a", ["tool_call"], `{block: true, reason: "refused: matches danger pattern"}`);
+    const b = interceptor(sb.globalDir, "b", ["tool_call"], `{block: false}`);
+    t = await startHost(sb);
+    expect(await t.host.interceptToolCall(call())).toEqual({ block: true, reason: "refused: matches danger pattern", args: { command: "rm -rf /tmp/foo" } });
+    expect(a.asked()).toEqual([{ type: "event_intercept", id: expect.any(String), event: "tool_call", tool_id: "call-1", tool_name: "bash", tool_args: { command: "rm -rf /tmp/foo" } }]);
+    expect(b.asked()).toEqual([]);
+  });
+
+  it("modified_args chain: each interceptor sees the previous rewrite; a non-object rewrite is ignored with a warning", async () => {
+    interceptor(sb.globalDir, "a", ["tool_call"], `{modified_args: {command: "echo GUARDED: " + msg.tool_args.command}}`);
+    interceptor(sb.globalDir, "b", ["tool_call"], `{modified_args: "not an object"}`);
+    const c = interceptor(sb.globalDir, "c", ["tool_call"], `{modified_args: {...msg.tool_args, extra: true}}`);
+    t = await startHost(sb);
+    expect(await t.host.interceptToolCall(call({ command: "ls" }))).toEqual({ block: false, args: { command: "echo GUARDED: ls", extra: true } });
+    expect(c.asked()[0]!.tool_args).toEqual({ command: "echo GUARDED: ls" });
+    expect(t.of("ext_notify")).toEqual([{ type: "ext_notify", extension: "b", level: "warn", message: expect.stringMatching(/modified_args must be a JSON object/) }]);
+  });
+
+  it("block wins over modified_args in the same answer, and keeps the last effective args", async () => {
+    interceptor(sb.globalDir, "a", ["tool_call"], `{modified_args: {command: "safe"}}`);
+    interceptor(sb.globalDir, "b", ["tool_call"], `{block: true, modified_args: {command: "ignored"}}`);
+    t = await startHost(sb);
+    expect(await t.host.interceptToolCall(call())).toEqual({ block: true, reason: 'blocked by extension "b"', args: { command: "safe" } });
+  });
+
+  it("explicit extensions are consulted first", async () => {
+    const explicit = interceptor(sb.scratch, "z-explicit", ["tool_call"], `{modified_args: {order: ["explicit"]}}`);
+    interceptor(sb.projectDir, "a-project", ["tool_call"], `{modified_args: {order: [...msg.tool_args.order, "project"]}}`);
+    interceptor(sb.globalDir, "a-global", ["tool_call"], `{modified_args: {order: [...msg.tool_args.order, "global"]}}`);
+    t = await startHost(sb, { explicit: [explicit.dir] });
+    expect((await t.host.interceptToolCall(call())).args).toEqual({ order: ["explicit", "project", "global"] });
+  });
+
+  it("a timeout or a crash means allow, unchanged (fail-open), with a warning", async () => {
+    interceptor(sb.globalDir, "slow", ["tool_call"], `undefined`);
+    writeExtension(sb.globalDir, "crash", { name: "crash", register: [{ type: "subscribe", intercept: ["tool_call"] }], on: { event_intercept: "process.exit(4)" } });
+    t = await startHost(sb, { timeouts: { intercept: 200 } });
+    expect(await t.host.interceptToolCall(call({ command: "ls" }))).toEqual({ block: false, args: { command: "ls" } });
+    const warnings = Object.fromEntries(t.of("ext_notify").map((n) => [n.extension, n.message]));
+    expect(warnings).toEqual({
+      crash: expect.stringMatching(/^tool_call interception .*; allowed$/),
+      slow: "tool_call interception did not answer within 200 ms; allowed",
+    });
+  });
+});
+
+describe("event_intercept: turn_start and assistant_message", () => {
+  it("turn_start can be blocked with a reason shown to the user", async () => {
+    const gate = interceptor(sb.globalDir, "gate", ["turn_start"], `msg.step > 2 ? {block: true, reason: "outside business hours"} : {}`);
+    t = await startHost(sb);
+    expect(await t.host.interceptTurnStart(1)).toEqual({ block: false });
+    expect(await t.host.interceptTurnStart(3)).toEqual({ block: true, reason: "outside business hours" });
+    expect(gate.asked().map((f) => [f.event, f.step])).toEqual([["turn_start", 1], ["turn_start", 3]]);
+  });
+
+  it("assistant_message rewrites chain through replace_text; a block suppresses the message", async () => {
+    interceptor(sb.globalDir, "a", ["assistant_message"], `{replace_text: msg.text.replaceAll("SECRET", "[redacted]")}`);
+    interceptor(sb.globalDir, "b", ["assistant_message"], `msg.text.includes("forbidden") ? {block: true, reason: "nope"} : {replace_text: msg.text + "!"}`);
+    t = await startHost(sb);
+    expect(t.host.interceptsAssistantMessage()).toBe(true);
+    expect(await t.host.interceptAssistantMessage("the key is SECRET")).toEqual({ block: false, text: "the key is [redacted]!" });
+    expect(await t.host.interceptAssistantMessage("forbidden SECRET")).toEqual({ block: true, reason: "nope", text: "forbidden [redacted]" });
+  });
+
+  it("without an assistant_message interceptor text may stream live", async () => {
+    interceptor(sb.globalDir, "a", ["tool_call"], `{}`);
+    t = await startHost(sb);
+    expect(t.host.interceptsAssistantMessage()).toBe(false);
+    expect(await t.host.interceptAssistantMessage("hello")).toEqual({ block: false, text: "hello" });
+  });
+});
+
+describe("System prompt replacement (before_agent_start)", () => {
+  const input = (system_prompt: string, signal?: AbortSignal) => ({
+    session_id: "session-123", agent_run_id: "run-456", cwd: sb.cwd, provider: "anthropic", model: "claude-opus-4-7", system_prompt, signal });
+
+  it("runs serially in load order (explicit first), each extension receiving the previous result", async () => {
+    const first = interceptor(sb.scratch, "first", ["before_agent_start"], `{system_prompt: msg.system_prompt + " +first"}`);
+    const second = interceptor(sb.globalDir, "second", ["before_agent_start"], `{system_prompt: msg.system_prompt + " +second"}`);
+    t = await startHost(sb, { explicit: [first.dir] });
+    expect(await t.host.beforeAgentStart(input("base"))).toBe("base +first +second");
+    expect(first.asked()).toEqual([{ type: "event_intercept", id: expect.any(String), event: "before_agent_start", session_id: "session-123",
+      agent_run_id: "run-456", cwd: sb.cwd, provider: "anthropic", model: "claude-opus-4-7", system_prompt: "base" }]);
+    expect(second.asked()[0]!.system_prompt).toBe("base +first");
+  });
+
+  it('"" removes the prompt; omission keeps it; block does not block startup', async () => {
+    interceptor(sb.globalDir, "a", ["before_agent_start"], `{block: true}`);
+    interceptor(sb.globalDir, "b", ["before_agent_start"], `{system_prompt: ""}`);
+    t = await startHost(sb);
+    expect(await t.host.beforeAgentStart(input("base"))).toBe("");
+  });
+
+  it("invalid values, oversized values, timeouts and crashes keep the current prompt and warn", async () => {
+    interceptor(sb.globalDir, "a-number", ["before_agent_start"], `{system_prompt: 42}`);
+    interceptor(sb.globalDir, "b-huge", ["before_agent_start"], `{system_prompt: "x".repeat(1024 * 1024)}`);
+    interceptor(sb.globalDir, "c-silent", ["before_agent_start"], `undefined`);
+    interceptor(sb.globalDir, "d-good", ["before_agent_start"], `{system_prompt: msg.system_prompt + " +good"}`);
+    t = await startHost(sb, { timeouts: { intercept: 300 } });
+    expect(await t.host.beforeAgentStart(input("base"))).toBe("base +good");
+    expect(t.of("ext_notify").map((n) => [n.extension, n.message])).toEqual([
+      ["a-number", "before_agent_start: system_prompt must be a string; prompt kept"],
+      ["b-huge", expect.stringMatching(/system_prompt is 1048578 bytes encoded; the limit is 1048576; prompt kept/)],
+      ["c-silent", "before_agent_start interception did not answer within 300 ms; prompt kept"]]);
+    expect(readFileSync(extensionLogPath(sb.paths, "a-number"), "utf8")).toMatch(/must be a string/);
+  });
+
+  it("the deadline includes the request write: a blocked write closes that extension's pipe", async () => {
+    writeExtension(sb.globalDir, "deaf", { name: "deaf", noRead: true, legacy: true, register: [{ type: "subscribe", intercept: ["before_agent_start"] }] });
+    interceptor(sb.globalDir, "listener", ["before_agent_start"], `{system_prompt: msg.system_prompt.slice(0, 4) + " +listener"}`);
+    t = await startHost(sb, { timeouts: { intercept: 300, write: 60_000 } });
+    expect(await t.host.beforeAgentStart(input("base" + "p".repeat(2 * 1024 * 1024)))).toBe("base +listener");
+    expect(t.host.reports().find((r) => r.name === "deaf")).toMatchObject({ status: "error",
+      errors: [expect.stringMatching(/before_agent_start interception request could not be written within 300 ms/)] });
+  });
+
+  it("cancellation commits nothing", async () => {
+    interceptor(sb.globalDir, "a", ["before_agent_start"], `{system_prompt: "replaced"}`);
+    interceptor(sb.globalDir, "b", ["before_agent_start"], `undefined`);
+    t = await startHost(sb, { timeouts: { intercept: 5000 } });
+    const controller = new AbortController();
+    const pending = t.host.beforeAgentStart(input("base", controller.signal));
+    setTimeout(() => controller.abort(), 200);
+    expect(await pending).toBe("base");
+  });
+});
