@@ -1,0 +1,26 @@
+#!/bin/sh
+# Launches the scratchpad with the first runtime that can run it.
+# Inside a zot checkout main.ts runs from source (it imports the SDK from ../../../mod.ts);
+# elsewhere (an installed copy) it needs main.mjs, the Node bundle described in README.md,
+# because Node 20 cannot run TypeScript.
+here=$(cd "$(dirname "$0")" && pwd)
+has() { command -v "$1" >/dev/null 2>&1; }
+
+if [ -f "$here/../../../mod.ts" ]; then
+  if has bun; then exec bun "$here/main.ts" "$@"; fi
+  # The checkout's own pinned bun (installed by npm ci).
+  repo_bun="$here/../../../node_modules/.bin/bun"
+  if [ -x "$repo_bun" ]; then exec "$repo_bun" "$here/main.ts" "$@"; fi
+  if has deno; then exec deno run -A "$here/main.ts" "$@"; fi
+  # Node 22.6+ strips types itself.
+  if has node && node -e 'process.exit(process.features.typescript ? 0 : 1)' 2>/dev/null; then
+    exec node "$here/main.ts" "$@"
+  fi
+fi
+if [ -f "$here/main.mjs" ]; then
+  if has node; then exec node "$here/main.mjs" "$@"; fi
+  if has bun; then exec bun "$here/main.mjs" "$@"; fi
+  if has deno; then exec deno run -A "$here/main.mjs" "$@"; fi
+fi
+echo "ts-scratchpad: nothing can run it here: install bun or deno, or build main.mjs for node (see README.md)" >&2
+exit 127
