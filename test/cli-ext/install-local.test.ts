@@ -1,5 +1,5 @@
 // `zot ext install <folder>`: recursive copy into <root>/<manifest name>, or nothing at all.
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync, chmodSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, utimesSync, writeFileSync, chmodSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeSandbox, runZot, writeExtension, writeFiles, type Sandbox } from "./support/cli.ts";
@@ -107,6 +107,21 @@ describe("install from a local folder", () => {
     expect(b.stderr).toMatch(/cannot be used as a folder name/);
     expect(entries(sb.globalRoot)).toEqual([]);
     expect(readdirSync(sb.home)).toEqual(["extensions"]);
+  });
+});
+
+describe("staging leftovers", () => {
+  it("sweeps staging folders of crashed installs older than a day, and keeps young ones", async () => {
+    const old = join(sb.globalRoot, ".zot-install-crashed");
+    const young = join(sb.globalRoot, ".zot-install-running");
+    writeFiles(old, { "extension.json": "{}" });
+    writeFiles(young, { "extension.json": "{}" });
+    const twoDaysAgo = new Date(Date.now() - 2 * 24 * 3600 * 1000);
+    utimesSync(old, twoDaysAgo, twoDaysAgo);
+    const src = join(sb.base, "fresh");
+    writeExtension(src, { name: "fresh" });
+    expect((await zot("install", src)).code).toBe(0);
+    expect(entries(sb.globalRoot)).toEqual([".zot-install-running", "fresh"]);
   });
 });
 

@@ -1,9 +1,10 @@
 // `zot ext remove|enable|disable`: by manifest or folder name, across scopes, never ambiguous,
 // and manifest edits that change only `enabled`.
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync, chmodSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { makeSandbox, runZot, writeExtension, type Sandbox } from "./support/cli.ts";
+import { makeSandbox, runZot, writeExtension, ZOT, type Sandbox } from "./support/cli.ts";
 
 let sb: Sandbox;
 beforeEach(() => { sb = makeSandbox(); });
@@ -38,6 +39,28 @@ describe("zot ext remove", () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^zot: .*--yes/);
     expect(existsSync(join(dir, "extension.json"))).toBe(true);
+  });
+
+  // util-linux `script` gives the CLI a real terminal, so the question is really asked.
+  const hasScript = spawnSync("script", ["--version"]).status === 0;
+  it.skipIf(!hasScript)("asks on a terminal, and removes only after yes", async () => {
+    const dir = join(sb.globalRoot, "asked");
+    writeExtension(dir, { name: "asked" });
+    const answer = (reply: string) => new Promise<{ code: number | null; out: string }>((resolve) => {
+      const child = spawn("script", ["-qec", `"${process.execPath}" "${ZOT}" ext remove asked`, "/dev/null"],
+        { cwd: sb.project, env: sb.env, stdio: ["pipe", "pipe", "pipe"] });
+      let out = "";
+      child.stdout.setEncoding("utf8").on("data", (d: string) => { out += d; });
+      child.on("close", (code) => resolve({ code, out }));
+      child.stdin.end(`${reply}\n`);
+    });
+    const no = await answer("n");
+    expect(no.out).toContain("Remove asked (global");
+    expect(no.code).toBe(1);
+    expect(existsSync(dir)).toBe(true);
+    const yes = await answer("y");
+    expect(yes.code).toBe(0);
+    expect(existsSync(dir)).toBe(false);
   });
 
   it("does not remove a folder without a manifest, and says when nothing matches", async () => {

@@ -29,6 +29,7 @@ export const installCommand = defineCommand({
       // Sources are what the user typed in their shell, so they resolve against it, not --cwd.
       cwd: process.cwd(),
       force: Boolean(args.force),
+      exitOnSignal: true,
       progress: (line) => process.stderr.write(`${line}\n`),
       warn: (line) => process.stderr.write(`zot: warning: ${line}\n`),
     });

@@ -3,7 +3,7 @@
 // so an install either lands whole or leaves nothing behind.
 import { randomBytes } from "node:crypto";
 import { existsSync, rmSync } from "node:fs";
-import { lstat, mkdir, mkdtemp, realpath, rename, rm, stat } from "node:fs/promises";
+import { lstat, mkdir, mkdtemp, readdir, realpath, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { loadManifest, MANIFEST_FILE, ManifestError, type BundleKind, type Manifest } from "../manifest.ts";
 import { copyFolder } from "./copy.ts";
@@ -14,9 +14,26 @@ import { classifySource, describeSource, type InstallSource } from "./source.ts"
 
 export { classifySource, describeSource, type InstallSource } from "./source.ts";
 
-/** Staging and replaced folders are hidden siblings of the installs; listing skips dot-folders. */
+/** Staging and replaced folders are hidden siblings of the installs; discovery skips dot-folders. */
 export const STAGING_PREFIX = ".zot-install-";
 const REPLACED_PREFIX = ".zot-replaced-";
+/** `zot ext new` stages under this prefix (see templates/scaffold.ts). */
+const SCAFFOLD_PREFIX = ".zot-new-";
+const STALE_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Removes staging folders a killed install or scaffold left behind. Only old ones: a folder of
+ * an install running right now is young.
+ */
+async function sweepStale(root: string): Promise<void> {
+  const now = Date.now();
+  for (const name of await readdir(root)) {
+    if (![STAGING_PREFIX, REPLACED_PREFIX, SCAFFOLD_PREFIX].some((p) => name.startsWith(p))) continue;
+    const path = join(root, name);
+    const info = await lstat(path).catch(() => undefined);
+    if (info && now - info.mtimeMs > STALE_MS) await rm(path, { recursive: true, force: true });
+  }
+}
 
 export interface InstallOptions {
   /** A folder, git URL or giget source (see `classifySource`). */
@@ -33,6 +50,11 @@ export interface InstallOptions {
   warn?: (line: string) => void;
   /** Environment for git (defaults to the process environment). */
   env?: NodeJS.ProcessEnv;
+  /**
+   * For CLIs: on SIGINT/SIGTERM while installing, remove the staging folder and exit the
+   * process (130/143). Off by default so embedders keep control of their signals.
+   */
+  exitOnSignal?: boolean;
 }
 
 export interface InstallResult {
@@ -123,21 +145,25 @@ async function moveIntoPlace(staging: string, dest: string, root: string): Promi
 /**
  * Installs an extension from `source` into `root/<manifest name>`. Validates extension.json with
  * the manifest schema and refuses symlinks leading outside the extension. Refuses to replace an
- * existing install unless `force`. Never writes outside `root`; on failure (or SIGINT/SIGTERM
- * while fetching) the staging folder is removed.
+ * existing install unless `force`. Never writes outside `root`; on failure the staging folder
+ * is removed (see `exitOnSignal` for interruptions). Staging leftovers of crashed runs older
+ * than a day are swept first.
  */
 export async function installExtension(options: InstallOptions): Promise<InstallResult> {
   const source = classifySource(options.source, options.cwd);
   if (source.kind === "folder") await assertFolderSource(source.path);
   await mkdir(options.root, { recursive: true });
   const root = await realpath(options.root);
+  await sweepStale(root);
   const staging = await mkdtemp(join(root, STAGING_PREFIX));
   const onSignal = (signal: NodeJS.Signals) => {
     rmSync(staging, { recursive: true, force: true });
     process.exit(signal === "SIGINT" ? 130 : 143);
   };
-  process.once("SIGINT", onSignal);
-  process.once("SIGTERM", onSignal);
+  if (options.exitOnSignal) {
+    process.once("SIGINT", onSignal);
+    process.once("SIGTERM", onSignal);
+  }
   let placed = false;
   try {
     await fetchInto(source, staging, options);
