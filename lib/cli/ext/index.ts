@@ -3,6 +3,7 @@
 import { stripVTControlCharacters } from "node:util";
 import { type ArgsDef, type CommandDef, renderUsage, runCommand } from "citty";
 import { checkArgs, UsageError } from "./args.ts";
+import { doctorCommand } from "./doctor.ts";
 import { installCommand } from "./install.ts";
 import { listCommand } from "./list.ts";
 import { logsCommand } from "./logs.ts";
@@ -15,7 +16,7 @@ type AnyCommand = CommandDef<any>;
 /** The subcommand table, in the order `zot ext --help` lists them. */
 export const EXT_COMMANDS: Record<string, AnyCommand> = {
   list: listCommand,
-  // doctor: doctorCommand,   ← `zot ext doctor` (./doctor.ts) plugs in here.
+  doctor: doctorCommand,
   install: installCommand,
   remove: removeCommand,
   enable: enableCommand,

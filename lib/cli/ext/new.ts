@@ -31,12 +31,14 @@ export const newCommand = defineCommand({
       template: TEMPLATES[lang],
       root: args.project ? roots.project : roots.global,
     });
+    const tryIt = [[`zot --ext ${result.path}`, `load it for one session, then type /${result.command}`],
+      ["zot ext doctor", "check that it loads and what it registers"]];
+    const width = Math.max(...tryIt.map(([cmd]) => cmd.length));
     process.stdout.write([
       `Created ${args.name} (${lang}, ${args.project ? "project" : "global"}) in ${result.path}`,
       ...result.files.map((f) => `  ${f}`),
       "Try it:",
-      `  zot --ext ${result.path}    then type /${result.command}`,
-      "  zot ext doctor              checks that it loads and what it registers",
+      ...tryIt.map(([cmd, why]) => `  ${cmd.padEnd(width)}  # ${why}`),
       "",
     ].join("\n"));
     return 0;

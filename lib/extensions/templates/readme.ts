@@ -12,9 +12,12 @@ A zot extension. It registers one slash command, \`/${command}\`, which answers 
 ## Try it
 
 \`\`\`sh
-zot --ext <this folder>      # load it for one session, then type /${command}
-zot ext doctor               # check it loads and what it registers (installed copies)
-zot ext logs ${name}          # its stderr
+# load it for one session, then type /${command}
+zot --ext <this folder>
+# check that it loads and what it registers
+zot ext doctor
+# what it wrote to stderr
+zot ext logs ${name}
 \`\`\`
 
 ## How it talks to zot

@@ -1,0 +1,123 @@
+// `zot ext doctor [--json] [-e PATH…] [--cwd PATH]`: runs the real discovery and startup path
+// and reports, per extension, what happened. Exit 1 when any extension failed to load, 2 on a
+// usage error.
+import { resolve } from "node:path";
+import { defineCommand } from "citty";
+import { readConfig } from "../../config.ts";
+import { diagnoseExtensions, type DoctorResult } from "../../extensions/doctor.ts";
+import type { ExtensionReport } from "../../extensions/report.ts";
+import { projectExtensionsDir, zotPaths } from "../../paths.ts";
+
+interface DoctorArgs {
+  json: boolean;
+  explicit: string[];
+  cwd: string;
+}
+
+class DoctorUsageError extends Error {}
+
+/** Parses argv by hand: `-e/--ext` is repeatable, which citty's string flags are not. */
+export function parseDoctorArgs(argv: string[]): DoctorArgs {
+  const args: DoctorArgs = { json: false, explicit: [], cwd: process.cwd() };
+  for (let i = 0; i < argv.length; i++) {
+    const token = argv[i]!;
+    const eq = token.indexOf("=");
+    const flag = token.startsWith("-") && eq > 0 ? token.slice(0, eq) : token;
+    const value = () => {
+      if (eq > 0 && token.startsWith("-")) return token.slice(eq + 1);
+      const next = argv[++i];
+      if (next === undefined || next.startsWith("-")) throw new DoctorUsageError(`${flag} needs a value`);
+      return next;
+    };
+    if (flag === "--json") {
+      if (eq > 0) throw new DoctorUsageError("--json takes no value");
+      args.json = true;
+    } else if (flag === "-e" || flag === "--ext") args.explicit.push(value());
+    else if (flag === "--cwd") args.cwd = resolve(value());
+    else if (token.startsWith("-")) throw new DoctorUsageError(`unknown option ${flag}`);
+    else throw new DoctorUsageError(`unexpected argument "${token}"`);
+  }
+  return args;
+}
+
+const MARK: Record<ExtensionReport["status"], string> = { ok: "✓", error: "✗", disabled: "-", shadowed: "~" };
+
+function indent(text: string, prefix: string): string {
+  return text.split("\n").map((line, i) => (i === 0 ? line : `${" ".repeat(prefix.length)}${line}`)).join("\n");
+}
+
+function describeReady(r: ExtensionReport): string {
+  if (r.status !== "ok" && r.status !== "error") return r.status === "shadowed" ? `shadowed by ${r.shadowed_by}` : "disabled";
+  if (r.kind && r.kind !== "protocol") return `${r.kind} bundle (not spawned)`;
+  const ms = r.startup_ms === null ? "" : ` in ${r.startup_ms} ms`;
+  switch (r.ready) {
+    case "ready": return `${r.status === "ok" ? "ready" : "error after ready"}${ms}`;
+    case "auto": return `${r.status === "ok" ? "auto-ready" : "error after auto-ready"}${ms} (never sent ready)`;
+    case "timeout": return "error: no hello";
+    default: return "error";
+  }
+}
+
+export function renderReport(report: ExtensionReport): string {
+  const lines = [`${MARK[report.status]} ${report.name}${report.version ? ` ${report.version}` : ""}  [${report.scope}]  ${describeReady(report)}`];
+  const field = (label: string, value: string) => lines.push(indent(`    ${label.padEnd(10)}${value}`, `    ${"".padEnd(10)}`));
+  field("folder:", report.path);
+  if (report.exec) field("exec:", `${report.exec}${report.language ? ` (${report.language})` : ""}`);
+  if (report.commands.length) field("commands:", report.commands.map((c) => `/${c}`).join(", "));
+  if (report.tools.length) {
+    field("tools:", report.tools.map((t) => `${t.name}${t.deferred ? " (deferred)" : ""}${t.interactive ? " (interactive)" : ""}`).join(", "));
+  }
+  if (report.subscriptions.events.length) field("events:", report.subscriptions.events.join(", "));
+  if (report.subscriptions.intercept.length) field("intercept:", report.subscriptions.intercept.join(", "));
+  for (const c of report.conflicts) field("conflict:", c);
+  for (const w of report.warnings) field("warning:", w);
+  for (const e of report.errors) field("error:", e);
+  if (report.log_path) field("log:", report.log_path);
+  return lines.join("\n");
+}
+
+export function renderDoctor(result: DoctorResult, roots: { project: string; global: string }): string {
+  if (result.extensions.length === 0) {
+    return `No extensions found.\n  project: ${roots.project}\n  global:  ${roots.global}\n`;
+  }
+  const count = (s: ExtensionReport["status"]) => result.extensions.filter((e) => e.status === s).length;
+  const summary = (["ok", "error", "disabled", "shadowed"] as const).filter((s) => count(s) > 0).map((s) => `${count(s)} ${s}`).join(", ");
+  const n = result.extensions.length;
+  return `${n} extension${n === 1 ? "" : "s"}: ${summary}\n\n${result.extensions.map(renderReport).join("\n\n")}\n`;
+}
+
+async function hostInfo(configPath: string): Promise<{ provider: string; model: string }> {
+  const config = await readConfig(configPath);
+  return {
+    provider: process.env.ZOT_PROVIDER || config.provider || "anthropic",
+    model: process.env.ZOT_MODEL || config.model || "",
+  };
+}
+
+/** `zot ext doctor …`; returns the exit code. */
+export async function runDoctor(argv: string[]): Promise<number> {
+  let args: DoctorArgs;
+  try {
+    args = parseDoctorArgs(argv);
+  } catch (err) {
+    if (!(err instanceof DoctorUsageError)) throw err;
+    process.stderr.write(`zot: ${err.message}\nUsage: zot ext doctor [--json] [-e PATH…] [--cwd PATH]\n`);
+    return 2;
+  }
+  const paths = zotPaths();
+  const result = await diagnoseExtensions({ cwd: args.cwd, paths, explicit: args.explicit, ...(await hostInfo(paths.config)) });
+  if (args.json) process.stdout.write(`${JSON.stringify(result)}\n`);
+  else process.stdout.write(renderDoctor(result, { project: projectExtensionsDir(args.cwd), global: paths.extensions }));
+  return result.ok ? 0 : 1;
+}
+
+/** The citty entry for the `zot ext` subcommand table; arguments are parsed by runDoctor. */
+export const doctorCommand = defineCommand({
+  meta: { name: "doctor", description: "Diagnose extension loading, registration and conflicts" },
+  args: {
+    json: { type: "boolean", description: "Print one JSON object instead of a report" },
+    ext: { type: "string", alias: "e", valueHint: "path", description: "Also load this extension folder (repeatable)" },
+    cwd: { type: "string", valueHint: "path", description: "Project folder (default: the current directory)" },
+  },
+  run: ({ rawArgs }) => runDoctor(rawArgs),
+});
