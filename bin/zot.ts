@@ -1,13 +1,13 @@
 #!/usr/bin/env node
-// Entry point: hands argv to the CLI and exits with its code.
+// Entry point: hands argv to the CLI and exits with its code once output is flushed (extension
+// pipes or a still-open stdin must not keep a finished zot alive).
 import { main } from "../lib/cli/main.ts";
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (err: unknown) => {
-    process.stderr.write(`zot: ${err instanceof Error ? err.message : String(err)}\n`);
-    process.exitCode = 1;
-  },
-);
+function exit(code: number): void {
+  process.stdout.write("", () => process.stderr.write("", () => process.exit(code)));
+}
+
+main(process.argv.slice(2)).then(exit, (err: unknown) => {
+  process.stderr.write(`zot: ${err instanceof Error ? err.message : String(err)}\n`);
+  exit(1);
+});

@@ -1,5 +1,55 @@
-// The root command: modes and flags. (Filled in with the agent.)
-export async function runRoot(_argv: string[]): Promise<number> {
-  process.stderr.write("zot: the agent is not wired yet\n");
-  return 1;
+// The root command: parse flags, then hand over to the chosen mode.
+import { renderUsage } from "citty";
+import { listModels } from "../providers/index.ts";
+import { ZOT_VERSION } from "../version.ts";
+import { parseRootArgs, ROOT_ARGS, UsageError, type RootOptions } from "./root-args.ts";
+
+const ROOT_COMMAND = {
+  meta: { name: "zot", version: ZOT_VERSION, description: "A coding agent with an extension system. `zot ext --help` manages extensions." },
+  args: ROOT_ARGS,
+};
+
+export async function runRoot(argv: string[], env: Record<string, string | undefined> = process.env): Promise<number> {
+  let options: RootOptions;
+  try {
+    options = parseRootArgs(argv);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    process.stderr.write(`zot: ${err.message}\n`);
+    return 2;
+  }
+  if (options.help) {
+    // Help goes to stdout only when stdout is for people.
+    const out = options.mode === "json" || options.mode === "rpc" ? process.stderr : process.stdout;
+    out.write(`${await renderUsage(ROOT_COMMAND)}\n`);
+    return 0;
+  }
+  if (options.version) {
+    process.stdout.write(`${ZOT_VERSION}\n`);
+    return 0;
+  }
+  if (options.listModels) {
+    for (const m of listModels(options.provider)) {
+      process.stdout.write(`${m.provider}/${m.id}\tcontext ${m.context_window}\t$${m.cost.input}/$${m.cost.output} per Mtok\n`);
+    }
+    return 0;
+  }
+  try {
+    switch (options.mode) {
+      case "print":
+        return await (await import("../modes/print.ts")).runPrint(options, env);
+      case "json":
+        return await (await import("../modes/json.ts")).runJson(options, env);
+      case "rpc":
+        return await (await import("../modes/rpc.ts")).runRpc(options, env);
+      case "interactive":
+        return await (await import("../modes/interactive.ts")).runInteractive(options, env);
+    }
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`zot: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
 }

@@ -3,9 +3,9 @@
 import { encodeFrame } from "../protocol/codec.ts";
 
 export interface LineSink {
-  write(line: { type: string } & Record<string, unknown>): void;
+  write<T extends { type: string }>(line: T): void;
 }
 
 export function ndjsonSink(out: NodeJS.WritableStream = process.stdout): LineSink {
-  return { write: (line) => void out.write(encodeFrame(line)) };
+  return { write: (line) => void out.write(encodeFrame(line as { type: string } & Record<string, unknown>)) };
 }

@@ -1,0 +1,21 @@
+// Built-in slash commands (host.md "Interactive mode"); they win over extension commands.
+export interface BuiltinCommand {
+  name: string;
+  description: string;
+  /** Only meaningful in the interactive REPL. */
+  interactiveOnly?: boolean;
+}
+
+export const BUILTIN_COMMANDS: BuiltinCommand[] = [
+  { name: "help", description: "list commands" },
+  { name: "model", description: "show or switch the model: /model [id]" },
+  { name: "clear", description: "start the conversation over" },
+  { name: "compact", description: "summarize older messages to free context" },
+  { name: "reload-ext", description: "restart every extension and re-read manifests" },
+  { name: "ext", description: "list loaded extensions and their state" },
+  { name: "tools", description: "list the tools the model can call" },
+  { name: "yolo", description: "run tool calls without confirmation: /yolo [on|off]" },
+  { name: "jail", description: "confine tools to the working directory" },
+  { name: "unjail", description: "lift the working-directory confinement" },
+  { name: "exit", description: "leave zot", interactiveOnly: true },
+];

@@ -1,0 +1,134 @@
+// Runs one slash command line in any mode: built-ins first, then extension commands. The result
+// says what happened; each mode decides how to show it (stdout in print mode, events in json/rpc).
+import type { RunResult } from "../agent/loop.ts";
+import type { PanelContent } from "../protocol/index.ts";
+import { listModels } from "../providers/index.ts";
+import { BUILTIN_COMMANDS } from "./builtin-commands.ts";
+import type { Runtime } from "./runtime.ts";
+
+export type SlashResult =
+  | { kind: "output"; text: string }
+  | { kind: "run"; run: Promise<RunResult> }
+  | { kind: "display"; extension: string; text: string }
+  | { kind: "insert"; extension: string; text: string }
+  | { kind: "panel"; extension: string; panel: PanelContent }
+  | { kind: "noop" }
+  | { kind: "exit" }
+  | { kind: "failed"; message: string };
+
+export interface SlashOutcome {
+  result: SlashResult;
+  /** A command response's `error`, shown as a red status line whatever the action. */
+  error?: { extension: string; message: string };
+}
+
+export function parseSlash(line: string): { name: string; args: string } | undefined {
+  const match = /^\/(\S+)\s*([\s\S]*)$/.exec(line.trim());
+  return match ? { name: match[1]!, args: match[2]!.trim() } : undefined;
+}
+
+function helpText(rt: Runtime, interactive: boolean): string {
+  const rows = (list: Array<{ name: string; description: string }>) =>
+    list.map((c) => `  /${c.name.padEnd(14)} ${c.description}`).join("\n");
+  const builtins = BUILTIN_COMMANDS.filter((c) => interactive || !c.interactiveOnly);
+  const ext = rt.host.commands().map((c) => ({ name: c.name, description: `${c.description} [${c.extension}]` }));
+  return `Commands:\n${rows(builtins)}${ext.length ? `\n\nExtension commands:\n${rows(ext)}` : ""}`;
+}
+
+function toolsText(rt: Runtime): string {
+  const lines = [...rt.session.tools().values()].map((t) => {
+    const from = t.source.kind === "builtin" ? "built-in" : t.source.extension;
+    return `  ${t.name.padEnd(16)} ${from}  ${t.description.split("\n")[0]}`;
+  });
+  return lines.length ? `Tools:\n${lines.join("\n")}` : "No tools are active.";
+}
+
+function extText(rt: Runtime): string {
+  const reports = rt.host.reports();
+  if (reports.length === 0) return "No extensions loaded.";
+  return reports
+    .map((r) => `  ${r.name.padEnd(16)} ${r.status.padEnd(8)} ${r.scope.padEnd(8)} ${r.path}${r.errors.length ? `\n    ${r.errors.join("\n    ")}` : ""}`)
+    .join("\n");
+}
+
+async function runBuiltin(rt: Runtime, name: string, args: string, interactive: boolean): Promise<SlashResult | undefined> {
+  const s = rt.session;
+  switch (name) {
+    case "help":
+      return { kind: "output", text: helpText(rt, interactive) };
+    case "model": {
+      if (!args) {
+        const known = listModels(s.state.provider).map((m) => `  ${m.id}`).join("\n");
+        return { kind: "output", text: `Model: ${s.state.provider}/${s.state.model}${known ? `\nKnown models:\n${known}` : ""}` };
+      }
+      s.setModel(args);
+      return { kind: "output", text: `Model set to ${s.state.provider}/${args}` };
+    }
+    case "clear":
+      await s.clear();
+      return { kind: "output", text: "Conversation cleared." };
+    case "compact": {
+      const r = await s.compact();
+      return r.status === "completed"
+        ? { kind: "output", text: `Compacted: ${r.message_count} messages, ~${r.token_estimate} tokens.` }
+        : { kind: "failed", message: `compaction ${r.status}${r.error ? `: ${r.error}` : ""}` };
+    }
+    case "reload-ext":
+      await rt.reloadExtensions();
+      return { kind: "output", text: `Extensions reloaded.\n${extText(rt)}` };
+    case "ext":
+      return { kind: "output", text: extText(rt) };
+    case "tools":
+      return { kind: "output", text: toolsText(rt) };
+    case "yolo": {
+      const on = args === "" ? !s.yolo : args === "on";
+      s.setYolo(on);
+      return { kind: "output", text: `yolo ${on ? "on: tool calls run without confirmation" : "off: each tool call is confirmed"}` };
+    }
+    case "jail":
+    case "unjail":
+      s.setJail(name === "jail");
+      return { kind: "output", text: name === "jail" ? `Tools are confined to ${rt.cwd}.` : "Tools are no longer confined." };
+    case "exit":
+      return interactive ? { kind: "exit" } : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** Runs `/name args`. Prompt actions start a run and return its promise without awaiting it. */
+export async function runSlash(rt: Runtime, line: string, options: { interactive: boolean }): Promise<SlashOutcome> {
+  const parsed = parseSlash(line);
+  if (!parsed) return { result: { kind: "failed", message: `not a command: ${line}` } };
+  const builtin = await runBuiltin(rt, parsed.name.toLowerCase(), parsed.args, options.interactive);
+  if (builtin) return { result: builtin };
+
+  const response = await rt.host.invokeCommand(parsed.name, parsed.args);
+  if (response === undefined) {
+    return { result: { kind: "failed", message: `unknown command /${parsed.name} (try /help)` } };
+  }
+  if ("error" in response && !("action" in response)) return { result: { kind: "failed", message: response.error } };
+  const command = rt.host.commands().find((c) => c.name.toLowerCase() === parsed.name.toLowerCase());
+  const extension = command?.extension ?? "extension";
+  const error = response.error ? { extension, message: response.error } : undefined;
+  // host.md: the action still runs when its payload is present, and does nothing when missing.
+  const result = ((): SlashResult => {
+    switch (response.action) {
+      case "prompt":
+        return response.prompt?.trim() ? { kind: "run", run: rt.session.prompt(response.prompt) } : { kind: "noop" };
+      case "tool_prompt":
+        return response.tool_name
+          ? { kind: "run", run: rt.session.runToolPrompt(response.prompt ?? "", response.tool_name, response.tool_args ?? {}, { originExtension: extension }) }
+          : { kind: "noop" };
+      case "display":
+        return response.display !== undefined ? { kind: "display", extension, text: response.display } : { kind: "noop" };
+      case "insert":
+        return response.insert !== undefined ? { kind: "insert", extension, text: response.insert } : { kind: "noop" };
+      case "open_panel":
+        return response.open_panel ? { kind: "panel", extension, panel: response.open_panel } : { kind: "noop" };
+      default:
+        return { kind: "noop" };
+    }
+  })();
+  return { result, ...(error ? { error } : {}) };
+}

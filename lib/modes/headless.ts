@@ -1,0 +1,66 @@
+// What print and json modes share: build the runtime, run one prompt or slash command, map
+// Ctrl+C to an abort, and shut down cleanly. Each mode supplies how things are shown.
+import type { RunResult } from "../agent/loop.ts";
+import type { EventBus } from "../agent/event-bus.ts";
+import { createRuntime, type Runtime } from "../app/runtime.ts";
+import { runSlash, type SlashOutcome } from "../app/slash.ts";
+import type { RootOptions } from "../cli/root-args.ts";
+import { UsageError } from "../cli/root-args.ts";
+import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, exitCodeOf } from "./exit-code.ts";
+import { attachStdin, readPipedStdin } from "./input.ts";
+
+export interface HeadlessView {
+  onBus(bus: EventBus, info: { session_id: string; cwd: string; provider: string; model: string }): void;
+  warn(message: string): void;
+  /** A slash command's outcome other than a run (a run is reported through its events). */
+  showSlash(outcome: SlashOutcome): void;
+  /** The prompt's run finished. */
+  finished(result: RunResult): void;
+  /** Setup failed before any run (bad settings, missing key, broken session file). */
+  failedEarly(message: string): void;
+}
+
+export async function runHeadless(options: RootOptions, env: Record<string, string | undefined>, view: HeadlessView): Promise<number> {
+  const prompt = attachStdin(options.prompt, await readPipedStdin());
+  if (prompt === undefined || prompt.trim() === "") throw new UsageError("a prompt is required in this mode (an argument, or text on stdin)");
+
+  let rt: Runtime;
+  try {
+    rt = await createRuntime(options, { env, interactive: false, warn: view.warn, onBus: view.onBus });
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    view.failedEarly((err as Error).message);
+    return EXIT_FAILURE;
+  }
+
+  let interrupted = false;
+  const onSignal = () => {
+    interrupted = true;
+    rt.session.abort();
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  try {
+    let code = EXIT_OK;
+    if (prompt.trimStart().startsWith("/")) {
+      const outcome = await runSlash(rt, prompt.trim(), { interactive: false });
+      if (outcome.result.kind === "run") {
+        const result = await outcome.result.run;
+        view.finished(result);
+        code = exitCodeOf(result);
+      } else {
+        view.showSlash(outcome);
+        if (outcome.result.kind === "failed" || outcome.error) code = EXIT_FAILURE;
+      }
+    } else {
+      const result = await rt.session.prompt(prompt);
+      view.finished(result);
+      code = exitCodeOf(result);
+    }
+    await rt.close({ abort: interrupted });
+    return interrupted ? EXIT_INTERRUPTED : code;
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
+}

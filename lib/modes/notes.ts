@@ -1,0 +1,26 @@
+// Extension notes and host warnings on stderr, for the modes whose stdout is not for people
+// (print) or is a protocol stream (json, rpc: they also get the events on stdout).
+import type { ZotEvent } from "../agent/events.ts";
+
+export function stderrNoteLine(event: ZotEvent): string | undefined {
+  switch (event.type) {
+    case "ext_notify":
+      return `[${event.extension}] ${event.level === "info" ? "" : `${event.level}: `}${event.message}`;
+    case "ext_error":
+      return `[${event.extension}] error: ${event.message}${event.log_path ? ` (log: ${event.log_path})` : ""}`;
+    case "error":
+      return `zot: ${event.message}`;
+    default:
+      return undefined;
+  }
+}
+
+/** Renders a panel as a framed block of text (title, lines, footer). */
+export function renderPanelText(panel: { title?: string; lines?: string[]; footer?: string }): string {
+  const body = panel.lines ?? [];
+  const width = Math.max(panel.title?.length ?? 0, panel.footer?.length ?? 0, ...body.map((l) => l.length), 10);
+  const rule = "─".repeat(width + 2);
+  const row = (text: string) => `│ ${text.padEnd(width)} │`;
+  return [`┌${rule}┐`, ...(panel.title ? [row(panel.title), `├${rule}┤`] : []), ...body.map(row),
+    ...(panel.footer ? [`├${rule}┤`, row(panel.footer)] : []), `└${rule}┘`].join("\n");
+}

@@ -1,0 +1,35 @@
+// `zot -p`: only the final assistant text on stdout (nothing when the run fails); notes,
+// warnings and errors on stderr, extension notes prefixed with the extension's name.
+import type { RootOptions } from "../cli/root-args.ts";
+import { runHeadless } from "./headless.ts";
+import { renderPanelText, stderrNoteLine } from "./notes.ts";
+
+export function runPrint(options: RootOptions, env: Record<string, string | undefined>): Promise<number> {
+  const out = (text: string) => process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
+  const err = (text: string) => process.stderr.write(`${text}\n`);
+  return runHeadless(options, env, {
+    onBus(bus) {
+      bus.subscribe((event) => {
+        const line = stderrNoteLine(event);
+        if (line) err(line);
+      });
+    },
+    warn: (message) => err(`zot: warning: ${message}`),
+    showSlash({ result, error }) {
+      if (error) err(`[${error.extension}] error: ${error.message}`);
+      // A command's output is its result: print it on stdout so commands are scriptable.
+      if (result.kind === "output" || result.kind === "display" || result.kind === "insert") out(result.text);
+      else if (result.kind === "panel") out(renderPanelText(result.panel));
+      else if (result.kind === "failed") err(`zot: ${result.message}`);
+    },
+    finished(result) {
+      if (result.stop === "error" || result.stop === "aborted" || result.stop === "blocked") {
+        if (result.stop === "blocked") err(`zot: blocked: ${result.error ?? "the turn was blocked"}`);
+        else if (result.stop === "error") err(`zot: ${result.error ?? "the run failed"}`);
+        return;
+      }
+      if (result.text !== "") out(result.text);
+    },
+    failedEarly: (message) => err(`zot: ${message}`),
+  });
+}
