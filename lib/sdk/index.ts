@@ -1,4 +1,11 @@
 // The TypeScript SDK for zot extension authors. Built on lib/protocol only.
+//
+//   const ext = createExtension({ name: "hello", version: "1.0.0" });
+//   ext.command("hello", "say hi", () => prompt("Greet me in one short sentence."));
+//   ext.tool("weather", { description: "Current weather.", schema }, (args) => textResult("sunny"));
+//   await ext.run();
+//
+// stdout carries protocol frames only: log with `ext.log(...)` (stderr), never console.log.
 export { createExtension, Extension, type ExtensionOptions } from "./extension.ts";
 export type { RunOutcome } from "./connection.ts";
 export type { CommandHandler, ToolHandler } from "./registry.ts";

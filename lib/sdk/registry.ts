@@ -1,6 +1,5 @@
 // Everything an extension registers: commands, tools, event handlers, interceptors and panel
 // callbacks, plus the frames that announce them. Registration order is announcement order.
-import { LIFECYCLE_EVENTS } from "../protocol/index.ts";
 import { interceptedEvents } from "./intercept.ts";
 import { isPlainObject, type Response } from "./responses.ts";
 import type { ToolResult } from "./results.ts";
@@ -143,6 +142,3 @@ export class Registry {
     return frames;
   }
 }
-
-/** Event names the host knows; others are still subscribed (newer hosts may know them). */
-export const KNOWN_EVENTS: readonly string[] = LIFECYCLE_EVENTS;

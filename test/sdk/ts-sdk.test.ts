@@ -5,9 +5,11 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { PassThrough } from "node:stream";
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 
+import { CallToolError, createExtension, MAX_FRAME_BYTES, noop, textResult } from "../../mod.ts";
 import { startDriver, type ExtDriver, type Frame } from "../support/ext-driver.ts";
 
 const root = resolve(import.meta.dirname, "..", "..");
@@ -105,6 +107,14 @@ const reply = (id: string, fields: object = {}) => ({ type: "event_intercept_res
 async function exchange(d: ExtDriver, frame: object, ...expected: object[]): Promise<void> {
   d.send(frame);
   for (const want of expected) expect(await d.next()).toEqual(want);
+}
+
+/** stderr and stdout are separate pipes: a log line written before a reply may be read after it. */
+async function expectLogged(d: ExtDriver, text: string, timeoutMs = 2_000): Promise<void> {
+  for (const deadline = Date.now() + timeoutMs; !d.stderr().includes(text) && Date.now() < deadline; ) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  expect(d.stderr()).toContain(text);
 }
 
 const resultsFor = (d: ExtDriver, id: string) => d.frames.filter((f) => f.id === id && f.type === "tool_result");
@@ -297,7 +307,7 @@ describe.each(runtimes)("TypeScript SDK on $runtime", ({ start }) => {
           is_error: true,
         });
         await ex(invoke("b5", "echo", "alive"), response("b5", { action: "display", display: "echo: alive" }));
-        expect(d.stderr()).toContain("/boom failed: Error: kaboom");
+        await expectLogged(d, "/boom failed: Error: kaboom");
       });
     });
 
@@ -318,7 +328,7 @@ describe.each(runtimes)("TypeScript SDK on $runtime", ({ start }) => {
         await ex(call("i4", "bash", { command: "ls" }), reply("i4", { modified_args: { command: "echo GUARDED: ls" } }));
         await ex(call("i5", "read", { path: "a" }), reply("i5"));
         await ex(call("i6", "explode", {}), reply("i6"));
-        expect(d.stderr()).toContain("tool_call interceptor failed, allowing unchanged");
+        await expectLogged(d, "tool_call interceptor failed, allowing unchanged");
       });
 
       it("turn_start blocks over the limit and allows below it", async () => {
@@ -345,7 +355,7 @@ describe.each(runtimes)("TypeScript SDK on $runtime", ({ start }) => {
         expect(await d.next()).toEqual({ type: "notify", level: "info", message: "session_start s1" });
         expect(await d.next()).toEqual({ type: "notify", level: "info", message: "turn_end end_turn #2" });
         await ex(invoke("e1", "echo", "ok"), response("e1", { action: "display", display: "echo: ok" }));
-        expect(d.stderr()).toContain("second turn_end handler fails");
+        await expectLogged(d, "second turn_end handler fails");
       });
     });
 
@@ -427,8 +437,8 @@ describe.each(runtimes)("TypeScript SDK on $runtime", ({ start }) => {
         );
         d.sendRaw(`${JSON.stringify(invoke("m3", "echo", "crlf"))}\r\n`);
         expect(await d.next()).toEqual(response("m3", { action: "display", display: "echo: crlf" }));
-        expect(d.stderr()).toContain("invalid JSON");
-        expect(d.stderr()).toContain('unknown type "mystery_frame"');
+        await expectLogged(d, "invalid JSON");
+        await expectLogged(d, 'unknown type "mystery_frame"');
       });
     });
   });
@@ -476,8 +486,110 @@ describe.each(runtimes)("TypeScript SDK on $runtime", ({ start }) => {
       const { d } = await fresh();
       await exchange(d, callTool("t1", "wait"), WAITING("t1"));
       expect(await d.close(5_000)).toEqual({ code: 0, signal: null });
-      expect(d.stderr()).toContain("wait t1 aborted: eof");
+      await expectLogged(d, "wait t1 aborted: eof");
       expect(resultsFor(d, "t1")).toEqual([]);
     });
+  });
+});
+
+// The same SDK in this process, on injected streams: what a runtime-agnostic embedding sees.
+describe("the SDK on injected streams", () => {
+  function harness() {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const stderr = new PassThrough();
+    const queue: Frame[] = [];
+    const waiters: Array<(frame: Frame) => void> = [];
+    let buffered = "";
+    stdout.on("data", (chunk: Buffer) => {
+      buffered += chunk.toString("utf8");
+      for (let nl = buffered.indexOf("\n"); nl >= 0; nl = buffered.indexOf("\n")) {
+        const frame = JSON.parse(buffered.slice(0, nl)) as Frame;
+        buffered = buffered.slice(nl + 1);
+        const waiter = waiters.shift();
+        if (waiter) waiter(frame);
+        else queue.push(frame);
+      }
+    });
+    let log = "";
+    stderr.on("data", (chunk: Buffer) => (log += chunk.toString("utf8")));
+    const ext = createExtension({ name: "inproc", version: "0.0.1", stdin, stdout, stderr });
+    return {
+      ext,
+      stdin,
+      log: () => log,
+      send: (frame: object) => stdin.write(`${JSON.stringify(frame)}\n`),
+      next: (): Promise<Frame> => {
+        const frame = queue.shift();
+        return frame ? Promise.resolve(frame) : new Promise((resolve) => waiters.push(resolve));
+      },
+    };
+  }
+
+  it("run() resolves with how the run ended instead of exiting the process", async () => {
+    const h = harness();
+    h.ext.command("x", "", () => noop());
+    const run = h.ext.run();
+    expect(await h.next()).toMatchObject({ type: "hello", name: "inproc" });
+    h.send({ type: "hello_ack", protocol_version: 1 });
+    expect(await h.next()).toEqual({ type: "register_command", name: "x", description: "" });
+    expect(await h.next()).toEqual({ type: "ready" });
+    h.send({ type: "shutdown" });
+    expect(await h.next()).toEqual({ type: "shutdown_ack" });
+    await expect(run).resolves.toBe("shutdown");
+    await expect(h.ext.run()).rejects.toThrow("run() may only be called once");
+
+    const eof = harness();
+    const eofRun = eof.ext.run();
+    await eof.next();
+    eof.stdin.end();
+    await expect(eofRun).resolves.toBe("eof");
+  });
+
+  it("replaces a tool result over the frame limit with an error result naming the limit", async () => {
+    const h = harness();
+    h.ext.tool("big", { description: "too big" }, () => textResult("x".repeat(MAX_FRAME_BYTES)));
+    void h.ext.run();
+    await h.next();
+    h.send({ type: "hello_ack", protocol_version: 1 });
+    await h.next();
+    await h.next();
+    h.send({ type: "tool_call", id: "t1", name: "big", args: {} });
+    const frame = await h.next();
+    expect(frame).toMatchObject({ type: "tool_result", id: "t1", is_error: true });
+    expect(JSON.stringify(frame)).toMatch(/big failed: refusing to send a tool_result frame of \d+ bytes: the limit is 4194304/);
+    h.stdin.end();
+  });
+
+  it("rejects bad input from extension code with clear errors", async () => {
+    const h = harness();
+    expect(() => h.ext.notify("loud" as "info", "x")).toThrow("notify: level must be one of info, success, warn, error");
+    expect(() => h.ext.command("two words", "", () => noop())).toThrow('command name "two words" must not contain whitespace');
+    h.ext.command("Same", "", () => noop());
+    expect(() => h.ext.command("same", "", () => noop())).toThrow("command /same is already registered (as /Same)");
+    expect(() => h.ext.tool("t", { description: "d", schema: [] as unknown as Record<string, unknown> }, () => "")).toThrow(
+      "tool t: definition.schema must be a JSON Schema object",
+    );
+    expect(() => createExtension({ name: "" })).toThrow("name must be a non-empty string");
+    const early = h.ext.callTool("read", {});
+    await expect(early).rejects.toThrow(CallToolError);
+    await expect(early).rejects.toMatchObject({ code: "unsupported" });
+    await expect(h.ext.callTool("read", [] as unknown as Record<string, unknown>)).rejects.toMatchObject({ code: "invalid" });
+  });
+
+  it("sends registrations made after ready at once, and refuses new subscriptions then", async () => {
+    const h = harness();
+    h.ext.on("turn_end", () => {});
+    void h.ext.run();
+    await h.next();
+    h.send({ type: "hello_ack", protocol_version: 1 });
+    expect(await h.next()).toEqual({ type: "subscribe", events: ["turn_end"] });
+    expect(await h.next()).toEqual({ type: "ready" });
+    h.ext.command("later", "added after ready", () => noop());
+    expect(await h.next()).toEqual({ type: "register_command", name: "later", description: "added after ready" });
+    h.ext.on("turn_end", () => {}); // already subscribed: fine
+    expect(() => h.ext.on("turn_start", () => {})).toThrow("subscriptions are announced once, before ready");
+    expect(() => h.ext.interceptTurnStart(() => undefined)).toThrow("subscriptions are announced once, before ready");
+    h.stdin.end();
   });
 });
