@@ -6,11 +6,12 @@ import { randomBytes } from "node:crypto";
 import { EventBus } from "./event-bus.ts";
 import { SessionEmitter } from "./emitter.ts";
 import { NO_HOOKS, type AgentHooks } from "./hooks.ts";
-import { runAgentLoop, toolResultMessage, type RunResult } from "./loop.ts";
+import { runAgentLoop, type RunResult } from "./loop.ts";
 import { PermissionPolicy } from "./permissions.ts";
 import { SystemPromptPreparer } from "./prompt-preparer.ts";
-import { assembleSystemPrompt, readSystemFile } from "./system-prompt.ts";
+import { basePromptFrom } from "./system-prompt.ts";
 import { resolveTools } from "./tool-registry.ts";
+import { recordToolPrompt, userMessage } from "./tool-prompt.ts";
 import { runToolCall, type ToolCallRequest, type ToolRunOutcome } from "./tool-runner.ts";
 import { WorkQueue } from "./work-queue.ts";
 import { Compactor } from "./compactor.ts";
@@ -22,9 +23,10 @@ import { addUsage, emptyUsage } from "../providers/usage.ts";
 import type {
   AgentSessionOptions, AgentState, CompactResult, PromptOptions, RunToolContext, RunToolResult, ToolPromptOptions,
 } from "./agent-options.ts";
-import type { AssistantMessage, Message, Provider, UserMessage } from "../providers/types.ts";
+import type { AssistantMessage, Message, Provider } from "../providers/types.ts";
 import type { Tool } from "../tools/types.ts";
 import type { Skill } from "../tools/skill-file.ts";
+import type { OpenedSession } from "./session-select.ts";
 
 export const DEFAULT_MAX_STEPS = 50;
 
@@ -38,7 +40,7 @@ export class AgentSession {
   private readonly queue = new WorkQueue();
   private readonly permissions: PermissionPolicy;
   private readonly preparer: SystemPromptPreparer;
-  private readonly transcript: Transcript;
+  private transcript: Transcript;
   private readonly compactor: Compactor;
   private readonly builtins: Tool[];
   private provider: Provider;
@@ -59,12 +61,7 @@ export class AgentSession {
     this.bus = options.bus ?? new EventBus({ id: sessionId, cwd: this.cwd });
     this.bus.session = { id: sessionId, cwd: this.cwd };
     this.emitter = new SessionEmitter(this.bus);
-    this.transcript = new Transcript({
-      id: sessionId,
-      file: opened?.file,
-      messages: opened?.loaded?.messages ?? [],
-      onError: (message) => this.emitter.host({ type: "error", message }),
-    });
+    this.transcript = this.makeTranscript(sessionId, opened);
     this.permissions = new PermissionPolicy({ yolo: options.yolo, confirmer: options.confirmer, warn: (m) => this.warn(m) });
     // A skills getter keeps the skill tool (reloads may add skills); a plain list without skills drops it.
     this.builtins = options.builtinTools ??
@@ -76,7 +73,7 @@ export class AgentSession {
     });
     this.compactor = new Compactor({
       emit: this.emitter,
-      transcript: this.transcript,
+      transcript: () => this.transcript,
       provider: () => this.provider,
       model: () => this.model,
       contextWindow: () => this.contextWindow,
@@ -181,21 +178,18 @@ export class AgentSession {
     const origin = options.originExtension;
     this.accept(prompt, 0);
     return this.enqueueRun(prompt, async (signal) => {
-      const text = prompt.trim() ? prompt : `(${toolName} requested${origin ? ` by ${origin}` : ""})`;
-      this.transcript.append(userMessage(text, []));
-      const call: ToolCallRequest = { tool_id: this.newId("toolu_ext"), tool_name: toolName, args: toolArgs, ...(origin ? { origin_extension: origin } : {}) };
-      this.emitter.lifecycle({ type: "tool_call", tool_id: call.tool_id, tool_name: toolName, tool_args: toolArgs, ...(origin ? { origin_extension: origin } : {}) });
-      const outcome = await this.executeTool(call, signal);
-      const assistant: AssistantMessage = {
-        role: "assistant",
-        content: [{ type: "tool_call", id: call.tool_id, name: toolName, args: outcome.args }],
-        stop: "tool_use",
+      await recordToolPrompt({
+        prompt,
+        toolName,
+        toolArgs,
+        ...(origin ? { originExtension: origin } : {}),
+        toolId: this.newId("toolu_ext"),
         provider: this.provider.name,
         model: this.model,
-        timestamp: Date.now(),
-      };
-      this.transcript.append(assistant, origin);
-      this.transcript.append(toolResultMessage(outcome), origin);
+        transcript: this.transcript,
+        emit: this.emitter,
+        execute: (call) => this.executeTool(call, signal),
+      });
       if (signal.aborted) return { stop: "aborted", text: "" };
       return this.runLoop(signal);
     });
@@ -253,6 +247,26 @@ export class AgentSession {
     });
   }
 
+  /**
+   * Continues in another conversation (after any running work): `session_end` with reason
+   * session_switch for the old one, `session_start` for the new one, and a rebuilt system
+   * prompt. Cumulative usage starts again from zero.
+   */
+  switchSession(opened: OpenedSession): Promise<void> {
+    return this.queue.enqueue({
+      withdrawable: false,
+      run: async () => {
+        this.emitter.end("session_switch");
+        this.transcript = this.makeTranscript(opened.id, opened);
+        this.bus.session = { id: opened.id, cwd: this.cwd };
+        this.usage = emptyUsage();
+        this.emitter.rearm();
+        this.emitter.start();
+        this.preparer.reset();
+      },
+    });
+  }
+
   /** Switches the model (and optionally the provider) from the next model step on. */
   setModel(model: string, provider?: Provider): void {
     if (provider) this.provider = provider;
@@ -283,6 +297,15 @@ export class AgentSession {
   }
 
   // ---- internals ---------------------------------------------------------------------------
+
+  private makeTranscript(id: string, opened: OpenedSession | undefined): Transcript {
+    return new Transcript({
+      id,
+      file: opened?.file,
+      messages: opened?.loaded?.messages ?? [],
+      onError: (message) => this.emitter.host({ type: "error", message }),
+    });
+  }
 
   private accept(text: string, imageCount: number): void {
     const queued = this.queue.busy || this.queue.queued > 0;
@@ -357,16 +380,10 @@ export class AgentSession {
   }
 
   private basePrompt(): string {
-    const prompt = this.options.prompt ?? {};
     const tools = [...this.tools().values()];
-    return assembleSystemPrompt({
-      cwd: this.cwd,
-      tools,
-      ...(prompt.systemFile ? { systemFile: readSystemFile(prompt.systemFile) } : {}),
-      ...(prompt.systemPrompt !== undefined ? { systemPrompt: prompt.systemPrompt } : {}),
-      append: prompt.append ?? [],
-      skillsManifest: prompt.skillsManifest ?? (tools.some((t) => t.name === "skill") ? skillsManifest(this.skills()) : ""),
-    });
+    // The manifest only helps when the model has the skill tool to load a skill with.
+    const manifest = tools.some((t) => t.name === "skill") ? skillsManifest(this.skills()) : "";
+    return basePromptFrom(this.options.prompt ?? {}, { cwd: this.cwd, tools, skillsManifest: manifest });
   }
 
   private warn(message: string): void {
@@ -377,11 +394,4 @@ export class AgentSession {
   private newId(prefix: string): string {
     return this.options.newId?.() ?? `${prefix}_${randomBytes(8).toString("hex")}`;
   }
-}
-
-function userMessage(text: string, images: UserMessage["content"]): UserMessage {
-  const content: UserMessage["content"] = [];
-  if (text !== "") content.push({ type: "text", text });
-  content.push(...images);
-  return { role: "user", content, timestamp: Date.now() };
 }

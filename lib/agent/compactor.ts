@@ -11,7 +11,8 @@ import type { Provider } from "../providers/types.ts";
 
 export interface CompactorOptions {
   emit: Emitter;
-  transcript: Transcript;
+  /** The live transcript (a getter: a session switch replaces it). */
+  transcript: () => Transcript;
   provider: () => Provider;
   model: () => string;
   contextWindow: () => number;
@@ -33,16 +34,17 @@ export class Compactor {
    */
   async maybeAuto(signal: AbortSignal, systemPrompt: string): Promise<boolean> {
     const limit = this.settings.threshold * this.options.contextWindow();
-    if (estimateTokens(this.options.transcript.messages, systemPrompt) < limit) return true;
+    if (estimateTokens(this.options.transcript().messages, systemPrompt) < limit) return true;
     const result = await this.run(signal);
     if (result.status === "failed" || result.status === "timed_out") {
       this.options.emit.host({ type: "error", message: `automatic compaction ${result.status === "failed" ? "failed" : "timed out"}: ${result.error}` });
     }
-    return result.status === "completed" && estimateTokens(this.options.transcript.messages, systemPrompt) < limit;
+    return result.status === "completed" && estimateTokens(this.options.transcript().messages, systemPrompt) < limit;
   }
 
   async run(signal: AbortSignal): Promise<CompactResult> {
-    const { transcript, emit } = this.options;
+    const { emit } = this.options;
+    const transcript = this.options.transcript();
     const compactionId = this.options.newId();
     const before = transcript.messages;
     emit.lifecycle({ type: "pre_compact", compaction_id: compactionId, message_count: before.length, token_estimate: transcript.tokenEstimate() });

@@ -3,6 +3,7 @@
 // before_agent_start chain runs on the result (see prompt-preparer.ts).
 import { readFileSync } from "node:fs";
 import type { ToolDefinition } from "../providers/types.ts";
+import type { SystemPromptOptions } from "./agent-options.ts";
 
 export interface SystemPromptSources {
   cwd: string;
@@ -25,6 +26,20 @@ export function assembleSystemPrompt(sources: SystemPromptSources): string {
   const parts = [base, ...(sources.append ?? [])];
   if (sources.skillsManifest?.trim()) parts.push(sources.skillsManifest);
   return parts.filter((part) => part !== "").join("\n\n");
+}
+
+/** The base prompt from the CLI's prompt options (SYSTEM.md is read now, so edits apply on rebuild). */
+export function basePromptFrom(
+  options: SystemPromptOptions,
+  context: Pick<SystemPromptSources, "cwd" | "tools" | "now"> & { skillsManifest: string },
+): string {
+  return assembleSystemPrompt({
+    ...context,
+    ...(options.systemFile ? { systemFile: readSystemFile(options.systemFile) } : {}),
+    ...(options.systemPrompt !== undefined ? { systemPrompt: options.systemPrompt } : {}),
+    append: options.append ?? [],
+    skillsManifest: options.skillsManifest ?? context.skillsManifest,
+  });
 }
 
 /** `SYSTEM.md`'s contents, or undefined when it does not exist or cannot be read. */

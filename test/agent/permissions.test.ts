@@ -106,6 +106,43 @@ describe("Permissions: --no-yolo with a confirmer", () => {
   });
 });
 
+describe("Permissions: confirmation edge cases", () => {
+  it("a preview that fails denies the call by policy without asking", async () => {
+    const confirmer = scriptedConfirmer(["yes"]);
+    const fragile = {
+      name: "fragile",
+      description: "a tool whose preview throws",
+      schema: { type: "object" },
+      source: { kind: "extension" as const, extension: "x" },
+      preview: () => { throw new Error("cannot render"); },
+      execute: async () => ({ content: [{ type: "text" as const, text: "ran" }] }),
+    };
+    h = await startHarness([{ tool_calls: [{ id: "f1", name: "fragile", args: {} }] }, { text: "ok" }], {
+      yolo: false, confirmer: confirmer.confirm, extraTools: () => [fragile],
+    });
+    await h.session.prompt("go");
+    expect(confirmer.asked).toEqual([]);
+    expect(h.ofType("tool_confirmation_requested")).toEqual([]);
+    expect(h.ofType("permission_decision")[0]).toMatchObject({ decision: "denied", source: "policy", reason: expect.stringContaining("cannot render") });
+    expect(h.ofType("tool_result")[0]).toMatchObject({ status: "blocked", executed: false });
+  });
+
+  it("aborting while the user is asked gives a cancelled decision and a cancelled result", async () => {
+    let asked = false;
+    h = await startHarness([{ tool_calls: [write("q1", "q.txt")] }], {
+      yolo: false,
+      confirmer: () => { asked = true; return new Promise<ConfirmAnswer>(() => undefined); },
+    });
+    const run = h.session.prompt("go");
+    while (!asked) await new Promise((r) => setTimeout(r, 5));
+    h.session.abort();
+    expect((await run).stop).toBe("aborted");
+    expect(h.ofType("permission_decision")[0]).toMatchObject({ decision: "cancelled", source: "user" });
+    expect(h.ofType("tool_result")[0]).toMatchObject({ status: "cancelled", executed: false });
+    expect(existsSync(join(h.cwd, "q.txt"))).toBe(false);
+  });
+});
+
 describe("Permissions: --no-yolo without a confirmer (headless)", () => {
   it("runs freely after one warning; decisions say policy", async () => {
     const warnings: string[] = [];

@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { appendFileSync, existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { NO_HOOKS } from "../../lib/agent/hooks.ts";
 import { readSession, SessionError } from "../../lib/agent/session-file.ts";
 import { INTERRUPTED_TEXT } from "../../lib/agent/session-repair.ts";
 import { listSessions, openSession, sessionDirFor, type SessionSelection } from "../../lib/agent/session-select.ts";
@@ -233,6 +234,27 @@ describe("Session boundary events", () => {
     await h.session.close();
     expect(h.types((e) => e.type === "session_start" || e.type === "session_end")).toEqual(["session_start", "session_end"]);
     expect(h.ofType("session_end")[0]).toMatchObject({ reason: "shutdown" });
+  });
+
+  it("switching sessions ends the old one, starts the new one and rebuilds the system prompt", async () => {
+    let passes = 0;
+    h = await startHarness([{ text: "a" }, { text: "b" }], {
+      hooks: { ...NO_HOOKS, beforeAgentStart: async (i) => { passes++; return i.system_prompt; } },
+    });
+    const first = open({ kind: "new" });
+    const session = h.newSession({ session: first });
+    session.start();
+    await session.prompt("in the first");
+    const second = open({ kind: "new" });
+    await session.switchSession(second);
+    await session.prompt("in the second");
+    expect(session.sessionId).toBe(second.id);
+    expect(session.messages).toHaveLength(2);
+    expect(passes).toBe(2);
+    const bounds = h.events.filter((e) => e.type === "session_start" || e.type === "session_end").map((e) => [e.type, (e as { session_id: string }).session_id]);
+    expect(bounds).toEqual([["session_start", first.id], ["session_end", first.id], ["session_start", second.id]]);
+    expect(h.ofType("session_end")[0]).toMatchObject({ reason: "session_switch" });
+    expect(readSession(second.file!.path).messages).toHaveLength(2);
   });
 
   it("a session that never observed anything ends without events", async () => {
