@@ -117,6 +117,16 @@ export class ExtensionHost implements AgentHooks {
     return buildReports(this.candidates, this.byCandidate, this.registry, this.options.paths);
   }
 
+  /**
+   * Manifest `skills` entries of the extensions this run uses (spawned or bundle-only; not
+   * disabled, shadowed or broken ones), in load order, for skill discovery.
+   */
+  skillInputs(): Array<{ dir: string; skills: string[] }> {
+    return this.candidates
+      .filter((c) => (c.decision === "spawn" || c.decision === "bundle") && c.loaded?.manifest.skills?.length)
+      .map((c) => ({ dir: c.dir, skills: [...c.loaded!.manifest.skills!] }));
+  }
+
   /** Active extension commands (canonical spelling), excluding those of stopped extensions. */
   commands(): Array<{ name: string; description: string; extension: string }> {
     return [...this.registry.commands.values()]

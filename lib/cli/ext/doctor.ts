@@ -60,7 +60,7 @@ function describeReady(r: ExtensionReport): string {
 
 export function renderReport(report: ExtensionReport): string {
   const lines = [`${MARK[report.status]} ${report.name}${report.version ? ` ${report.version}` : ""}  [${report.scope}]  ${describeReady(report)}`];
-  const field = (label: string, value: string) => lines.push(indent(`    ${label.padEnd(10)}${value}`, `    ${"".padEnd(10)}`));
+  const field = (label: string, value: string) => lines.push(indent(`    ${label.padEnd(11)}${value}`, `    ${"".padEnd(11)}`));
   field("folder:", report.path);
   if (report.exec) field("exec:", `${report.exec}${report.language ? ` (${report.language})` : ""}`);
   if (report.commands.length) field("commands:", report.commands.map((c) => `/${c}`).join(", "));

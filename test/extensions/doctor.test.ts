@@ -1,0 +1,103 @@
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { extensionLogPath } from "../../lib/paths.ts";
+import { command, sandbox, tool, writeExtension, type Sandbox } from "./helpers.ts";
+
+const ZOT = join(import.meta.dirname, "..", "..", "dist", "zot.mjs");
+
+let sb: Sandbox;
+beforeEach(async () => {
+  sb = await sandbox();
+});
+afterEach(async () => {
+  await sb.cleanup();
+});
+
+function doctor(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [ZOT, "ext", "doctor", ...args], {
+      cwd: sb.cwd, env: { ...process.env, ZOT_HOME: sb.paths.home, ZOT_PROVIDER: "", ZOT_MODEL: "", NO_COLOR: "1" },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** healthy, disabled, crashing, never-ready, and two extensions fighting over /deploy. */
+function population() {
+  writeExtension(sb.globalDir, "healthy", { name: "healthy", register: [command("hello"), tool("weather"), tool("later", { deferred: true }),
+    { type: "subscribe", events: ["turn_start"], intercept: ["tool_call"] }] });
+  writeExtension(sb.globalDir, "disabled", { name: "disabled" }, { enabled: false });
+  writeExtension(sb.globalDir, "crashing", { name: "crashing", exitBeforeHello: 2 }, { language: "javascript" });
+  writeExtension(sb.globalDir, "never-ready", { name: "never-ready", noReady: true, register: [command("slowpoke")] });
+  writeExtension(sb.projectDir, "deploy-a", { name: "deploy-a", register: [command("deploy")] });
+  writeExtension(sb.globalDir, "deploy-b", { name: "deploy-b", register: [command("Deploy"), tool("read")] });
+}
+
+describe("zot ext doctor", () => {
+  it("--json reports each extension in load order and exits 1 when one failed", async () => {
+    population();
+    const { code, stdout } = await doctor(["--json"]);
+    expect(code).toBe(1);
+    const result = JSON.parse(stdout) as { ok: boolean; extensions: Array<Record<string, unknown>> };
+    expect(result.ok).toBe(false);
+    const byName = Object.fromEntries(result.extensions.map((e) => [e.name, e]));
+    expect(result.extensions.map((e) => e.name)).toEqual(["deploy-a", "crashing", "deploy-b", "disabled", "healthy", "never-ready"]);
+    expect(byName.healthy).toMatchObject({
+      path: join(sb.globalDir, "healthy"), scope: "global", status: "ok", ready: "ready", startup_ms: expect.any(Number),
+      commands: ["hello"], tools: [{ name: "weather", deferred: false, interactive: false }, { name: "later", deferred: true, interactive: false }],
+      subscriptions: { events: ["turn_start"], intercept: ["tool_call"] }, conflicts: [], warnings: [], errors: [],
+      log_path: extensionLogPath(sb.paths, "healthy"),
+    });
+    expect(byName.disabled).toMatchObject({ status: "disabled", ready: null, errors: [] });
+    expect(byName.crashing).toMatchObject({ status: "error", ready: null, errors: [expect.stringMatching(/exited with status 2 before sending hello/)] });
+    expect((byName.crashing!.errors as string[])[0]).toContain(`log: ${extensionLogPath(sb.paths, "crashing")}`);
+    expect(byName["never-ready"]).toMatchObject({ status: "ok", ready: "auto", commands: ["slowpoke"] });
+    expect(byName["deploy-a"]).toMatchObject({ scope: "project", status: "ok", conflicts: [expect.stringMatching(/\/deploy shadows the one of extension "deploy-b"/)] });
+    expect(byName["deploy-b"]).toMatchObject({ status: "ok", conflicts: [
+      expect.stringMatching(/\/Deploy is shadowed by extension "deploy-a"/), "tool read is shadowed by the built-in tool"] });
+  });
+
+  it("prints a human report with status, registrations, conflicts, errors and log paths", async () => {
+    population();
+    const { code, stdout } = await doctor([]);
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/^6 extensions: 4 ok, 1 error, 1 disabled\n/);
+    expect(stdout).toMatch(/✓ healthy 1\.0\.0 {2}\[global\] {2}ready in \d+ ms/);
+    expect(stdout).toMatch(/\n {4}commands: +\/hello\n/);
+    expect(stdout).toMatch(/\n {4}tools: +weather, later \(deferred\)\n/);
+    expect(stdout).toMatch(/\n {4}intercept: +tool_call\n/);
+    expect(stdout).toMatch(/- disabled 1\.0\.0 {2}\[global\] {2}disabled/);
+    expect(stdout).toMatch(/✗ crashing 1\.0\.0 {2}\[global\] {2}error\n/);
+    // Multi-line diagnostics keep their line breaks, indented under the label.
+    expect(stdout).toMatch(/\n {4}error: +extension "crashing" failed to start: exited with status 2 before sending hello\n {17}folder: /);
+    expect(stdout).toMatch(/✓ never-ready 1\.0\.0 {2}\[global\] {2}auto-ready in \d+ ms \(never sent ready\)/);
+    expect(stdout).toMatch(/\n {4}conflict: +command \/Deploy is shadowed by extension "deploy-a"\n/);
+    expect(stdout).toContain(`    log:       ${extensionLogPath(sb.paths, "healthy")}`);
+  });
+
+  it("-e loads extra folders first; all healthy exits 0", async () => {
+    const a = writeExtension(sb.scratch, "a", { name: "a", register: [command("a")] });
+    const b = writeExtension(sb.scratch, "b", { name: "b", register: [command("b")] });
+    writeExtension(sb.globalDir, "a", { name: "a" });
+    const { code, stdout } = await doctor(["--json", "-e", a, `--ext=${b}`]);
+    expect(code).toBe(0);
+    const result = JSON.parse(stdout) as { ok: boolean; extensions: Array<Record<string, unknown>> };
+    expect(result.ok).toBe(true);
+    expect(result.extensions.map((e) => [e.name, e.scope, e.status])).toEqual([["a", "explicit", "ok"], ["b", "explicit", "ok"], ["a", "global", "shadowed"]]);
+  });
+
+  it("says where it looked when there is nothing, and rejects unknown flags with exit 2", async () => {
+    const empty = await doctor([]);
+    expect(empty.code).toBe(0);
+    expect(empty.stdout).toContain("No extensions found.");
+    expect(empty.stdout).toContain(sb.globalDir);
+    const bad = await doctor(["--frobnicate"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^zot: unknown option --frobnicate/);
+  });
+});
