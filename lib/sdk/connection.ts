@@ -102,7 +102,9 @@ export class Connection {
         } else this.deps.log(`ignored a ${frame.type} frame that came before hello_ack`);
         return;
       case "setup":
-        this.early.push(frame);
+        // onHello may itself be waiting on a callTool result: settle those now.
+        if (frame.type === "tool_result") this.dispatch(frame);
+        else this.early.push(frame);
         return;
       default:
         this.dispatch(frame);
