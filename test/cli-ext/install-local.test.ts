@@ -47,11 +47,11 @@ describe("install from a local folder", () => {
   it("--project installs into the project's .zot/extensions (from --cwd when given)", async () => {
     const src = join(sb.base, "hello");
     writeExtension(src, { name: "hello" });
-    expect((await zot("install", src, "--project")).code).toBe(0);
-    expect(existsSync(join(sb.projectRoot, "hello", "extension.json"))).toBe(true);
     const other = join(sb.base, "other");
     mkdirSync(other);
-    expect((await zot("install", src, "--project", "--cwd", other)).code).toBe(0);
+    const results = await Promise.all([zot("install", src, "--project"), zot("install", src, "--project", "--cwd", other)]);
+    expect(results.map((r) => r.code)).toEqual([0, 0]);
+    expect(existsSync(join(sb.projectRoot, "hello", "extension.json"))).toBe(true);
     expect(existsSync(join(other, ".zot", "extensions", "hello", "extension.json"))).toBe(true);
     expect(existsSync(sb.globalRoot)).toBe(false);
   });
@@ -86,11 +86,10 @@ describe("install from a local folder", () => {
   it("refuses a folder without extension.json and writes nothing", async () => {
     const src = join(sb.base, "plain");
     writeFiles(src, { "README.md": "hi" });
-    const r = await zot("install", src);
+    const [r, missing] = await Promise.all([zot("install", src), zot("install", join(sb.base, "does-not-exist"))]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^zot: .*plain has no extension\.json/);
     expect(existsSync(sb.globalRoot)).toBe(false);
-    const missing = await zot("install", join(sb.base, "does-not-exist"));
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/does not exist/);
   });

@@ -20,13 +20,11 @@ describe("zot ext remove", () => {
     const other = join(sb.projectRoot, "zot-other");
     writeExtension(other, { name: "other" });
 
-    const byName = await zot("remove", "todo", "--yes");
+    const [byName, byFolder] = await Promise.all([zot("remove", "todo", "--yes"), zot("remove", "zot-other", "-y")]);
     expect(byName.code).toBe(0);
     expect(byName.stdout).toContain(todo);
     expect(existsSync(todo)).toBe(false);
     expect(existsSync(sb.globalRoot)).toBe(true);
-
-    const byFolder = await zot("remove", "zot-other", "-y");
     expect(byFolder.code).toBe(0);
     expect(existsSync(other)).toBe(false);
     expect(readdirSync(sb.projectRoot)).toEqual([]);
@@ -44,23 +42,24 @@ describe("zot ext remove", () => {
   // util-linux `script` gives the CLI a real terminal, so the question is really asked.
   const hasScript = spawnSync("script", ["--version"]).status === 0;
   it.skipIf(!hasScript)("asks on a terminal, and removes only after yes", async () => {
-    const dir = join(sb.globalRoot, "asked");
-    writeExtension(dir, { name: "asked" });
-    const answer = (reply: string) => new Promise<{ code: number | null; out: string }>((resolve) => {
-      const child = spawn("script", ["-qec", `"${process.execPath}" "${ZOT}" ext remove asked`, "/dev/null"],
+    const kept = join(sb.globalRoot, "kept");
+    const gone = join(sb.globalRoot, "gone");
+    writeExtension(kept, { name: "kept" });
+    writeExtension(gone, { name: "gone" });
+    const answer = (name: string, reply: string) => new Promise<{ code: number | null; out: string }>((resolve) => {
+      const child = spawn("script", ["-qec", `"${process.execPath}" "${ZOT}" ext remove ${name}`, "/dev/null"],
         { cwd: sb.project, env: sb.env, stdio: ["pipe", "pipe", "pipe"] });
       let out = "";
       child.stdout.setEncoding("utf8").on("data", (d: string) => { out += d; });
       child.on("close", (code) => resolve({ code, out }));
       child.stdin.end(`${reply}\n`);
     });
-    const no = await answer("n");
-    expect(no.out).toContain("Remove asked (global");
+    const [no, yes] = await Promise.all([answer("kept", "n"), answer("gone", "y")]);
+    expect(no.out).toContain("Remove kept (global");
     expect(no.code).toBe(1);
-    expect(existsSync(dir)).toBe(true);
-    const yes = await answer("y");
+    expect(existsSync(kept)).toBe(true);
     expect(yes.code).toBe(0);
-    expect(existsSync(dir)).toBe(false);
+    expect(existsSync(gone)).toBe(false);
   });
 
   it("does not remove a folder without a manifest, and says when nothing matches", async () => {
@@ -87,9 +86,8 @@ describe("ambiguous names", () => {
     writeExtension(projectCopy, { name: "weather" });
     writeExtension(globalCopy, { name: "weather" });
     const before = readFileSync(join(globalCopy, "extension.json"), "utf8");
-    for (const args of [["remove", "weather", "--yes"], ["disable", "weather"]]) {
-      const r = await zot(...args);
-      expect(r.code, args[0]).toBe(1);
+    for (const r of await Promise.all([zot("remove", "weather", "--yes"), zot("disable", "weather")])) {
+      expect(r.code).toBe(1);
       expect(r.stderr).toContain(projectCopy);
       expect(r.stderr).toContain(globalCopy);
     }
@@ -142,14 +140,14 @@ describe("zot ext enable / disable", () => {
     const dir = join(sb.projectRoot, "tabbed");
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, "extension.json"), '{\n    "name": "tabbed",\n    "exec": "./x",\n    "args": ["a"]\n}\n');
-    expect((await zot("disable", "tabbed")).code).toBe(0);
-    expect(readFileSync(join(dir, "extension.json"), "utf8"))
-      .toBe('{\n    "name": "tabbed",\n    "exec": "./x",\n    "args": ["a"],\n    "enabled": false\n}\n');
-
     const compact = join(sb.projectRoot, "compact");
     mkdirSync(compact, { recursive: true });
     writeFileSync(join(compact, "extension.json"), '{"name":"compact","exec":"./x"}');
-    expect((await zot("disable", "compact")).code).toBe(0);
+    const results = await Promise.all([zot("disable", "tabbed"), zot("disable", "compact")]);
+    expect(results.map((r) => r.code)).toEqual([0, 0]);
+    expect(readFileSync(join(dir, "extension.json"), "utf8"))
+      .toBe('{\n    "name": "tabbed",\n    "exec": "./x",\n    "args": ["a"],\n    "enabled": false\n}\n');
+
     expect(readFileSync(join(compact, "extension.json"), "utf8")).toBe('{"name":"compact","exec":"./x","enabled":false}');
   });
 
