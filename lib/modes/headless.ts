@@ -16,6 +16,8 @@ export interface HeadlessView {
   showSlash(outcome: SlashOutcome): void;
   /** The prompt's run finished. */
   finished(result: RunResult): void;
+  /** Everything is shut down (the session ended, extensions stopped). */
+  closed?(): void;
   /** Setup failed before any run (bad settings, missing key, broken session file). */
   failedEarly(message: string): void;
 }
@@ -58,6 +60,7 @@ export async function runHeadless(options: RootOptions, env: Record<string, stri
       code = exitCodeOf(result);
     }
     await rt.close({ abort: interrupted });
+    view.closed?.();
     return interrupted ? EXIT_INTERRUPTED : code;
   } finally {
     process.off("SIGINT", onSignal);

@@ -1,21 +1,23 @@
 // `zot --mode json`: NDJSON events on stdout — first line `session`, then every event of the
-// one event stream, last line `done`. Nothing else ever reaches stdout.
+// one event stream, last line `done` (held back until the session has ended, so events of the
+// shutdown such as session_end come before it). Nothing else ever reaches stdout.
 import { PROTOCOL_VERSION } from "../protocol/limits.ts";
 import type { RootOptions } from "../cli/root-args.ts";
 import { ZOT_VERSION } from "../version.ts";
 import { runHeadless } from "./headless.ts";
 import { ndjsonSink } from "./ndjson.ts";
+import type { HostEvent } from "../agent/events.ts";
 
 export function runJson(options: RootOptions, env: Record<string, string | undefined>): Promise<number> {
   const sink = ndjsonSink();
   const err = (text: string) => process.stderr.write(`${text}\n`);
-  let sawDone = false;
+  let done: Extract<HostEvent, { type: "done" }> | undefined;
   return runHeadless(options, env, {
     onBus(bus, info) {
       sink.write({ type: "session", ...info, zot_version: ZOT_VERSION, protocol_version: PROTOCOL_VERSION });
       bus.subscribe((event) => {
-        if (event.type === "done") sawDone = true;
-        sink.write(event);
+        if (event.type === "done") done = event;
+        else sink.write(event);
       });
     },
     warn: (message) => err(`zot: warning: ${message}`),
@@ -25,16 +27,18 @@ export function runJson(options: RootOptions, env: Record<string, string | undef
       else if (result.kind === "display" || result.kind === "insert") sink.write({ type: "ext_display", extension: result.extension, text: result.text });
       else if (result.kind === "failed") sink.write({ type: "error", message: result.message });
       // open_panel: the host already emitted ext_panel_open.
-      const failed = result.kind === "failed" || error !== undefined;
-      sink.write({ type: "done", stop: failed ? "error" : "end_turn", ...(failed ? { error: error?.message ?? (result as { message: string }).message } : {}) });
-      sawDone = true;
+      const failure = result.kind === "failed" ? result.message : error?.message;
+      done = { type: "done", stop: failure === undefined ? "end_turn" : "error", ...(failure !== undefined ? { error: failure } : {}) };
     },
     finished() {
-      // The session already emitted `done` for the run.
+      // The session emitted `done` for the run; it is written in closed().
+    },
+    closed() {
+      if (done) sink.write(done);
     },
     failedEarly(message) {
       err(`zot: ${message}`);
-      if (!sawDone) sink.write({ type: "done", stop: "error", error: message });
+      sink.write({ type: "done", stop: "error", error: message });
     },
   });
 }

@@ -1,0 +1,104 @@
+import { execFile } from "node:child_process";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterEach, describe, expect, it } from "vitest";
+import { KIT, jsonLines, makeWorld, ZOT, type World } from "./support.ts";
+
+let world: World | undefined;
+afterEach(async () => {
+  await world?.server.close();
+  world = undefined;
+});
+
+describe("json mode", () => {
+  it("first line is session, last line is done, and every line is compact JSON with type first", async () => {
+    world = await makeWorld([{ text: "hello world" }]);
+    const r = await world.run(["--mode", "json", "hi"]);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trimEnd().split("\n");
+    for (const line of lines) expect(line).toMatch(/^\{"type":"[a-z_]+"/);
+    const events = jsonLines(r.stdout);
+    expect(events[0]).toMatchObject({ type: "session", provider: "anthropic", model: "claude-sonnet-4-6", protocol_version: 1 });
+    expect(events.at(-1)).toEqual({ type: "done", stop: "end_turn" });
+    expect(events.filter((e) => e.type === "text_delta").map((e) => e.delta).join("")).toBe("hello world");
+    expect(events.find((e) => e.type === "usage")).toMatchObject({ cumulative: expect.any(Object) });
+  });
+
+  it("the full event sequence of a tool step matches the spec's order", async () => {
+    world = await makeWorld([
+      { text: "Let me look.", tool_calls: [{ name: "bash", args: { command: "echo hi" } }], stop: "tool_use" },
+      { text: "Done." },
+    ]);
+    const r = await world.run(["--json", "-e", KIT, "go"]);
+    expect(r.code).toBe(0);
+    const lifecycle = jsonLines(r.stdout)
+      .filter((e) => ["user_prompt_submit", "turn_start", "assistant_message", "tool_call", "turn_end",
+        "permission_decision", "tool_result"].includes(e.type));
+    expect(lifecycle.map((e) => e.type)).toEqual([
+      "user_prompt_submit", "turn_start", "assistant_message", "tool_call", "turn_end",
+      "permission_decision", "tool_result", "turn_start", "assistant_message", "turn_end",
+    ]);
+    const sequences = lifecycle.map((e) => e.sequence);
+    expect([...sequences].sort((a, b) => a - b)).toEqual(sequences);
+    const result = lifecycle.find((e) => e.type === "tool_result")!;
+    // The guard rewrote the command: the effective args are in the observation.
+    expect(result).toMatchObject({ tool_name: "bash", tool_args: { command: "echo GUARDED" }, status: "completed", executed: true });
+    expect(lifecycle.find((e) => e.type === "permission_decision")).toMatchObject({ decision: "approved", source: "yolo", stage: "pre_execution" });
+  });
+
+  it("works in a shell pipeline with jq", async () => {
+    world = await makeWorld([
+      { tool_calls: [{ name: "bash", args: { command: "wc -w" } }], stop: "tool_use" },
+      { text: "summarized" },
+    ]);
+    const script = `echo 'some text' | node ${JSON.stringify(ZOT)} --mode json "summarize" | jq -c 'select(.type=="tool_result")'`;
+    const { stdout } = await promisify(execFile)("bash", ["-o", "pipefail", "-c", script], { cwd: world.cwd, env: world.env });
+    const lines = jsonLines(stdout);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ type: "tool_result", tool_name: "bash", status: "completed" });
+    expect(JSON.stringify(world.server.requests[0]!.body.messages)).toContain("some text");
+  });
+
+  it("a slash command ends with done, and failures too", async () => {
+    world = await makeWorld();
+    const ok = jsonLines((await world.run(["--json", "-e", KIT, "/say hi"])).stdout);
+    expect(ok.find((e) => e.type === "ext_display")).toEqual({ type: "ext_display", extension: "kit", text: "said: hi" });
+    expect(ok.at(-1)).toEqual({ type: "done", stop: "end_turn" });
+    const bad = await world.run(["--json", "/nope"]);
+    expect(bad.code).toBe(1);
+    expect(jsonLines(bad.stdout).at(-1)).toMatchObject({ type: "done", stop: "error" });
+  });
+
+  it("an interrupted run exits 130 and leaves a loadable session", async () => {
+    world = await makeWorld([{ text: "a b c d e f g h i j k l m n o p", chunk_delay_ms: 200 }, { text: "resumed fine" }]);
+    const child = world.start(["--json", "long answer please"]);
+    let stdout = "";
+    let interrupted = false;
+    child.stdout!.on("data", (d) => {
+      stdout += d;
+      if (!interrupted && stdout.includes('"text_delta"')) {
+        interrupted = true;
+        child.kill("SIGINT");
+      }
+    });
+    child.stdin!.end();
+    const code = await new Promise((done) => child.on("close", done));
+    expect(code).toBe(130);
+    expect(jsonLines(stdout).at(-1)).toMatchObject({ type: "done", stop: "aborted" });
+    const r = await world.run(["-p", "-c", "go on"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("resumed fine\n");
+    expect(JSON.stringify(world.server.requests[1]!.body.messages)).toContain("long answer please");
+    const dir = join(world.home, "sessions", readdirSync(join(world.home, "sessions"))[0]!);
+    expect(readdirSync(dir)).toHaveLength(1);
+  });
+
+  it("nothing but JSON lines reaches stdout when an extension writes garbage and fails", async () => {
+    world = await makeWorld([{ text: "ok" }]);
+    const r = await world.run(["--json", "-e", join(world.cwd, "missing-ext"), "hi"]);
+    const events = jsonLines(r.stdout);
+    expect(events.some((e) => e.type === "ext_error")).toBe(true);
+    expect(events.at(-1)).toEqual({ type: "done", stop: "end_turn" });
+  });
+});
