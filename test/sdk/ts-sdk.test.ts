@@ -577,6 +577,22 @@ describe("the SDK on injected streams", () => {
     await expect(h.ext.callTool("read", [] as unknown as Record<string, unknown>)).rejects.toMatchObject({ code: "invalid" });
   });
 
+  it("an async onHello can callTool and register from its result before registrations go out", async () => {
+    const h = harness();
+    h.ext.onHello(async () => {
+      const config = await h.ext.callTool("read", { path: "config.json" });
+      h.ext.command(config.content[0]?.type === "text" ? config.content[0].text : "?", "from config", () => noop());
+    });
+    void h.ext.run();
+    await h.next();
+    h.send({ type: "hello_ack", protocol_version: 1, capabilities: ["call_tool"] });
+    expect(await h.next()).toEqual({ type: "call_tool", id: "call-1", name: "read", args: { path: "config.json" } });
+    h.send({ type: "tool_result", id: "call-1", name: "read", content: [{ type: "text", text: "configured" }] });
+    expect(await h.next()).toEqual({ type: "register_command", name: "configured", description: "from config" });
+    expect(await h.next()).toEqual({ type: "ready" });
+    h.stdin.end();
+  });
+
   it("sends registrations made after ready at once, and refuses new subscriptions then", async () => {
     const h = harness();
     h.ext.on("turn_end", () => {});
