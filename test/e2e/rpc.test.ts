@@ -1,0 +1,133 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { KIT, makeWorld, type World } from "./support.ts";
+
+let world: World | undefined;
+afterEach(async () => {
+  await world?.server.close();
+  world = undefined;
+});
+
+/** Drives `zot --mode rpc` over its stdio. */
+function rpc(w: World, args: string[] = [], env: Record<string, string> = {}) {
+  const child = w.start(["--mode", "rpc", ...args], { env });
+  const lines: Array<Record<string, any>> = [];
+  const waiters: Array<() => void> = [];
+  let buffer = "";
+  let stderr = "";
+  child.stderr!.on("data", (d) => (stderr += d));
+  child.stdout!.on("data", (d: Buffer) => {
+    buffer += d.toString();
+    let nl: number;
+    while ((nl = buffer.indexOf("\n")) >= 0) {
+      lines.push(JSON.parse(buffer.slice(0, nl)));
+      buffer = buffer.slice(nl + 1);
+      for (const w of waiters.splice(0)) w();
+    }
+  });
+  const exited = new Promise<number | null>((done) => child.on("close", (code) => done(code)));
+  const waitFor = async (pred: (l: Record<string, any>) => boolean, ms = 10_000) => {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const found = lines.find(pred);
+      if (found) return found;
+      if (Date.now() > deadline) throw new Error(`timed out; got ${JSON.stringify(lines)}\n${stderr}`);
+      await new Promise<void>((r) => {
+        waiters.push(r);
+        setTimeout(r, 100);
+      });
+    }
+  };
+  let n = 0;
+  return {
+    lines,
+    exited,
+    stderr: () => stderr,
+    send: (cmd: Record<string, unknown>) => child.stdin!.write(`${JSON.stringify(cmd)}\n`),
+    async call(cmd: Record<string, unknown>) {
+      const id = `r${++n}`;
+      child.stdin!.write(`${JSON.stringify({ id, ...cmd })}\n`);
+      return waitFor((l) => l.type === "response" && l.id === id);
+    },
+    waitFor,
+    end: () => child.stdin!.end(),
+  };
+}
+
+describe("rpc mode", () => {
+  it("answers commands with correlated responses and streams events", async () => {
+    world = await makeWorld([{ text: "rpc answer" }]);
+    const c = rpc(world, ["-e", KIT]);
+    expect(await c.call({ type: "ping" })).toEqual({ type: "response", id: "r1", command: "ping", success: true, data: { pong: true } });
+    const commands = await c.call({ type: "get_commands" });
+    expect(commands.data.commands.map((x: { name: string }) => x.name)).toEqual(expect.arrayContaining(["help", "Say", "ask"]));
+    const tools = await c.call({ type: "get_tools" });
+    expect(tools.data.tools.map((x: { name: string }) => x.name)).toEqual(expect.arrayContaining(["read", "bash", "weather"]));
+    expect((await c.call({ type: "prompt", message: "hello" })).success).toBe(true);
+    await c.waitFor((l) => l.type === "done");
+    expect(c.lines.filter((l) => l.type === "text_delta").map((l) => l.delta).join("")).toBe("rpc answer");
+    const messages = await c.call({ type: "get_messages" });
+    expect(messages.data.messages).toHaveLength(2);
+    const state = await c.call({ type: "get_state" });
+    expect(state.data).toMatchObject({ running: false, message_count: 2, extensions: [{ name: "kit", status: "ok" }] });
+    c.end();
+    expect(await c.exited).toBe(0);
+    expect(c.lines[0]).toMatchObject({ type: "session" });
+    expect(c.lines.some((l) => l.type === "session_start")).toBe(true);
+    expect(c.lines.at(-1)).toMatchObject({ type: "session_end", reason: "shutdown" });
+  });
+
+  it("runs slash commands and reports unknown commands and bad input as errors", async () => {
+    world = await makeWorld();
+    const c = rpc(world, ["-e", KIT]);
+    const said = await c.call({ type: "command", name: "say", args: "hi" });
+    expect(said).toMatchObject({ success: true, data: { action: "display", text: "said: hi" } });
+    expect(c.lines).toContainEqual({ type: "ext_display", extension: "kit", text: "said: hi" });
+    expect(await c.call({ type: "command", name: "nope" })).toMatchObject({ success: false, error: expect.stringContaining("unknown command") });
+    expect(await c.call({ type: "teleport" })).toMatchObject({ success: false, error: expect.stringContaining("unknown command \"teleport\"") });
+    expect(await c.call({ type: "set_model" })).toMatchObject({ success: false, error: expect.stringContaining("model") });
+    c.send({ type: "ping" });
+    c.end();
+    expect(await c.exited).toBe(0);
+  });
+
+  it("queues a second prompt behind the first and EOF finishes in-flight work", async () => {
+    world = await makeWorld([{ text: "one", chunk_delay_ms: 50 }, { text: "two" }]);
+    const c = rpc(world);
+    await c.call({ type: "prompt", message: "first" });
+    const second = await c.call({ type: "prompt", message: "second" });
+    expect(second.data).toEqual({ queued: true });
+    c.end();
+    expect(await c.exited).toBe(0);
+    expect(c.lines.filter((l) => l.type === "done")).toHaveLength(2);
+    expect(world.server.requests).toHaveLength(2);
+  });
+
+  it("abort cancels the running prompt", async () => {
+    world = await makeWorld([{ text: "a b c d e f g h i j k l", chunk_delay_ms: 300 }]);
+    const c = rpc(world);
+    await c.call({ type: "prompt", message: "long" });
+    await c.waitFor((l) => l.type === "text_delta");
+    expect((await c.call({ type: "abort" })).success).toBe(true);
+    expect(await c.waitFor((l) => l.type === "done")).toMatchObject({ stop: "aborted" });
+    c.end();
+    expect(await c.exited).toBe(0);
+  });
+
+  it("with ZOT_RPC_TOKEN, hello with the token is required first", async () => {
+    world = await makeWorld();
+    const good = rpc(world, [], { ZOT_RPC_TOKEN: "s3cret" });
+    expect(await good.call({ type: "hello", token: "s3cret" })).toMatchObject({ success: true });
+    expect(await good.call({ type: "ping" })).toMatchObject({ success: true });
+    good.end();
+    expect(await good.exited).toBe(0);
+
+    const bad = rpc(world, [], { ZOT_RPC_TOKEN: "s3cret" });
+    expect(await bad.call({ type: "hello", token: "guess" })).toMatchObject({ success: false, error: "wrong token" });
+    expect(await bad.exited).toBe(1);
+    expect(bad.lines.some((l) => l.type === "session")).toBe(false);
+
+    const skipped = rpc(world, [], { ZOT_RPC_TOKEN: "s3cret" });
+    expect(await skipped.call({ type: "ping" })).toMatchObject({ success: false });
+    expect(await skipped.exited).toBe(1);
+  });
+});
