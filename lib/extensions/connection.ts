@@ -21,10 +21,24 @@ export interface ConnectionHandlers {
   onFatal(reason: string): void;
 }
 
-/** How a request ended. `delivered` says whether the request frame was fully written. */
+/**
+ * How a request ended. `delivered`: the request frame was fully written when the request
+ * ended. `written`: settles true once the frame is (or was) fully written, false if it never
+ * will be — a cancellation can race a write that is about to complete.
+ */
 export type Reply<F> =
   | { ok: true; frame: F }
-  | { ok: false; reason: "timeout" | "disconnected" | "cancelled" | "invalid"; message: string; delivered: boolean };
+  | {
+      ok: false;
+      reason: "timeout" | "disconnected" | "cancelled" | "invalid";
+      message: string;
+      delivered: boolean;
+      written: Promise<boolean>;
+    };
+
+/** A write still in flight this long after its request was cancelled counts as blocked. */
+const CANCELLED_WRITE_GRACE_MS = 250;
+const NOT_WRITTEN = Promise.resolve(false);
 
 export interface RequestOptions {
   /** Reply deadline in ms; null waits without a deadline (interactive tools). */
@@ -84,8 +98,8 @@ export class Connection {
   }
 
   /**
-   * Queues a one-way frame. Returns false when it could not be queued (closed, or the frame
-   * alone exceeds the frame limit — reported through onInvalid-style logging by the caller).
+   * Queues a one-way frame. Returns undefined when it could not be queued: the connection is
+   * closed, or the frame alone exceeds the frame limit (reported through onInvalid).
    */
   send(frame: { type: string } & Record<string, unknown>): QueuedWrite | undefined {
     if (this.closedReason) return undefined;
@@ -108,13 +122,20 @@ export class Connection {
       let done = false;
       const onAbort = () => {
         const write = entry.write;
-        if (write && write.state === "queued") this.queue.withdraw(write);
-        else if (write && write.state === "in_flight") {
-          // A partially written frame cannot be withdrawn: the transport must go.
-          this.fatal(`a ${frame.type} request was cancelled while its write was blocked`);
-        }
-        settle({ ok: false, reason: "cancelled", message: "cancelled", delivered: write?.state === "written" });
+        if (write?.state === "queued") this.queue.withdraw(write);
+        settle(failure("cancelled", "cancelled"));
+        if (write?.state !== "in_flight") return;
+        // The write may just be finishing; if it stays blocked, the partially written frame
+        // cannot be withdrawn and the transport must go.
+        const grace = Math.min(CANCELLED_WRITE_GRACE_MS, this.limits.writeTimeoutMs);
+        const blocked = setTimeout(() => {
+          if (write.state === "in_flight") this.fatal(`a ${frame.type} request was cancelled while its write was blocked`);
+        }, grace);
+        void write.written.then(() => clearTimeout(blocked));
       };
+      const failure = (reason: "timeout" | "disconnected" | "cancelled" | "invalid", message: string): Reply<ExtensionFrame> => ({
+        ok: false, reason, message, delivered: entry.write?.state === "written", written: entry.write?.written ?? NOT_WRITTEN,
+      });
       const settle = (reply: Reply<ExtensionFrame>) => {
         if (done) return;
         done = true;
@@ -124,26 +145,17 @@ export class Connection {
         resolve(reply as Reply<F>);
       };
       const entry: Pending = { replyType, write: undefined, settle };
-      if (this.closedReason) {
-        return settle({ ok: false, reason: "disconnected", message: this.closedReason, delivered: false });
-      }
-      if (options.signal?.aborted) {
-        return settle({ ok: false, reason: "cancelled", message: "cancelled", delivered: false });
-      }
+      if (this.closedReason) return settle(failure("disconnected", this.closedReason));
+      if (options.signal?.aborted) return settle(failure("cancelled", "cancelled"));
       this.pending.set(frame.id, entry);
       const startTimer = () => {
         if (options.timeoutMs === null || done) return;
-        timer = setTimeout(() => settle({
-          ok: false, reason: "timeout", message: `no reply within ${options.timeoutMs} ms`,
-          delivered: entry.write?.state === "written",
-        }), options.timeoutMs);
+        timer = setTimeout(() => settle(failure("timeout", `no reply within ${options.timeoutMs} ms`)), options.timeoutMs);
       };
       if (options.deadlineIncludesWrite) startTimer();
       options.signal?.addEventListener("abort", onAbort, { once: true });
       entry.write = this.send(frame);
-      if (!entry.write) {
-        return settle({ ok: false, reason: "disconnected", message: this.closedReason ?? "the request could not be sent", delivered: false });
-      }
+      if (!entry.write) return settle(failure("disconnected", this.closedReason ?? "the request could not be sent"));
       if (!options.deadlineIncludesWrite) {
         void entry.write.written.then((ok) => (ok ? startTimer() : undefined));
       }
@@ -161,7 +173,8 @@ export class Connection {
     this.closedReason = reason;
     this.queue.close();
     for (const p of [...this.pending.values()]) {
-      p.settle({ ok: false, reason: "disconnected", message: reason, delivered: p.write?.state === "written" });
+      p.settle({ ok: false, reason: "disconnected", message: reason, delivered: p.write?.state === "written",
+        written: p.write?.written ?? NOT_WRITTEN });
     }
     // Destroying (not ending) stdin also releases a writer blocked on a full pipe.
     this.stdin.destroy();
@@ -180,7 +193,7 @@ export class Connection {
       // An invalid reply still answers its request, so the caller is not left waiting.
       const pending = parsed.id !== undefined ? this.pending.get(parsed.id) : undefined;
       if (pending && parsed.type === pending.replyType) {
-        pending.settle({ ok: false, reason: "invalid", message: parsed.error, delivered: true });
+        pending.settle({ ok: false, reason: "invalid", message: parsed.error, delivered: true, written: Promise.resolve(true) });
       }
       this.handlers.onInvalid(`${parsed.error} in line: ${preview(line)}`);
       return;

@@ -102,8 +102,9 @@ async function runExtensionTool(entry: ToolEntry, args: Record<string, unknown>,
       if (result.activate_tools?.length) outcome.activate_tools = result.activate_tools;
       return attributed(outcome, ext);
     }
-    if ((reply.reason === "timeout" || reply.reason === "cancelled") && reply.delivered && ext.capabilities.has("tool_cancel")) {
-      conn.send({ type: "tool_cancel", id });
+    if ((reply.reason === "timeout" || reply.reason === "cancelled") && ext.capabilities.has("tool_cancel")) {
+      // Only a delivered call is cancelled; a write that completes after the cancel counts.
+      void reply.written.then((written) => written && conn.send({ type: "tool_cancel", id }));
     }
     switch (reply.reason) {
       case "timeout":

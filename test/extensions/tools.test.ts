@@ -108,6 +108,36 @@ describe("register_tool / tool_call / tool_result", () => {
   });
 });
 
+describe("tool_call writes and cancellation", () => {
+  /** An extension that registers a tool and an event subscription, then never reads stdin. */
+  const deaf = () => writeExtension(sb.globalDir, "deaf", { name: "deaf", noRead: true, legacy: true, capabilities: ["tools", "tool_cancel"],
+    register: [tool("slow"), { type: "subscribe", events: ["user_prompt_submit"] }] });
+
+  it("cancelling a call whose frame is still queued withdraws it and keeps the extension", async () => {
+    deaf();
+    t = await startHost(sb, { timeouts: { write: 60_000 } });
+    t.bus.lifecycle({ type: "user_prompt_submit", text: "q".repeat(1024 * 1024) }); // blocks the pipe
+    const controller = new AbortController();
+    const running = t.host.tools()[0]!.execute({}, ctx(controller.signal));
+    controller.abort();
+    expect(await running).toMatchObject({ status: "cancelled" });
+    expect(t.host.reports()[0]!.status).toBe("ok");
+    expect(t.of("ext_error")).toEqual([]);
+  });
+
+  it("cancelling a call while its own write is blocked disconnects the extension", async () => {
+    deaf();
+    t = await startHost(sb, { timeouts: { write: 60_000 } });
+    const controller = new AbortController();
+    const running = t.host.tools()[0]!.execute({ blob: "b".repeat(1024 * 1024) }, ctx(controller.signal));
+    setTimeout(() => controller.abort(), 50);
+    expect(await running).toMatchObject({ status: "cancelled" });
+    await waitFor(() => t!.of("ext_error").length, "ext_error");
+    expect(t.of("ext_error")[0]!.message).toMatch(/cancelled while its write was blocked/);
+    expect(t.host.tools()).toEqual([]);
+  });
+});
+
 describe("Interactive tools", () => {
   it("have no reply deadline in an interactive host", async () => {
     writeExtension(sb.globalDir, "i", { name: "i", register: [tool("ask", { interactive: true })], on: { tool_call: handlers(0) } });
