@@ -15,8 +15,8 @@ export interface ConnectionLimits {
 export interface ConnectionHandlers {
   /** A valid frame that is not the reply to a pending request. */
   onFrame(frame: ExtensionFrame): void;
-  /** A line that is not a valid frame; the connection carries on. */
-  onInvalid(message: string): void;
+  /** A line that is not a valid frame (`type` when readable); the connection carries on. */
+  onInvalid(message: string, type?: string): void;
   /** The transport cannot continue (overflow, blocked write, oversized frame, broken pipe). */
   onFatal(reason: string): void;
 }
@@ -195,7 +195,7 @@ export class Connection {
       if (pending && parsed.type === pending.replyType) {
         pending.settle({ ok: false, reason: "invalid", message: parsed.error, delivered: true, written: Promise.resolve(true) });
       }
-      this.handlers.onInvalid(`${parsed.error} in line: ${preview(line)}`);
+      this.handlers.onInvalid(`${parsed.error} in line: ${preview(line)}`, parsed.type);
       return;
     }
     const frame = parsed.frame;

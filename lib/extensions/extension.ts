@@ -93,15 +93,22 @@ export class LoadedExtension {
   start(): this {
     const manifest = this.candidate.loaded!.manifest;
     this.startedAt = Date.now();
-    const proc = spawnExtension({ name: this.name, dir: this.dir, exec: this.exec, args: manifest.args ?? [],
-      logPath: this.sink.logPath(this.name) });
+    let proc: ExtensionProcess;
+    try {
+      proc = spawnExtension({ name: this.name, dir: this.dir, exec: this.exec, args: manifest.args ?? [],
+        logPath: this.sink.logPath(this.name) });
+    } catch (err) {
+      // spawn throws synchronously only for arguments it cannot pass to the OS at all.
+      this.fail(`cannot start: ${(err as Error).message}`);
+      return this;
+    }
     this.process = proc;
     for (const warning of this.warnings) proc.log(`warning: ${warning}`);
     this.conn = new Connection(proc.stdin, proc.stdout,
       { ...this.limits, writeTimeoutMs: this.timeouts.write },
       {
         onFrame: (frame) => this.receive(frame),
-        onInvalid: (message) => this.invalid(message),
+        onInvalid: (message, type) => this.invalid(message, type),
         onFatal: (reason) => this.fail(`disconnected: ${reason}`),
       }, this.name);
     this.helloTimer = setTimeout(() => {
@@ -201,7 +208,9 @@ export class LoadedExtension {
     this.settle();
   }
 
-  private invalid(message: string): void {
+  private invalid(message: string, type?: string): void {
+    // A malformed hello is a handshake error now, not a hello timeout later.
+    if (this.phase === "starting" && type === "hello") return this.fail(`sent an invalid hello: ${message}`);
     this.invalidLines++;
     // A flood of garbage must not flood the log: the first lines, then every 1000th.
     if (this.invalidLines <= 20 || this.invalidLines % 1000 === 0) {

@@ -85,12 +85,18 @@ export function spawnExtension(request: SpawnRequest): ExtensionProcess {
   const header = `\n[zot] ${new Date().toISOString()} zot ${ZOT_VERSION} starting ${request.name}: ` +
     `${[command, ...request.args].join(" ")} (in ${request.dir})\n`;
   let logFd = openLog(request.logPath, header);
-  const child = spawn(command, request.args, {
-    cwd: request.dir,
-    detached: true, // its own process group: signals reach everything it forks
-    stdio: ["pipe", "pipe", logFd ?? "ignore"],
-    windowsHide: true,
-  }) as ChildProcessByStdio<Writable, Readable, null>;
+  let child: ChildProcessByStdio<Writable, Readable, null>;
+  try {
+    child = spawn(command, request.args, {
+      cwd: request.dir,
+      detached: true, // its own process group: signals reach everything it forks
+      stdio: ["pipe", "pipe", logFd ?? "ignore"],
+      windowsHide: true,
+    }) as ChildProcessByStdio<Writable, Readable, null>;
+  } catch (err) {
+    if (logFd !== undefined) closeSync(logFd);
+    throw err;
+  }
   const pid = child.pid;
   if (pid !== undefined) trackGroup(pid);
 

@@ -114,6 +114,12 @@ describe("Lifecycle: spawn, logs and the hello handshake", () => {
     await waitFor(() => { try { process.kill(pid, 0); return false; } catch { return true; } }, "the silent extension to be killed");
   });
 
+  it("a malformed hello fails the handshake at once with the validation error", async () => {
+    writeExtension(sb.globalDir, "malformed", { name: "malformed", noHello: true, start: `ctx.send({type:"hello",name:"malformed",capabilities:"tools"})` });
+    t = await startHost(sb, { timeouts: { hello: 60_000 } });
+    expect(t.host.reports()[0]!.errors[0]).toMatch(/sent an invalid hello: hello: capabilities: capabilities must be an array of strings/);
+  });
+
   it("a frame other than hello first is a handshake error", async () => {
     writeExtension(sb.globalDir, "eager", { name: "eager", noHello: true, start: `ctx.send({type:"notify",message:"too early"})` });
     t = await startHost(sb);
