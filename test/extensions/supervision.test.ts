@@ -54,7 +54,8 @@ describe("Lifecycle: shutdown", () => {
     expect(processRunning(pid)).toBe(false);
   });
 
-  it("nothing outlives a host process that exits without a graceful shutdown", async () => {
+  it.each([["process.exit", "process.exit(0);"], ["an unhandled SIGTERM", 'process.kill(process.pid, "SIGTERM");']])(
+    "nothing outlives a host process that ends by %s without a graceful shutdown", async (_how, ending) => {
     const extPid = join(sb.scratch, "ext.pid");
     const grandchild = join(sb.scratch, "grandchild.pid");
     writeExtension(sb.globalDir, "orphan-candidate", { name: "orphan-candidate", pidFile: extPid, forkGrandchild: grandchild,
@@ -67,7 +68,8 @@ describe("Lifecycle: shutdown", () => {
       const host = await ExtensionHost.start({ cwd: ${JSON.stringify(sb.cwd)}, paths: pathsUnder(${JSON.stringify(sb.paths.home)}),
         bus: new EventBus({ id: "s", cwd: "/" }), interactive: false, info: () => ({ provider: "p", model: "m" }) });
       console.log(host.reports()[0].status);
-      process.exit(0);
+      ${ending}
+      setTimeout(() => {}, 10_000);
     `);
     const bun = join(import.meta.dirname, "../../node_modules/.bin/bun");
     const run = spawnSync(bun, [script], { encoding: "utf8" });
