@@ -110,6 +110,17 @@ describe("Layout & discovery", () => {
     expect(existsSync(sb.paths.logs)).toBe(false);
   });
 
+  it("manifest skills of used extensions and bundles feed skill discovery; disabled and shadowed ones do not", async () => {
+    const bundle = join(sb.globalDir, "skills-only");
+    mkdirSync(bundle);
+    writeFileSync(join(bundle, "extension.json"), JSON.stringify({ name: "skills-only", skills: ["skills"] }));
+    const used = whoami(sb.projectDir, "used", "used", "x", { skills: ["a/SKILL.md"] });
+    whoami(sb.globalDir, "used-copy", "used", "x", { skills: ["shadowed"] });
+    whoami(sb.globalDir, "off", "off", "x", { enabled: false, skills: ["off"] });
+    t = await startHost(sb);
+    expect(t.host.skillInputs()).toEqual([{ dir: used, skills: ["a/SKILL.md"] }, { dir: bundle, skills: ["skills"] }]);
+  });
+
   it("an invalid manifest is an error that names the folder, and the others still load", async () => {
     const broken = join(sb.globalDir, "broken");
     mkdirSync(broken);

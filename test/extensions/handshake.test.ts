@@ -149,6 +149,15 @@ describe("Lifecycle: registration and ready", () => {
     expect(await t.host.invokeCommand("nr", "")).toMatchObject({ display: "ok " });
   });
 
+  it("a registration that arrives after ready still counts, and is logged as late", async () => {
+    writeExtension(sb.globalDir, "late", { name: "late", register: [command("now")],
+      on: { command_invoked: `ctx.send({type:"register_command",name:"later"}); ctx.send({type:"command_response",id:msg.id,action:"noop"})` } });
+    t = await startHost(sb);
+    await t.host.invokeCommand("now", "");
+    expect(t.host.commands().map((c) => c.name)).toEqual(["now", "later"]);
+    expect(readFileSync(extensionLogPath(sb.paths, "late"), "utf8")).toMatch(/register_command "later" arrived after ready/);
+  });
+
   it("a crash after ready disables only that extension's commands and tools", async () => {
     writeExtension(sb.globalDir, "fragile", { name: "fragile", register: [command("boom"), { type: "register_tool", name: "fragile_tool", description: "x", schema: { type: "object" } }],
       on: { command_invoked: `process.exit(7)` } });
