@@ -8,6 +8,7 @@ import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { ZOT_VERSION } from "../version.ts";
 import { trackGroup, untrackGroup } from "./process-group.ts";
+import { extensionEnv } from "./sdk-env.ts";
 
 export interface ExitStatus {
   code: number | null;
@@ -89,6 +90,7 @@ export function spawnExtension(request: SpawnRequest): ExtensionProcess {
   try {
     child = spawn(command, request.args, {
       cwd: request.dir,
+      env: extensionEnv(),
       detached: true, // its own process group: signals reach everything it forks
       stdio: ["pipe", "pipe", logFd ?? "ignore"],
       windowsHide: true,

@@ -185,3 +185,18 @@ describe("print mode with extensions", () => {
     expect(readFileSync(join(world.home, "logs", "ext-broken.log"), "utf8").length).toBeGreaterThan(0);
   });
 });
+
+describe("installed extensions", () => {
+  it("an installed Python extension imports zot's own Python SDK and serves the model", async () => {
+    world = await makeWorld([
+      { tool_calls: [{ name: "add_note", args: { text: "buy milk" } }], stop: "tool_use" },
+      (req) => ({ text: JSON.stringify(req.body.messages).includes("Saved note #1") ? "noted" : "not noted" }),
+    ]);
+    const { ROOT } = await import("./support.ts");
+    const install = await world.run(["ext", "install", join(ROOT, "examples", "extensions", "py-notes")]);
+    expect(install.code).toBe(0);
+    const r = await world.run(["-p", "remember to buy milk"]);
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toBe("noted\n");
+  });
+});
