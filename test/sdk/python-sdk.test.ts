@@ -154,7 +154,7 @@ describe("command_response", () => {
       failed("c4", "/badnotify failed: ValueError: notify level must be one of info, success, warn, error; got 'loud'"));
     expect(await command(d, "c5", "nope")).toEqual(failed("c5", "no handler for /nope"));
     expect(await command(d, "c6", "echo", "alive")).toEqual(display("c6", "alive"));
-    expect(d.stderr()).toContain("kaboom"); // the traceback goes to the log
+    await expect.poll(() => d.stderr(), { timeout: 5000 }).toContain("kaboom"); // the traceback goes to the log
   });
 });
 
@@ -172,7 +172,8 @@ describe("framing", () => {
     d.send({ type: "from_the_future", id: "x", payload: 1 });
     expect(await command(d, "c1", "echo", "still here")).toEqual(display("c1", "still here"));
     expect(d.frames.filter((f) => f.id === "x")).toEqual([]);
-    expect(d.stderr()).toContain("malformed frame");
+    // stderr is a separate pipe: its lines may arrive after the reply on stdout.
+    await expect.poll(() => d.stderr(), { timeout: 5000 }).toContain("malformed frame");
   });
 
   it("skips an inbound frame over 4 MiB and answers the next one", async () => {
@@ -181,7 +182,7 @@ describe("framing", () => {
     d.sendRaw(`${JSON.stringify({ type: "command_invoked", id: "big", name: "echo", args: huge })}\n`);
     expect(await command(d, "c1", "echo", "after")).toEqual(display("c1", "after"));
     expect(d.frames.filter((f) => f.id === "big")).toEqual([]);
-    expect(d.stderr()).toContain("exceeds 4194304 bytes");
+    await expect.poll(() => d.stderr(), { timeout: 5000 }).toContain("exceeds 4194304 bytes");
   });
 
   it("answers with an error instead of writing an outbound frame over 4 MiB", async () => {
