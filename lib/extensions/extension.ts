@@ -7,7 +7,7 @@ import { ZOT_VERSION } from "../version.ts";
 import { Connection } from "./connection.ts";
 import type { Candidate, ExtensionScope } from "./discovery.ts";
 import { failureMessage } from "./diagnostics.ts";
-import { terminateGroup, waitGroupGone } from "./process-group.ts";
+import { terminateGroup, waitGroupGone } from "../process/group.ts";
 import type { HostLimits, HostTimeouts } from "./settings.ts";
 import { describeExit, spawnExtension, type ExtensionProcess } from "./spawn.ts";
 

@@ -10,7 +10,8 @@ import { guardExecute, ToolFailure } from "./failure.ts";
 import type { JailSetting } from "./jail.ts";
 import { LineSplitter } from "./line-splitter.ts";
 import { OutputTail, truncationNote } from "./output-tail.ts";
-import { findShell, terminateGroup } from "./process-group.ts";
+import { terminateGroup } from "../process/group.ts";
+import { findShell } from "./shell.ts";
 import type { Tool, ToolContext, ToolOutcome } from "./types.ts";
 
 export interface BashToolOptions {

@@ -1,35 +1,10 @@
-// Process-group plumbing for bash: pick the shell, and terminate a whole group (the command and
-// everything it forked) with SIGTERM, a grace period, then SIGKILL, waiting until it is gone.
-import { accessSync, constants, readdirSync, readFileSync } from "node:fs";
-import { delimiter, join } from "node:path";
+// Process-group termination, shared by extension supervision and the bash tool. A child spawned
+// detached leads its own group, so signalling `-pgid` reaches everything it forked. Zombies
+// count as members for kill(0) but are dead; where /proc exists we look past them, because a
+// container's init may reap orphaned grandchildren late or never.
+import { readdirSync, readFileSync } from "node:fs";
 
-let cachedShell: string | undefined;
-
-/** bash from PATH (or the usual places), else sh. */
-export function findShell(): string {
-  if (cachedShell) return cachedShell;
-  const dirs = [...(process.env.PATH ?? "").split(delimiter).filter(Boolean), "/bin", "/usr/bin", "/usr/local/bin"];
-  for (const name of ["bash", "sh"]) {
-    for (const dir of dirs) {
-      const candidate = join(dir, name);
-      try {
-        accessSync(candidate, constants.X_OK);
-        cachedShell = candidate;
-        return candidate;
-      } catch {
-        // not here; keep looking
-      }
-    }
-  }
-  cachedShell = "sh";
-  return cachedShell;
-}
-
-/**
- * Whether any process of group `pgid` is still running. A zombie is not running: orphans are
- * reaped by init, which in some containers happens only every second or so, and waiting for
- * that would make every call slow.
- */
+/** Whether group `pgid` has a member that is not a zombie. */
 export function groupAlive(pgid: number): boolean {
   try {
     process.kill(-pgid, 0);
@@ -55,14 +30,14 @@ function hasLiveMember(pgid: number): boolean {
     } catch {
       continue; // exited meanwhile
     }
-    // Fields after the parenthesised command name: state ppid pgrp …
+    // "pid (comm) state ppid pgrp …": comm may contain spaces and parentheses.
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     if (Number(fields[2]) === pgid && fields[0] !== "Z" && fields[0] !== "X") return true;
   }
   return false;
 }
 
-function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+export function signalGroup(pgid: number, signal: NodeJS.Signals): void {
   try {
     process.kill(-pgid, signal);
   } catch {
@@ -72,7 +47,8 @@ function signalGroup(pgid: number, signal: NodeJS.Signals): void {
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-async function waitGone(pgid: number, ms: number): Promise<boolean> {
+/** Polls until the group has no live member; resolves false when `ms` passed first. */
+export async function waitGroupGone(pgid: number, ms: number): Promise<boolean> {
   const deadline = Date.now() + ms;
   while (groupAlive(pgid)) {
     if (Date.now() >= deadline) return false;
@@ -83,14 +59,14 @@ async function waitGone(pgid: number, ms: number): Promise<boolean> {
 
 /**
  * Terminates every process in group `pgid`: SIGTERM, up to `graceMs` to exit, then SIGKILL
- * (sent with process.kill, which also works where a second child.kill is a no-op), then waits
- * up to `reapMs` for the group to disappear. Resolves true when the group is gone.
+ * (sent with process.kill, which also works on runtimes where a second child.kill is a no-op),
+ * then waits up to `reapMs` for the group to disappear. Resolves true when the group is gone.
  */
 export async function terminateGroup(pgid: number, graceMs: number, reapMs = 2_000): Promise<boolean> {
   if (process.platform === "win32") return true; // no process groups; the caller kills the child
   if (!groupAlive(pgid)) return true;
   signalGroup(pgid, "SIGTERM");
-  if (await waitGone(pgid, graceMs)) return true;
+  if (await waitGroupGone(pgid, graceMs)) return true;
   signalGroup(pgid, "SIGKILL");
-  return waitGone(pgid, reapMs);
+  return waitGroupGone(pgid, reapMs);
 }
