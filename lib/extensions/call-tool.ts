@@ -6,7 +6,7 @@
 // cannot hide. Results are bounded to 256 KiB; calls time out after 60 s or on disconnect.
 import { CALL_TOOL_MAX_CHAIN, CALL_TOOL_RESULT_MAX_BYTES, type CallToolFrame } from "../protocol/index.ts";
 import type { ToolOutcome } from "../tools/types.ts";
-import { boundContent } from "./content-bounds.ts";
+import { observeContent } from "../agent/observation.ts";
 import type { LoadedExtension } from "./extension.ts";
 import type { ActiveCalls } from "./tool-proxy.ts";
 
@@ -78,7 +78,7 @@ export class CallToolRouter {
 
     this.deps.runTool(frame.name, frame.args ?? {}, { originExtension: ext.name, parentId: frame.parent_id, signal })
       .then((outcome) => {
-        const bounded = boundContent(outcome.content ?? [], CALL_TOOL_RESULT_MAX_BYTES);
+        const bounded = observeContent(outcome.content ?? [], { maxBytes: CALL_TOOL_RESULT_MAX_BYTES, maxBlocks: Infinity });
         finish(bounded.content, outcome.is_error === true, bounded.truncated);
       }, (err: unknown) => {
         finish([{ type: "text", text: `call_tool ${frame.name} failed: ${(err as Error)?.message ?? String(err)}` }], true);

@@ -3,15 +3,14 @@
 // never waits for the subprocess). `tool_result` observations are bounded (256 KiB, 128 blocks)
 // and carry only content, is_error and truncated: private details never leave the host.
 import type { StampedLifecycleEvent } from "../agent/events.ts";
-import { OBSERVATION_MAX_BLOCKS, OBSERVATION_MAX_BYTES } from "../protocol/index.ts";
-import { boundContent } from "./content-bounds.ts";
+import { observeContent } from "../agent/observation.ts";
 import type { LoadedExtension } from "./extension.ts";
 
 /** The wire form of a lifecycle event: `{type:"event", event:<name>, …payload}`. */
 export function eventFrame(event: StampedLifecycleEvent): { type: "event" } & Record<string, unknown> {
   const { type, ...payload } = event;
   if (event.type === "tool_result") {
-    const bounded = boundContent(event.result.content, OBSERVATION_MAX_BYTES, OBSERVATION_MAX_BLOCKS);
+    const bounded = observeContent(event.result.content);
     const result: Record<string, unknown> = { content: bounded.content, is_error: event.result.is_error };
     if (bounded.truncated || event.result.truncated) result.truncated = true;
     return { type: "event", event: type, ...payload, result };
