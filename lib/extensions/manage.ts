@@ -1,11 +1,11 @@
 // Acting on one install: find it by name, remove it, enable or disable it. Every change is
 // confined to a folder directly inside an extensions root, and manifest edits touch only the
 // `enabled` value.
-import { randomBytes } from "node:crypto";
-import { lstat, readFile, realpath, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
+import { lstat, readFile, realpath, rm, unlink } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { MANIFEST_FILE } from "./manifest.ts";
 import { rootFor, type ExtensionRoots, type ExtensionScope, type InstalledExtension } from "./installed.ts";
+import { writeFileAtomic } from "../fs/atomic-write.ts";
 
 export class ExtensionNotFoundError extends Error {
   constructor(readonly query: string) {
@@ -58,24 +58,6 @@ export async function removeInstalled(ext: InstalledExtension, roots: ExtensionR
   const info = await lstat(ext.path);
   if (info.isSymbolicLink()) await unlink(ext.path);
   else await rm(ext.path, { recursive: true, force: true });
-}
-
-/** Replaces a file through a temp file and a rename, keeping its permission bits. */
-export async function writeFileAtomic(path: string, text: string): Promise<void> {
-  let mode = 0o644;
-  try {
-    mode = (await stat(path)).mode & 0o777;
-  } catch {
-    // a new file gets the default mode
-  }
-  const temp = join(dirname(path), `.${basename(path)}.${process.pid}-${randomBytes(4).toString("hex")}.tmp`);
-  try {
-    await writeFile(temp, text, { mode });
-    await rename(temp, path);
-  } catch (err) {
-    await rm(temp, { force: true });
-    throw err;
-  }
 }
 
 export interface SetEnabledResult {

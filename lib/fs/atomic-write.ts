@@ -1,13 +1,21 @@
 // Replaces a file through a temp file and a rename in the same folder, so a crash never leaves
-// half a file (host.md: config, manifests on enable/disable).
+// half a file (host.md: config, manifests on enable/disable). An existing file keeps its
+// permission bits unless `mode` says otherwise.
 import { randomBytes } from "node:crypto";
-import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 
 export async function writeFileAtomic(path: string, data: string | Uint8Array, mode?: number): Promise<void> {
   const dir = dirname(path);
   await mkdir(dir, { recursive: true });
-  const temp = join(dir, `.${basename(path)}.${randomBytes(6).toString("hex")}.tmp`);
+  if (mode === undefined) {
+    try {
+      mode = (await stat(path)).mode & 0o777;
+    } catch {
+      // a new file gets the default mode
+    }
+  }
+  const temp = join(dir, `.${basename(path)}.${process.pid}-${randomBytes(4).toString("hex")}.tmp`);
   try {
     await writeFile(temp, data, { mode });
     await rename(temp, path);
