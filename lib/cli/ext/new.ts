@@ -1,4 +1,5 @@
-// `zot ext new <name> [--lang js|python|sh] [--project]`: scaffold a working extension.
+// `zot ext new <name> [--lang ts|js|python|sh] [--project]`: scaffold a working extension
+// (manifest, program, README) that passes `zot ext doctor` as created.
 import { defineCommand } from "citty";
 import {
   DEFAULT_TEMPLATE, isTemplateLanguage, scaffoldExtension, TEMPLATES, validateNewName,
@@ -6,17 +7,18 @@ import {
 import { cwdArg, rootsFor, UsageError } from "./args.ts";
 
 const languages = Object.keys(TEMPLATES).join("|");
+const width = Math.max(...Object.keys(TEMPLATES).map((k) => k.length));
 
 export const newCommand = defineCommand({
-  meta: { name: "new", description: "Create a working extension from a template shipped inside zot" },
+  meta: {
+    name: "new",
+    description: "Create a working extension (extension.json, program, README.md) from a template shipped inside\n"
+      + "zot; it passes `zot ext doctor` as created. Templates (--lang):\n"
+      + Object.entries(TEMPLATES).map(([key, t]) => `  ${key.padEnd(width)}  ${t.summary}`).join("\n") + "\n",
+  },
   args: {
     name: { type: "positional", description: "Name of the extension (and of its folder and command)", required: true },
-    lang: {
-      type: "string",
-      valueHint: languages,
-      description: `Template language (default ${DEFAULT_TEMPLATE}): `
-        + Object.entries(TEMPLATES).map(([key, t]) => `${key} = ${t.summary}`).join("; "),
-    },
+    lang: { type: "string", valueHint: languages, description: `Template language (default ${DEFAULT_TEMPLATE})` },
     project: { type: "boolean", description: "Create it in ./.zot/extensions instead of $ZOT_HOME/extensions" },
     ...cwdArg,
   },

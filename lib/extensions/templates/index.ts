@@ -3,12 +3,16 @@
 import { jsTemplate } from "./js.ts";
 import { pythonTemplate } from "./python.ts";
 import { shTemplate } from "./sh.ts";
+import { tsTemplate } from "./ts.ts";
 import type { ExtensionTemplate } from "./types.ts";
 
 export type { ExtensionTemplate, TemplateContext, TemplateFile } from "./types.ts";
-export { scaffoldExtension, validateNewName, type ScaffoldOptions, type ScaffoldResult } from "./scaffold.ts";
+export { scaffoldExtension, templateContext, validateNewName, type ScaffoldOptions, type ScaffoldResult } from "./scaffold.ts";
+
+export { TS_SDK_FILE } from "./ts.ts";
 
 export const TEMPLATES = {
+  ts: tsTemplate,
   js: jsTemplate,
   python: pythonTemplate,
   sh: shTemplate,

@@ -1,4 +1,5 @@
 // Plain Node extension speaking the raw protocol (no SDK import), as an ES module.
+import { RAW_PROTOCOL_SECTION, renderReadme } from "./readme.ts";
 import type { ExtensionTemplate, TemplateContext } from "./types.ts";
 
 function source({ name, command }: TemplateContext): string {
@@ -71,5 +72,11 @@ export const jsTemplate: ExtensionTemplate = {
   summary: "plain Node.js, raw protocol, no dependencies",
   entry: "main.mjs",
   source,
-  runHint: "It needs Node.js (`node` on PATH); `main.mjs` is run directly through its shebang.",
+  description: ({ command }) => `says hello (/${command})`,
+  readme: (ctx) => renderReadme(ctx, {
+    intro: `A zot extension written in Node.js, speaking the protocol directly. It registers one slash
+command, \`/${ctx.command}\`, which answers with a short note.`,
+    files: ["`main.mjs`: the program. It needs Node.js (`node` on PATH); `main.mjs` is run directly through its shebang."],
+    sections: [RAW_PROTOCOL_SECTION],
+  }),
 };

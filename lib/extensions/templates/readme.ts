@@ -1,26 +1,43 @@
-// The README every scaffold gets: what the files are and how to try the extension.
-import type { ExtensionTemplate, TemplateContext } from "./types.ts";
+// The README every scaffold gets: what the files are, how to try the extension, and the
+// template's own sections (how it talks to zot, how to run it by hand).
+import type { TemplateContext } from "./types.ts";
 
-export function readme(template: ExtensionTemplate, { name, command }: TemplateContext): string {
+export interface ReadmeParts {
+  /** What the extension does, after "A zot extension written …". */
+  intro: string;
+  /** Markdown list items (without "- ") for the files besides extension.json and README.md. */
+  files: string[];
+  /** Extra lines for the "Try it" block (shell, with `#` comments). */
+  tryIt?: string[];
+  /** Sections after "Try it", each starting with "## ". */
+  sections: string[];
+}
+
+export function renderReadme({ name, command }: TemplateContext, parts: ReadmeParts): string {
   return `# ${name}
 
-A zot extension. It registers one slash command, \`/${command}\`, which answers with a short note.
+${parts.intro}
 
 - \`extension.json\`: the manifest zot reads (\`exec\` is the program it starts).
-- \`${template.entry}\`: the program. ${template.runHint}
+${parts.files.map((f) => `- ${f}`).join("\n")}
 
 ## Try it
 
 \`\`\`sh
 # load it for one session, then type /${command}
 zot --ext <this folder>
-# check that it loads and what it registers
+${parts.tryIt ? `${parts.tryIt.join("\n")}\n` : ""}# check that it loads and what it registers
 zot ext doctor
 # what it wrote to stderr
 zot ext logs ${name}
 \`\`\`
 
-## How it talks to zot
+${parts.sections.map((s) => s.trimEnd()).join("\n\n")}
+`;
+}
+
+/** For templates speaking the protocol by hand. */
+export const RAW_PROTOCOL_SECTION = `## How it talks to zot
 
 One JSON object per line on stdin and stdout:
 
@@ -31,5 +48,19 @@ One JSON object per line on stdin and stdout:
 4. \`shutdown\` gets \`shutdown_ack\`, then the program exits.
 
 Frames it does not handle are ignored. Keep stdout for protocol frames; log to stderr.
+`;
+
+/** For templates on an SDK: the SDK speaks the protocol; these are the rules that remain. */
+export function sdkProtocolSection(sdk: string, log: string): string {
+  return `## How it talks to zot
+
+${sdk} speaks the protocol for it (one JSON object per line on stdin and stdout): it sends
+\`hello\`, registers the command and the tool after zot's \`hello_ack\`, says \`ready\`, turns
+each \`command_invoked\` / \`tool_call\` into a call of your handler and its return value into
+the reply, and answers \`shutdown\`. A handler that throws becomes an error reply; the
+extension keeps running.
+
+stdout carries protocol frames only: log with \`${log}\` (stderr, appended to
+\`$ZOT_HOME/logs/ext-<name>.log\`).
 `;
 }

@@ -3,7 +3,6 @@
 import { chmod, lstat, mkdir, mkdtemp, realpath, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { MANIFEST_FILE } from "../manifest.ts";
-import { readme } from "./readme.ts";
 import type { ExtensionTemplate, TemplateContext, TemplateFile } from "./types.ts";
 
 /** New extension names: a letter or digit, then letters, digits, `-` or `_` (at most 64). */
@@ -28,11 +27,21 @@ export interface ScaffoldResult {
   files: string[];
 }
 
+/** Tool names must suit every provider (OpenAI: `[A-Za-z0-9_-]{1,64}`); `_` reads as a word break. */
+const TOOL_SUFFIX = "_word_count";
+const TOOL_NAME_MAX = 64;
+
+export function templateContext(name: string): TemplateContext {
+  const command = name.toLowerCase();
+  const tool = `${command.replace(/-/g, "_").slice(0, TOOL_NAME_MAX - TOOL_SUFFIX.length)}${TOOL_SUFFIX}`;
+  return { name, command, tool };
+}
+
 function manifestFile(template: ExtensionTemplate, ctx: TemplateContext): TemplateFile {
   const manifest = {
     name: ctx.name,
     version: "0.1.0",
-    description: `says hello (/${ctx.command})`,
+    description: template.description(ctx),
     exec: template.exec ?? `./${template.entry}`,
     ...(template.args ? { args: template.args } : {}),
     language: template.language,
@@ -45,7 +54,7 @@ function manifestFile(template: ExtensionTemplate, ctx: TemplateContext): Templa
 export async function scaffoldExtension({ name, template, root }: ScaffoldOptions): Promise<ScaffoldResult> {
   const problem = validateNewName(name);
   if (problem) throw new Error(problem);
-  const ctx: TemplateContext = { name, command: name.toLowerCase() };
+  const ctx = templateContext(name);
   await mkdir(root, { recursive: true });
   const realRoot = await realpath(root);
   const dest = join(realRoot, name);
@@ -54,8 +63,8 @@ export async function scaffoldExtension({ name, template, root }: ScaffoldOption
   }
   const files: TemplateFile[] = [
     manifestFile(template, ctx),
-    { path: template.entry, content: template.source(ctx), executable: true },
-    { path: "README.md", content: readme(template, ctx) },
+    { path: template.entry, content: template.source(ctx), executable: template.exec === undefined },
+    { path: "README.md", content: template.readme(ctx) },
     ...(template.extraFiles?.(ctx) ?? []),
   ];
   const staging = await mkdtemp(join(realRoot, ".zot-new-"));

@@ -1,5 +1,6 @@
 // POSIX sh extension (no jq): it only answers the frames it handles, pulling "type" and "id"
 // out of each line with awk, which is enough for a fixed set of simple frames.
+import { RAW_PROTOCOL_SECTION, renderReadme } from "./readme.ts";
 import type { ExtensionTemplate, TemplateContext } from "./types.ts";
 
 function source({ name, command }: TemplateContext): string {
@@ -68,5 +69,11 @@ export const shTemplate: ExtensionTemplate = {
   summary: "POSIX sh and awk, raw protocol, no jq",
   entry: "main.sh",
   source,
-  runHint: "It needs a POSIX `sh` and `awk`; `main.sh` is run directly through its shebang.",
+  description: ({ command }) => `says hello (/${command})`,
+  readme: (ctx) => renderReadme(ctx, {
+    intro: `A zot extension written in POSIX sh, speaking the protocol directly. It registers one slash
+command, \`/${ctx.command}\`, which answers with a short note.`,
+    files: ["`main.sh`: the program. It needs a POSIX `sh` and `awk`; `main.sh` is run directly through its shebang."],
+    sections: [RAW_PROTOCOL_SECTION],
+  }),
 };

@@ -1,0 +1,130 @@
+// TypeScript extension on zot's TypeScript SDK. The SDK is vendored beside main.ts as one
+// generated ES module (zot-sdk.mjs), so the scaffold needs no zot checkout and no npm install;
+// run.sh starts main.ts with bun or deno (Node 20 cannot run .ts).
+import { ZOT_VERSION } from "../../version.ts";
+import { renderReadme, sdkProtocolSection } from "./readme.ts";
+import { TS_SDK_BUNDLE } from "./ts-sdk.generated.ts";
+import type { ExtensionTemplate, TemplateContext, TemplateFile } from "./types.ts";
+
+export const TS_SDK_FILE = "zot-sdk.mjs";
+const LAUNCHER = "run.sh";
+
+function source({ name, command, tool }: TemplateContext): string {
+  return `// ${name}: a zot extension written with zot's TypeScript SDK, which ${TS_SDK_FILE} beside this
+// file holds in one module. ${LAUNCHER} starts this file with bun or deno (see README.md).
+// Log with ext.log(...) (stderr, appended to $ZOT_HOME/logs/ext-${name}.log): stdout carries
+// protocol frames only.
+import { createExtension, display, errorResult, textResult } from "./${TS_SDK_FILE}";
+
+const ext = createExtension({ name: ${JSON.stringify(name)}, version: "0.1.0" }); // name as in extension.json
+
+// args: what the user typed after /${command}.
+ext.command(${JSON.stringify(command)}, "say hello from ${name}", (args: string) =>
+  display(\`Hello from ${name}!\${args ? \` You said: \${args}\` : ""}\`));
+
+ext.tool(
+  ${JSON.stringify(tool)},
+  {
+    description: "Count the words, lines and characters of a text.",
+    schema: {
+      type: "object",
+      properties: { text: { type: "string", description: "the text to count" } },
+      required: ["text"],
+    },
+  },
+  // args: the JSON object the model sent; check it, models make mistakes.
+  (args: Record<string, unknown>) => {
+    const text = args.text;
+    if (typeof text !== "string") return errorResult("text must be a string");
+    const words = text.split(/\\s+/).filter(Boolean).length;
+    const lines = text === "" ? 0 : text.replace(/\\n$/, "").split("\\n").length;
+    return textResult(\`\${words} words, \${lines} lines, \${[...text].length} characters\`);
+  },
+);
+
+await ext.run();
+`;
+}
+
+/** Tries each runtime that runs TypeScript, then a bundled main.mjs under node. Uses no external
+ * commands besides the runtimes, so it also explains itself on a bare PATH. */
+function launcher({ name }: TemplateContext): string {
+  return `#!/bin/sh
+# Starts ${name}'s main.ts with the first runtime found that runs TypeScript: bun, deno, or a
+# Node.js that strips types itself (22.18+, 23.6+). Failing those, a main.mjs you bundled for
+# Node (see README.md). Arguments are passed on.
+case $0 in */*) here=\${0%/*} ;; *) here=. ;; esac
+has() { command -v "$1" >/dev/null 2>&1; }
+
+if has bun; then exec bun "$here/main.ts" "$@"; fi
+if has deno; then exec deno run -A "$here/main.ts" "$@"; fi
+if has node && node -e 'process.exit(process.features.typescript ? 0 : 1)' 2>/dev/null; then
+  exec node "$here/main.ts" "$@"
+fi
+if [ -f "$here/main.mjs" ] && has node; then exec node "$here/main.mjs" "$@"; fi
+
+echo "${name}: cannot start main.ts: no TypeScript runtime on PATH. Install bun (https://bun.sh) or deno (https://deno.com), use Node.js 22.18 or newer, or bundle main.mjs for older Node (see README.md)." >&2
+exit 127
+`;
+}
+
+function sdkFile(): TemplateFile {
+  return {
+    path: TS_SDK_FILE,
+    content: `// zot's TypeScript SDK in one ES module, written by \`zot ext new\` (zot ${ZOT_VERSION}).\n`
+      + "// Generated from zot's lib/sdk: replace it with a newer copy rather than editing it.\n"
+      + TS_SDK_BUNDLE,
+  };
+}
+
+export const tsTemplate: ExtensionTemplate = {
+  language: "typescript",
+  summary: "TypeScript on zot's TypeScript SDK (written beside it as zot-sdk.mjs); runs with bun or deno",
+  entry: "main.ts",
+  exec: `./${LAUNCHER}`,
+  description: ({ command, tool }) => `says hello (/${command}) and counts words (${tool})`,
+  source,
+  extraFiles: (ctx) => [{ path: LAUNCHER, content: launcher(ctx), executable: true }, sdkFile()],
+  readme: (ctx) => renderReadme(ctx, {
+    intro: `A zot extension written in TypeScript with zot's TypeScript SDK. It registers the slash
+command \`/${ctx.command}\`, which answers with a short note, and the tool \`${ctx.tool}\`, which
+the model can call to count the words, lines and characters of a text.`,
+    files: [
+      `\`main.ts\`: the program.`,
+      `\`${LAUNCHER}\`: what \`extension.json\` runs; it starts \`main.ts\` with bun, deno or a recent Node.js.`,
+      `\`${TS_SDK_FILE}\`: zot's TypeScript SDK in one file, written by \`zot ext new\`; \`main.ts\` imports it.`,
+    ],
+    tryIt: ["# ask the model something that needs the tool", `zot -p "Use ${ctx.tool} to count the words in: to be or not to be"`],
+    sections: [
+      sdkProtocolSection(`The SDK (\`createExtension\` in \`${TS_SDK_FILE}\`)`, "ext.log(...)"),
+      `## Running TypeScript
+
+Node.js 20 cannot run \`.ts\` files, so \`${LAUNCHER}\` uses the first of:
+
+1. \`bun main.ts\` when \`bun\` is on PATH (https://bun.sh);
+2. \`deno run -A main.ts\` when \`deno\` is on PATH (https://deno.com);
+3. \`node main.ts\` when Node.js strips types itself (22.18+, 23.6+);
+4. \`node main.mjs\` when you have bundled \`main.mjs\` (below).
+
+Otherwise it writes why on stderr (\`zot ext logs ${ctx.name}\`, \`zot ext doctor\`) and exits 127.
+
+For machines with only an older Node.js, bundle once on a machine with bun and keep
+\`main.mjs\` beside \`main.ts\` (rebuild it after every change to \`main.ts\`):
+
+\`\`\`sh
+bun build main.ts --target=node --format=esm --outfile=main.mjs
+\`\`\`
+
+On Windows, which has no \`sh\`, set \`"exec": "bun"\` and \`"args": ["main.ts"]\` in
+\`extension.json\`.`,
+      `## The vendored SDK
+
+\`${TS_SDK_FILE}\` is zot's TypeScript SDK (\`lib/sdk\`, with the protocol code it uses) bundled
+into one ES module that imports only \`node:\` built-ins. Vendoring it means the extension runs
+offline, without a zot checkout or \`npm install\`, and keeps working when zot is upgraded. It is
+plain JavaScript, so editors see its exports without type information; the typed API is zot's
+\`mod.ts\` (\`createExtension\`, \`display\`, \`prompt\`, \`textResult\`, \`errorResult\`, …). To move
+to a newer SDK, scaffold a throwaway extension with a newer zot and copy its \`${TS_SDK_FILE}\`.`,
+    ],
+  }),
+};
