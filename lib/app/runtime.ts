@@ -9,7 +9,7 @@ import { openSession, type SessionSelection } from "../agent/session-select.ts";
 import { discoverSkills } from "../agent/skills.ts";
 import type { Confirmer } from "../agent/permissions.ts";
 import type { RootOptions } from "../cli/root-args.ts";
-import { UsageError } from "../cli/root-args.ts";
+import { UsageError } from "../errors.ts";
 import { readConfig, updateConfig } from "../config.ts";
 import { ExtensionHost } from "../extensions/host.ts";
 import { zotPaths, type ZotPaths } from "../paths.ts";

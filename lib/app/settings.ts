@@ -3,7 +3,7 @@
 import type { ZotConfig } from "../config.ts";
 import { DEFAULT_MODELS, isProviderName, type ProviderName } from "../providers/index.ts";
 import type { RootOptions } from "../cli/root-args.ts";
-import { UsageError } from "../cli/root-args.ts";
+import { UsageError } from "../errors.ts";
 
 export interface ModelSettings {
   provider: ProviderName;

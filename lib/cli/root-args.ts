@@ -2,6 +2,7 @@
 // cannot do is done here: repeatable flags (-e, --append-system-prompt), `-r [ID]` with an
 // optional value, and refusing unknown flags (citty accepts them silently).
 import { parseArgs, type ArgsDef } from "citty";
+import { UsageError } from "../errors.ts";
 
 export const ROOT_ARGS = {
   prompt: { type: "positional", required: false, description: "prompt to submit (a leading / runs a slash command)" },
@@ -65,7 +66,7 @@ export interface RootOptions {
   help: boolean;
 }
 
-export class UsageError extends Error {}
+export { UsageError };
 
 const REPEATABLE = new Map([["-e", "ext"], ["--ext", "ext"], ["--append-system-prompt", "append-system-prompt"]]);
 const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;

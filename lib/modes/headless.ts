@@ -5,7 +5,7 @@ import type { EventBus } from "../agent/event-bus.ts";
 import { createRuntime, type Runtime } from "../app/runtime.ts";
 import { runSlash, type SlashOutcome } from "../app/slash.ts";
 import type { RootOptions } from "../cli/root-args.ts";
-import { UsageError } from "../cli/root-args.ts";
+import { UsageError } from "../errors.ts";
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, exitCodeOf } from "./exit-code.ts";
 import { attachStdin, readPipedStdin } from "./input.ts";
 

@@ -6,13 +6,9 @@ import type { ArgsDef } from "citty";
 import { zotPaths } from "../../paths.ts";
 import { extensionRoots, type ExtensionRoots } from "../../extensions/installed.ts";
 
-/** A bad flag or argument: printed as `zot: <message>` and exits 2. */
-export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "UsageError";
-  }
-}
+import { UsageError } from "../../errors.ts";
+
+export { UsageError };
 
 /** `--cwd PATH`, accepted by every subcommand: the project root for project-scope operations. */
 export const cwdArg = {
