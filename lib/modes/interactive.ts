@@ -1,12 +1,91 @@
-// The interactive REPL. (A line-based REPL with panels is the next piece of work; until it
-// lands, a prompt given on the command line or stdin runs as in print mode.)
+// `zot` with no -p/--mode: the line-based REPL on a terminal. Without a TTY on stdin there is
+// nobody to type, so a prompt given on the command line or stdin runs as in print mode.
+import { emitKeypressEvents } from "node:readline";
+import { createRuntime, type Runtime } from "../app/runtime.ts";
 import type { RootOptions } from "../cli/root-args.ts";
 import { UsageError } from "../cli/root-args.ts";
+import { EXIT_FAILURE, EXIT_INTERRUPTED } from "./exit-code.ts";
 import { runPrint } from "./print.ts";
+import { Repl } from "./repl/controller.ts";
+import { normalizeKey, type RawKey } from "./repl/keys.ts";
+import { colorEnabled, makeStyle } from "./repl/style.ts";
 
-export async function runInteractive(options: RootOptions, env: Record<string, string | undefined>): Promise<number> {
-  if (options.prompt === undefined && process.stdin.isTTY) {
-    throw new UsageError("the interactive REPL is not available yet: pass a prompt, or use -p, --mode json or --mode rpc");
+/** How long a lone ESC waits for the rest of an escape sequence before it counts as Esc. */
+const ESCAPE_TIMEOUT_MS = 50;
+
+export async function runInteractive(options: RootOptions, env: Record<string, string | undefined>,
+  stdin: NodeJS.ReadStream = process.stdin, stdout: NodeJS.WriteStream = process.stdout): Promise<number> {
+  if (!stdin.isTTY) return runPrint({ ...options, mode: "print" }, env);
+
+  const repl = new Repl({
+    style: makeStyle(colorEnabled(env, Boolean(stdout.isTTY))),
+    out: {
+      write: (text) => void stdout.write(text),
+      columns: () => stdout.columns || 80,
+      rows: () => stdout.rows || 24,
+    },
+  });
+
+  // Keys are read from the start so Ctrl+C works while extensions are still starting.
+  emitKeypressEvents(stdin, { escapeCodeTimeout: ESCAPE_TIMEOUT_MS } as unknown as Parameters<typeof emitKeypressEvents>[1]);
+  stdin.setRawMode(true);
+  let starting = true;
+  let interrupted = false;
+  const onKey = (str: string | undefined, key: RawKey | undefined) => {
+    const normalized = normalizeKey(str, key);
+    if (starting) {
+      if (normalized.name === "ctrl-c") {
+        interrupted = true;
+        repl.exit(EXIT_INTERRUPTED);
+      }
+      return;
+    }
+    repl.handleKey(normalized);
+  };
+  const onSignal = () => {
+    interrupted = true;
+    repl.exit(EXIT_INTERRUPTED);
+  };
+  const onResize = () => repl.handleResize();
+  stdin.on("keypress", onKey);
+  stdin.resume();
+  stdout.on("resize", onResize);
+  process.on("SIGTERM", onSignal);
+  process.on("SIGHUP", onSignal);
+
+  let rt: Runtime | undefined;
+  try {
+    try {
+      rt = await createRuntime(options, {
+        env,
+        interactive: true,
+        warn: (message) => repl.warn(message),
+        confirmer: repl.confirm.confirmer,
+        onBus: (bus) => bus.subscribe((event) => repl.onEvent(event)),
+        onSubmit: (extension, text) => repl.submitFromExtension(extension, text),
+      });
+    } catch (err) {
+      if (err instanceof UsageError) throw err;
+      repl.close();
+      process.stderr.write(`zot: ${(err as Error).message}\n`);
+      return EXIT_FAILURE;
+    }
+    starting = false;
+    if (interrupted) {
+      await rt.close({ abort: true });
+      return EXIT_INTERRUPTED;
+    }
+    rt.session.start();
+    const code = await repl.attach(rt, options.prompt);
+    await rt.close({ abort: true });
+    return code;
+  } finally {
+    repl.close();
+    stdin.off("keypress", onKey);
+    stdout.off("resize", onResize);
+    process.off("SIGTERM", onSignal);
+    process.off("SIGHUP", onSignal);
+    if (stdin.isTTY) stdin.setRawMode(false);
+    stdin.pause();
   }
-  return runPrint({ ...options, mode: "print" }, env);
 }

@@ -1,0 +1,279 @@
+// The REPL's controller: routes keys (confirmation first, then the focused panel, then the
+// prompt line), submits prompts and slash commands, queues input while a turn runs, and
+// decides when to exit. Rendering is EventView + buildFrame on a LiveScreen.
+import type { RunResult } from "../../agent/loop.ts";
+import { previewOf } from "../../agent/tool-runner.ts";
+import type { ZotEvent } from "../../agent/events.ts";
+import { BUILTIN_COMMANDS } from "../../app/builtin-commands.ts";
+import type { Runtime } from "../../app/runtime.ts";
+import { runSlash, type SlashOutcome } from "../../app/slash.ts";
+import { completeSlash } from "./completion.ts";
+import { ConfirmQueue } from "./confirm.ts";
+import { EventView } from "./event-view.ts";
+import { InputLine } from "./input-line.ts";
+import { panelKeyOf, type Key } from "./keys.ts";
+import { buildFrame, PROMPT } from "./live-frame.ts";
+import { LiveScreen, type TerminalOut } from "./screen.ts";
+import type { Style } from "./style.ts";
+
+interface TrackedRun {
+  /** The prompt echoed into the transcript when this run starts (none for command-started runs). */
+  echo?: string;
+  started: boolean;
+}
+
+export interface ReplOptions {
+  out: TerminalOut;
+  style: Style;
+}
+
+export class Repl {
+  readonly confirm: ConfirmQueue;
+  readonly view: EventView;
+  private readonly screen: LiveScreen;
+  private readonly input = new InputLine();
+  private readonly runs: TrackedRun[] = [];
+  private rt: Runtime | undefined;
+  private hints: string[] = [];
+  private ctrlCArmed = false;
+  private exitCode: number | undefined;
+  private resolveExit: ((code: number) => void) | undefined;
+  private readonly exited: Promise<number>;
+
+  constructor(private readonly o: ReplOptions) {
+    this.screen = new LiveScreen(o.out);
+    this.confirm = new ConfirmQueue(() => this.render());
+    this.view = new EventView({
+      style: o.style,
+      columns: () => o.out.columns(),
+      commit: (lines) => this.commitLines(lines),
+      changed: () => this.render(),
+      preview: (name, args) => {
+        const tool = this.rt?.session.tools().get(name);
+        return tool ? previewOf(tool, args) : JSON.stringify(args);
+      },
+    });
+    this.exited = new Promise((resolve) => (this.resolveExit = resolve));
+  }
+
+  /** Takes over once the runtime is up: shows the prompt and pre-submits `initialPrompt`. */
+  attach(rt: Runtime, initialPrompt?: string): Promise<number> {
+    this.rt = rt;
+    const s = this.o.style;
+    this.view.commitAside([s.dim(`zot · ${rt.session.state.provider}/${rt.session.state.model} · /help for commands, Ctrl+D to exit`)]);
+    if (initialPrompt !== undefined && initialPrompt.trim() !== "") void this.submitLine(initialPrompt);
+    this.render();
+    return this.exited;
+  }
+
+  warn(message: string): void {
+    this.view.commitAside([this.o.style.yellow(`zot: warning: ${message}`)]);
+  }
+
+  onEvent(event: ZotEvent): void {
+    this.view.handle(event);
+  }
+
+  /** An extension's `submit`: queued like typed input. */
+  submitFromExtension(extension: string, text: string): void {
+    if (!this.rt || this.exitCode !== undefined || text.trim() === "") return;
+    this.startPrompt(text, `${text} ${this.o.style.dim(`(from ${extension})`)}`);
+  }
+
+  /** Requests exit; `attach`'s promise resolves with `code`. */
+  exit(code: number): void {
+    if (this.exitCode !== undefined) return;
+    this.exitCode = code;
+    this.confirm.cancelAll();
+    this.render();
+    this.resolveExit?.(code);
+  }
+
+  /** Leaves the terminal tidy: the live area erased, the cursor on a fresh line. */
+  close(): void {
+    this.screen.close();
+  }
+
+  handleResize(): void {
+    this.render();
+  }
+
+  get running(): boolean {
+    return (this.rt?.session.running ?? false) || this.runs.length > 0;
+  }
+
+  handleKey(key: Key): void {
+    if (!this.rt || this.exitCode !== undefined) return;
+    const rt = this.rt;
+    if (key.name !== "ctrl-c") this.ctrlCArmed = false;
+    this.hints = [];
+
+    if (this.confirm.current) {
+      if (key.name === "ctrl-c") this.cancel();
+      else this.confirm.handle(key);
+      return this.render();
+    }
+
+    const panel = this.view.focusedPanel;
+    if (panel) {
+      if (key.name === "esc" || key.name === "ctrl-c") rt.host.closePanel(panel.panel_id);
+      else {
+        const mapped = panelKeyOf(key);
+        if (mapped) rt.host.panelKey(panel.panel_id, mapped.key, mapped.text);
+      }
+      return this.render();
+    }
+
+    switch (key.name) {
+      case "ctrl-c":
+        if (this.running) this.cancel();
+        else if (this.input.text !== "") this.input.clear();
+        else if (this.ctrlCArmed) return this.exit(0);
+        else {
+          this.ctrlCArmed = true;
+          this.hints = ["Press Ctrl+C again to exit (or Ctrl+D)."];
+        }
+        break;
+      case "esc":
+        if (this.running) this.cancel();
+        else this.view.clearNotes();
+        break;
+      case "ctrl-d":
+        if (this.input.text === "") return this.exit(0);
+        this.input.handle({ name: "delete" });
+        break;
+      case "tab":
+        this.complete();
+        break;
+      case "ctrl-l":
+        this.o.out.write("\x1b[2J\x1b[H");
+        this.screen.close();
+        break;
+      default:
+        if (this.input.handle(key) === "submit") {
+          const line = this.input.take();
+          void this.submitLine(line);
+        }
+    }
+    this.render();
+  }
+
+  /** Cancels the running turn; prompts queued behind it still run. */
+  private cancel(): void {
+    this.rt?.session.abort({ keepQueued: true });
+  }
+
+  private complete(): void {
+    if (!this.rt) return;
+    const commands = [
+      ...BUILTIN_COMMANDS.map((c) => ({ name: c.name, source: "builtin" })),
+      ...this.rt.host.commands().map((c) => ({ name: c.name, source: c.extension })),
+    ];
+    const done = completeSlash(this.input.text, commands);
+    if (done.line !== this.input.text) this.input.set(done.line);
+    this.hints = done.candidates;
+  }
+
+  private async submitLine(raw: string): Promise<void> {
+    const line = raw.trim();
+    if (line === "" || !this.rt) return;
+    this.view.clearNotes();
+    if (!line.startsWith("/")) return this.startPrompt(line, line);
+    this.view.commitAside([`${this.o.style.bold(PROMPT)}${line}`]);
+    let outcome: SlashOutcome;
+    try {
+      outcome = await runSlash(this.rt, line, { interactive: true });
+    } catch (err) {
+      this.view.commitAside([this.o.style.red(`zot: ${(err as Error).message}`)]);
+      return;
+    }
+    this.showSlash(outcome);
+  }
+
+  private showSlash({ result, error }: SlashOutcome): void {
+    const s = this.o.style;
+    if (error) this.view.commitAside([s.red(`[${error.extension}] error: ${error.message}`)]);
+    switch (result.kind) {
+      case "output":
+        this.view.commitAside(result.text.split("\n"));
+        break;
+      case "run":
+        this.track(result.run, undefined);
+        break;
+      case "display":
+        this.view.addNote({ extension: result.extension, level: "display", text: result.text });
+        break;
+      case "insert":
+        this.input.insert(result.text);
+        break;
+      case "failed":
+        this.view.commitAside([s.red(`zot: ${result.message}`)]);
+        break;
+      case "exit":
+        this.exit(0);
+        break;
+      default:
+        break;
+    }
+    this.render();
+  }
+
+  private startPrompt(text: string, echo: string): void {
+    if (!this.rt) return;
+    let run: Promise<RunResult>;
+    try {
+      run = this.rt.session.prompt(text);
+    } catch (err) {
+      this.view.commit([this.o.style.red(`zot: ${(err as Error).message}`)]);
+      return;
+    }
+    this.track(run, echo);
+  }
+
+  /** Follows a run; its prompt is echoed when it reaches the front of the queue. */
+  private track(run: Promise<RunResult>, echo: string | undefined): void {
+    const entry: TrackedRun = { echo, started: false };
+    this.runs.push(entry);
+    if (this.runs.length === 1) this.begin(entry);
+    this.render();
+    void run
+      .catch((err: Error) => this.view.commit([this.o.style.red(`zot: ${err.message}`)]))
+      .finally(() => {
+        this.runs.splice(this.runs.indexOf(entry), 1);
+        const next = this.runs[0];
+        if (next && !next.started) this.begin(next);
+        this.render();
+      });
+  }
+
+  private begin(entry: TrackedRun): void {
+    entry.started = true;
+    if (entry.echo !== undefined) this.echo(entry.echo);
+  }
+
+  private echo(text: string): void {
+    this.view.commit([`${this.o.style.bold(PROMPT)}${text}`]);
+  }
+
+  private commitLines(lines: string[]): void {
+    this.screen.commit(lines, this.frame());
+  }
+
+  private render(): void {
+    this.screen.render(this.frame());
+  }
+
+  private frame() {
+    return buildFrame({
+      view: this.view,
+      style: this.o.style,
+      columns: this.o.out.columns(),
+      rows: this.o.out.rows(),
+      queued: this.runs.filter((r) => !r.started && r.echo !== undefined).map((r) => r.echo!),
+      confirm: this.confirm.current,
+      hints: this.hints,
+      running: this.running,
+      input: this.rt && this.exitCode === undefined ? { text: this.input.text, cursor: this.input.cursor } : undefined,
+    });
+  }
+}

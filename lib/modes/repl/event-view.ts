@@ -1,0 +1,213 @@
+// Turns the event stream into what the REPL shows: streamed assistant text, one compact line
+// per tool call, notes below the transcript, open panels. Finished lines are committed through
+// `commit`; everything still changing is state the controller draws in the live area.
+import type { ZotEvent } from "../../agent/events.ts";
+import type { PanelModel } from "./panel-view.ts";
+import type { Style } from "./style.ts";
+import { sanitize, splitFullRows, truncate } from "./text.ts";
+
+export interface Note {
+  extension: string;
+  level: "info" | "success" | "warn" | "error" | "display";
+  text: string;
+}
+
+interface RunningTool {
+  name: string;
+  preview: string;
+  progress?: string;
+}
+
+export interface EventViewOptions {
+  style: Style;
+  columns(): number;
+  /** Writes finished lines to the transcript. */
+  commit(lines: string[]): void;
+  /** The live area changed. */
+  changed(): void;
+  /** One-line preview of a call (the tool's own, else its arguments). */
+  preview(name: string, args: Record<string, unknown>): string;
+}
+
+const PREVIEW_WIDTH = 80;
+
+export class EventView {
+  /** The assistant line still being streamed (no newline yet). */
+  partial = "";
+  readonly tools = new Map<string, RunningTool>();
+  notes: Note[] = [];
+  /** Open panels; the last one has focus (the host's order). */
+  readonly panels = new Map<string, PanelModel>();
+  thinking = false;
+
+  constructor(private readonly o: EventViewOptions) {}
+
+  get focusedPanel(): PanelModel | undefined {
+    return [...this.panels.values()].at(-1);
+  }
+
+  addNote(note: Note): void {
+    this.notes.push(note);
+    this.o.changed();
+  }
+
+  clearNotes(extension?: string): void {
+    const before = this.notes.length;
+    this.notes = extension === undefined ? [] : this.notes.filter((n) => n.extension !== extension);
+    if (this.notes.length !== before) this.o.changed();
+  }
+
+  /** Commits lines after any half-streamed assistant line, keeping the transcript in order. */
+  commit(lines: string[]): void {
+    this.o.commit([...this.takePartial(), ...lines]);
+  }
+
+  /**
+   * Commits lines that are not part of the model's output (a command and its output, warnings)
+   * above the half-streamed assistant line, so that line is never split.
+   */
+  commitAside(lines: string[]): void {
+    this.o.commit(lines);
+  }
+
+  /** Live lines for notes and running tools (the controller adds panels and the prompt). */
+  liveLines(): string[] {
+    const s = this.o.style;
+    const width = Math.max(20, this.o.columns() - 1);
+    const lines: string[] = [];
+    if (this.partial !== "") lines.push(this.partial);
+    if (this.thinking && this.partial === "") lines.push(s.dim("thinking…"));
+    for (const tool of this.tools.values()) {
+      lines.push(truncate(`⋯ ${tool.name} ${tool.preview}${tool.progress ? ` · ${tool.progress}` : ""}`, width));
+    }
+    for (const note of this.notes) {
+      for (const [i, text] of sanitizeLines(note.text).entries()) {
+        const label = note.level === "display" || note.level === "info" || note.level === "success" ? "" : `${note.level}: `;
+        lines.push(i === 0 ? s.level(note.level === "display" ? "info" : note.level, truncate(`[${note.extension}] ${label}${text}`, width)) : truncate(`  ${text}`, width));
+      }
+    }
+    return lines;
+  }
+
+  handle(event: ZotEvent): void {
+    const s = this.o.style;
+    switch (event.type) {
+      case "text_delta":
+        this.thinking = false;
+        this.stream(event.delta);
+        break;
+      case "thinking_delta":
+        if (!this.thinking) {
+          this.thinking = true;
+          this.o.changed();
+        }
+        break;
+      case "tool_call":
+        this.thinking = false;
+        this.commit([]);
+        this.tools.set(event.tool_id, { name: event.tool_name, preview: this.previewOf(event.tool_name, event.tool_args) });
+        this.o.changed();
+        break;
+      case "tool_progress": {
+        const tool = this.tools.get(event.tool_id);
+        const last = sanitizeLines(event.text).filter((l) => l.trim() !== "").at(-1);
+        if (tool && last !== undefined) {
+          tool.progress = last;
+          this.o.changed();
+        }
+        break;
+      }
+      case "tool_result": {
+        const running = this.tools.get(event.tool_id);
+        this.tools.delete(event.tool_id);
+        const preview = running?.preview ?? this.previewOf(event.tool_name, event.tool_args ?? {});
+        const mark = event.status === "completed" ? s.green("✓") : event.status === "failed" ? s.red("✗") : s.yellow("⊘");
+        const text = event.result.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n");
+        const first = sanitizeLines(text).find((l) => l.trim() !== "") ?? "";
+        const count = sanitizeLines(text).filter((l) => l !== "").length;
+        const summary = event.status === "completed" ? `${count} line${count === 1 ? "" : "s"}` : first;
+        this.commit([truncate(`${mark} ${event.tool_name} ${preview} → ${event.status}${summary ? ` (${summary})` : ""}`, Math.max(20, this.o.columns() - 1))]);
+        break;
+      }
+      case "turn_end":
+        this.thinking = false;
+        this.commit([]);
+        break;
+      case "ext_notify":
+        this.addNote({ extension: event.extension, level: event.level, text: event.message });
+        break;
+      case "ext_display":
+        this.addNote({ extension: event.extension, level: "display", text: event.text });
+        break;
+      case "ext_clear_notes":
+        this.clearNotes(event.extension);
+        break;
+      case "ext_error":
+        this.addNote({ extension: event.extension, level: "error", text: `${event.message}${event.log_path ? ` (log: ${event.log_path})` : ""}` });
+        break;
+      case "ext_panel_open":
+      case "ext_panel_render": {
+        const { type: _type, ...panel } = event;
+        const prev = this.panels.get(event.panel_id);
+        // A render keeps fields it does not resend; an open (re)focuses by moving to the end.
+        if (event.type === "ext_panel_open") this.panels.delete(event.panel_id);
+        this.panels.set(event.panel_id, event.type === "ext_panel_render" && prev ? { ...prev, ...panel } : panel);
+        this.o.changed();
+        break;
+      }
+      case "ext_panel_close":
+        if (this.panels.delete(event.panel_id)) this.o.changed();
+        break;
+      case "error":
+        this.commit([s.red(`zot: ${event.message}`)]);
+        break;
+      case "post_compact":
+        if (event.status !== "completed") this.commit([s.yellow(`compaction ${event.status}${event.error ? `: ${event.error}` : ""}`)]);
+        break;
+      case "done":
+        this.thinking = false;
+        this.tools.clear();
+        if (event.stop === "aborted") this.commit([s.yellow("⊘ cancelled")]);
+        else if (event.stop === "error") this.commit([s.red(`✗ ${event.error ?? "the run failed"}`)]);
+        else if (event.stop === "blocked") this.commit([s.red(`⊘ blocked: ${event.error ?? "the turn was blocked"}`)]);
+        else this.commit([]);
+        this.o.changed();
+        break;
+      default:
+        break;
+    }
+  }
+
+  private stream(delta: string): void {
+    const parts = (this.partial + delta).split("\n");
+    const rest = sanitize(parts.pop() ?? "");
+    const full = parts.map(sanitize);
+    // A line longer than the terminal is committed row by row so the live area stays small.
+    const split = splitFullRows(rest, Math.max(20, this.o.columns()));
+    this.partial = split.rest;
+    const done = [...full, ...split.rows];
+    if (done.length > 0) this.o.commit(done);
+    else this.o.changed();
+  }
+
+  private takePartial(): string[] {
+    if (this.partial === "") return [];
+    const line = this.partial;
+    this.partial = "";
+    return [line];
+  }
+
+  private previewOf(name: string, args: Record<string, unknown>): string {
+    let text: string;
+    try {
+      text = this.o.preview(name, args);
+    } catch {
+      text = JSON.stringify(args);
+    }
+    return truncate(sanitize(text.replace(/\s*\n\s*/g, " ")), PREVIEW_WIDTH);
+  }
+}
+
+function sanitizeLines(text: string): string[] {
+  return text.split("\n").map(sanitize);
+}

@@ -1,0 +1,79 @@
+// Composes the live area from the REPL's state: streamed line, running tools and notes, open
+// panels (the focused one in full), queued prompts, a pending confirmation, hints, a status
+// line and the prompt line with the cursor. The frame never grows past the terminal's height.
+import type { ConfirmRequest } from "../../agent/permissions.ts";
+import type { EventView } from "./event-view.ts";
+import { renderPanel } from "./panel-view.ts";
+import type { LiveFrame } from "./screen.ts";
+import type { Style } from "./style.ts";
+import { displayWidth, rowsOf, sanitize, truncate } from "./text.ts";
+
+export const PROMPT = "› ";
+
+export interface LiveState {
+  view: EventView;
+  style: Style;
+  columns: number;
+  rows: number;
+  /** Prompts waiting behind the running one. */
+  queued: string[];
+  confirm?: ConfirmRequest;
+  hints: string[];
+  running: boolean;
+  /** The prompt line; absent while zot is starting or exiting. */
+  input?: { text: string; cursor: number };
+}
+
+export function buildFrame(state: LiveState): LiveFrame {
+  const { view, style: s, columns } = state;
+  const width = Math.max(20, columns - 1);
+  const top = view.liveLines();
+  const bottom: string[] = [];
+  for (const text of state.queued) bottom.push(s.dim(truncate(`queued: ${sanitize(text)}`, width)));
+  if (state.confirm) {
+    const c = state.confirm;
+    const from = c.origin_extension ? ` (from ${c.origin_extension})` : "";
+    bottom.push(s.yellow(truncate(`Allow ${c.tool_name}${from}: ${sanitize(c.tool_preview)}`, width)));
+    bottom.push(`${s.bold("y")} yes · ${s.bold("a")} always this tool · ${s.bold("s")} always this session · ${s.bold("n")} no`);
+  }
+  for (const hint of state.hints) bottom.push(s.dim(truncate(hint, width)));
+  const focused = view.focusedPanel;
+  if (state.running && !state.confirm) bottom.push(s.dim(focused ? "working…" : "working… (esc to cancel)"));
+  let cursor = { line: 0, column: 0 };
+  const promptLines: string[] = [];
+  if (state.input) {
+    const text = sanitize(state.input.text);
+    promptLines.push(`${s.bold(PROMPT)}${text}`);
+    cursor = { line: 0, column: displayWidth(PROMPT) + displayWidth(sanitize(state.input.text.slice(0, state.input.cursor))) };
+  }
+
+  const panels: string[] = [];
+  for (const panel of view.panels.values()) {
+    if (panel !== focused) panels.push(s.dim(truncate(`▸ ${panel.title ?? panel.panel_id} [${panel.extension}]`, width)));
+  }
+  if (focused) {
+    const used = [...top, ...bottom, ...promptLines, ...panels].reduce((n, l) => n + rowsOf(l, columns), 0);
+    const room = Math.max(5, state.rows - 1 - used);
+    panels.push(...renderPanel(focused, s, columns, room, true));
+  }
+
+  const lines = [...top, ...panels, ...bottom, ...promptLines];
+  const cursorLine = state.confirm
+    ? top.length + panels.length + state.queued.length + 1
+    : promptLines.length > 0 ? lines.length - 1 : lines.length - 1;
+  if (state.confirm) cursor = { line: cursorLine, column: displayWidth(lines[cursorLine] ?? "") };
+  else cursor = { line: Math.max(0, cursorLine), column: cursor.column };
+  return fitHeight({ lines, cursor }, columns, state.rows);
+}
+
+/** Drops rows from the top until the frame fits the screen (the prompt is at the bottom). */
+function fitHeight(frame: LiveFrame, columns: number, rows: number): LiveFrame {
+  const lines = [...frame.lines];
+  let line = frame.cursor.line;
+  const total = () => lines.reduce((n, l) => n + rowsOf(l, columns), 0);
+  while (lines.length > 1 && total() > rows - 1 && line > 0) {
+    lines.shift();
+    line -= 1;
+  }
+  return { lines, cursor: { line, column: frame.cursor.column } };
+}

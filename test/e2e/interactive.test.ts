@@ -1,0 +1,250 @@
+// The interactive REPL end to end: the real bundle in a real pseudo-terminal (tmux), against
+// the scripted model server, with real extension processes. Every wait polls the pane with a
+// deadline.
+import { execFile, execFileSync, spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterEach, describe, expect, it } from "vitest";
+import type { Turn } from "../support/model-server.ts";
+import { ROOT, ZOT, makeWorld, requestText, type World } from "./support.ts";
+
+const run = promisify(execFile);
+const PANEL = join(ROOT, "test", "fixtures", "e2e", "panel");
+const hasTmux = spawnSync("tmux", ["-V"]).status === 0;
+const EXITED = /\[zot exited (\d+)\]/;
+
+const quote = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
+let sockets = 0;
+
+/** One zot process in a detached tmux session, 120×40. */
+class Pane {
+  private constructor(private readonly socket: string) {}
+
+  static async start(world: World, args: string[], env: Record<string, string> = {}): Promise<Pane> {
+    const socket = `zot-e2e-${process.pid}-${++sockets}`;
+    const script = join(world.cwd, "..", `${socket}.sh`);
+    const exports = Object.entries({ ...world.env, NO_COLOR: "1", ...env }).map(([k, v]) => `export ${k}=${quote(v)}`);
+    writeFileSync(script, [
+      ...exports,
+      `cd ${quote(world.cwd)}`,
+      `${quote(process.execPath)} ${quote(ZOT)} ${args.map(quote).join(" ")}`,
+      `echo "[zot exited $?]"`,
+      "sleep 600",
+    ].join("\n"));
+    await run("tmux", ["-L", socket, "-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "40", "-s", "zot", `sh ${quote(script)}`]);
+    const pane = new Pane(socket);
+    panes.push(pane);
+    return pane;
+  }
+
+  async text(): Promise<string> {
+    const { stdout } = await run("tmux", ["-L", this.socket, "capture-pane", "-p", "-J", "-t", "zot", "-S", "-"]);
+    return stdout;
+  }
+
+  /** Named keys (Enter, Escape, C-c, Down, Tab …). */
+  async keys(...keys: string[]): Promise<void> {
+    for (const key of keys) await run("tmux", ["-L", this.socket, "send-keys", "-t", "zot", key]);
+  }
+
+  /** Literal text. */
+  async type(text: string): Promise<void> {
+    await run("tmux", ["-L", this.socket, "send-keys", "-t", "zot", "-l", text]);
+  }
+
+  /** Polls until `check` holds for the pane text; fails with the pane's content at the deadline. */
+  async until(check: RegExp | string | ((text: string) => boolean), timeoutMs = 10_000): Promise<string> {
+    const test = typeof check === "function" ? check : typeof check === "string" ? (t: string) => t.includes(check) : (t: string) => check.test(t);
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const text = await this.text();
+      if (test(text)) return text;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${String(check)}; the pane shows:\n${text}`);
+      await new Promise((r) => setTimeout(r, 40));
+    }
+  }
+
+  /** Waits for zot to exit and returns its exit code. */
+  async exitCode(): Promise<number> {
+    return Number(EXITED.exec(await this.until(EXITED))![1]);
+  }
+
+  kill(): void {
+    try {
+      execFileSync("tmux", ["-L", this.socket, "kill-server"], { stdio: "ignore" });
+    } catch {
+      // already gone
+    }
+  }
+}
+
+let panes: Pane[] = [];
+let world: World | undefined;
+afterEach(async () => {
+  for (const pane of panes) pane.kill();
+  panes = [];
+  await world?.server.close();
+  world = undefined;
+});
+
+async function repl(script: Turn[], args: string[] = [], env: Record<string, string> = {}): Promise<Pane> {
+  world = await makeWorld(script);
+  const pane = await Pane.start(world, ["--no-session", ...args], env);
+  await pane.until("/help for commands");
+  return pane;
+}
+
+describe.skipIf(!hasTmux)("interactive REPL in a terminal", () => {
+  it("streams the answer, shows a compact tool line, and Ctrl+D exits 0", async () => {
+    const pane = await repl([
+      { tool_calls: [{ name: "bash", args: { command: "echo from-bash" } }], stop: "tool_use" },
+      { text: ["Streaming ", "words ", "arrive ", "one ", "by ", "one."], chunk_delay_ms: 120 },
+    ]);
+    await pane.type("run it");
+    await pane.keys("Enter");
+    await pane.until("› run it");
+    await pane.until(/✓ bash echo from-bash → completed/);
+    // Mid-stream: the first words are on screen before the last one arrived.
+    await pane.until((t) => t.includes("Streaming") && !t.includes("one."));
+    // The status line goes once the run is done.
+    await pane.until((t) => t.includes("Streaming words arrive one by one.") && !t.includes("working…"));
+    expect(requestText(world!.server.requests[1]!.body)).toContain("from-bash");
+    await pane.keys("C-d");
+    expect(await pane.exitCode()).toBe(0);
+  });
+
+  it("/help lists extension commands under their own heading; Tab completes commands", async () => {
+    const pane = await repl([], ["-e", PANEL]);
+    await pane.type("/he");
+    await pane.keys("Tab");
+    await pane.until("› /help ");
+    await pane.keys("Enter");
+    const help = await pane.until("Extension commands:");
+    const [builtins, extension] = help.split("Extension commands:");
+    expect(builtins).toMatch(/\/compact\s/);
+    expect(builtins).not.toMatch(/\/pick\s/);
+    expect(extension).toMatch(/\/pick\s+open the fruit picker panel \[panel\]/);
+
+    await pane.type("/c");
+    await pane.keys("Tab");
+    await pane.until(/commands: \/clear\s+\/compact/);
+    await pane.keys("C-u");
+    await pane.type("/pi");
+    await pane.keys("Tab");
+    await pane.until("› /pick ");
+  });
+
+  it("Ctrl+C cancels a slow turn; the REPL goes on; Ctrl+C twice at an empty prompt exits", async () => {
+    const slow = "This answer is far too slow to wait for the end of it".split(" ").map((w) => `${w} `);
+    const pane = await repl([{ text: slow, chunk_delay_ms: 150 }, { text: "Second answer." }]);
+    await pane.type("go slow");
+    await pane.keys("Enter");
+    await pane.until("This answer");
+    await pane.keys("C-c");
+    const cancelled = await pane.until("⊘ cancelled");
+    expect(cancelled).not.toContain("end of it");
+    expect(await world!.server.requests[0]!.outcome).toBe("client_closed");
+
+    await pane.type("again");
+    await pane.keys("Enter");
+    await pane.until("Second answer.");
+    await pane.keys("C-c");
+    await pane.until("Press Ctrl+C again to exit");
+    await pane.keys("C-c");
+    expect(await pane.exitCode()).toBe(0);
+  });
+
+  it("a panel renders as a framed block, keys reach the extension, Esc closes it", async () => {
+    const pane = await repl([], ["-e", PANEL]);
+    await pane.type("/pick");
+    await pane.keys("Enter");
+    await pane.until((t) => t.includes("Fruit picker") && t.includes("> apple") && t.includes("┌"));
+    await pane.keys("Down", "Down");
+    let text = await pane.until("> cherry");
+    expect(text).toContain("selected cherry");
+    expect(text).not.toContain("> apple");
+    await pane.keys("Up");
+    await pane.until("selected banana");
+    await pane.type("x");
+    await pane.until("[panel] typed x");
+    await pane.keys("PageDown");
+    await pane.until("[panel] key pagedown");
+    // Only one panel frame on screen: redraws happen in place.
+    expect((await pane.text()).match(/Fruit picker/g)).toHaveLength(1);
+
+    await pane.keys("Escape");
+    text = await pane.until("[panel] panel fruit closed");
+    expect(text).not.toContain("Fruit picker");
+    await pane.type("back to typing");
+    await pane.until("› back to typing");
+  });
+
+  it("notes, clear_notes, insert, and submit frames queued behind a running turn", async () => {
+    const pane = await repl([
+      { text: "slow first answer arrives here".split(" ").map((w) => `${w} `), chunk_delay_ms: 120 },
+      (req) => ({ text: requestText(req.body).includes("queued by hand") ? "Handled the typed one." : "wrong" }),
+      (req) => ({ text: requestText(req.body).includes("from the extension") ? "Handled the submitted one." : "wrong" }),
+    ], ["-e", PANEL]);
+    await pane.type("/note hi");
+    await pane.keys("Enter");
+    await pane.until("[panel] warn: careful: hi");
+    await pane.type("/quiet");
+    await pane.keys("Enter");
+    await pane.until((t) => !t.includes("careful: hi"));
+    await pane.type("/fill");
+    await pane.keys("Enter");
+    await pane.until("› inserted words");
+    await pane.keys("C-u");
+
+    await pane.type("first");
+    await pane.keys("Enter");
+    await pane.until("slow");
+    await pane.type("queued by hand");
+    await pane.keys("Enter");
+    await pane.until("queued: queued by hand");
+    await pane.type("/later from the extension");
+    await pane.keys("Enter");
+    await pane.until("queued: from the extension");
+    const text = await pane.until("Handled the submitted one.");
+    const order = ["slow first answer arrives here", "› queued by hand", "Handled the typed one.", "› from the extension", "Handled the submitted one."]
+      .map((s) => text.indexOf(s));
+    expect(order.every((i) => i >= 0), text).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+  });
+
+  it("--no-yolo asks before each tool call: y runs it, n declines it", async () => {
+    const pane = await repl([
+      { tool_calls: [{ name: "bash", args: { command: "echo approved-run" } }], stop: "tool_use" },
+      { tool_calls: [{ name: "bash", args: { command: "echo declined-run" } }], stop: "tool_use" },
+      (req) => ({ text: requestText(req.body).includes("declined") ? "Noted the refusal." : "no refusal seen" }),
+    ], ["--no-yolo"]);
+    await pane.type("do things");
+    await pane.keys("Enter");
+    await pane.until("Allow bash: echo approved-run");
+    await pane.type("y");
+    await pane.until("✓ bash echo approved-run → completed");
+    await pane.until("Allow bash: echo declined-run");
+    await pane.type("n");
+    const text = await pane.until("Noted the refusal.");
+    expect(text).toMatch(/bash echo declined-run → (blocked|failed)/);
+    expect(text).not.toContain("declined-run\n");
+  });
+
+  it("a prompt given on the command line is pre-submitted", async () => {
+    world = await makeWorld([{ text: "Pre-submitted answer." }]);
+    const pane = await Pane.start(world, ["--no-session", "hello from argv"]);
+    await pane.until("› hello from argv");
+    await pane.until("Pre-submitted answer.");
+    expect(requestText(world.server.requests[0]!.body)).toContain("hello from argv");
+  });
+});
+
+describe("interactive mode without a terminal", () => {
+  it("runs the given prompt as print mode does", async () => {
+    world = await makeWorld([{ text: "plain answer" }]);
+    const r = await world.run(["--no-session", "hi"]);
+    expect(r.stdout).toBe("plain answer\n");
+    expect(r.code).toBe(0);
+  });
+});
