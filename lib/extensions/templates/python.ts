@@ -64,7 +64,7 @@ model can call to count the words, lines and characters of a text.`,
     files: ["`main.py`: the program, run directly through its shebang (it needs `python3` on PATH)."],
     tryIt: ["# ask the model something that needs the tool", `zot -p "Use ${ctx.tool} to count the words in: to be or not to be"`],
     sections: [
-      sdkProtocolSection("`zot_ext`", "ext.log(...)"),
+      sdkProtocolSection("`zot_ext`", ctx),
       `## Where zot_ext comes from
 
 \`zot_ext.py\` ships with zot (its \`sdk/python\` folder), and zot puts that folder on

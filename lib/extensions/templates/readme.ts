@@ -50,17 +50,17 @@ One JSON object per line on stdin and stdout:
 Frames it does not handle are ignored. Keep stdout for protocol frames; log to stderr.
 `;
 
-/** For templates on an SDK: the SDK speaks the protocol; these are the rules that remain. */
-export function sdkProtocolSection(sdk: string, log: string): string {
+/** For templates on an SDK (`sdk`, e.g. "`zot_ext`"): the SDK speaks the protocol; the rules that remain. */
+export function sdkProtocolSection(sdk: string, { name }: TemplateContext): string {
   return `## How it talks to zot
 
-${sdk} speaks the protocol for it (one JSON object per line on stdin and stdout): it sends
+${sdk} speaks the protocol (one JSON object per line on stdin and stdout): it sends
 \`hello\`, registers the command and the tool after zot's \`hello_ack\`, says \`ready\`, turns
 each \`command_invoked\` / \`tool_call\` into a call of your handler and its return value into
 the reply, and answers \`shutdown\`. A handler that throws becomes an error reply; the
 extension keeps running.
 
-stdout carries protocol frames only: log with \`${log}\` (stderr, appended to
-\`$ZOT_HOME/logs/ext-<name>.log\`).
+stdout carries protocol frames only: log with \`ext.log(...)\` (stderr, appended to
+\`$ZOT_HOME/logs/ext-${name}.log\`).
 `;
 }

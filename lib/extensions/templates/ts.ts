@@ -96,7 +96,7 @@ the model can call to count the words, lines and characters of a text.`,
     ],
     tryIt: ["# ask the model something that needs the tool", `zot -p "Use ${ctx.tool} to count the words in: to be or not to be"`],
     sections: [
-      sdkProtocolSection(`The SDK (\`createExtension\` in \`${TS_SDK_FILE}\`)`, "ext.log(...)"),
+      sdkProtocolSection(`The SDK in \`${TS_SDK_FILE}\``, ctx),
       `## Running TypeScript
 
 Node.js 20 cannot run \`.ts\` files, so \`${LAUNCHER}\` uses the first of:
@@ -122,8 +122,8 @@ On Windows, which has no \`sh\`, set \`"exec": "bun"\` and \`"args": ["main.ts"]
 \`${TS_SDK_FILE}\` is zot's TypeScript SDK (\`lib/sdk\`, with the protocol code it uses) bundled
 into one ES module that imports only \`node:\` built-ins. Vendoring it means the extension runs
 offline, without a zot checkout or \`npm install\`, and keeps working when zot is upgraded. It is
-plain JavaScript, so editors see its exports without type information; the typed API is zot's
-\`mod.ts\` (\`createExtension\`, \`display\`, \`prompt\`, \`textResult\`, \`errorResult\`, …). To move
+plain JavaScript, so editors see its exports without type information; the typed source is
+\`mod.ts\` in zot's package (\`createExtension\`, \`display\`, \`prompt\`, \`textResult\`, \`errorResult\`, …). To move
 to a newer SDK, scaffold a throwaway extension with a newer zot and copy its \`${TS_SDK_FILE}\`.`,
     ],
   }),
