@@ -38,8 +38,9 @@ class Pane {
     return pane;
   }
 
-  async text(): Promise<string> {
-    const { stdout } = await run("tmux", ["-L", this.socket, "capture-pane", "-p", "-J", "-t", "zot", "-S", "-"]);
+  /** The pane's text; `styled` keeps colours as SGR escapes. */
+  async text(styled = false): Promise<string> {
+    const { stdout } = await run("tmux", ["-L", this.socket, "capture-pane", "-p", "-J", ...(styled ? ["-e"] : []), "-t", "zot", "-S", "-"]);
     return stdout;
   }
 
@@ -137,7 +138,7 @@ describe.skipIf(!hasTmux)("interactive REPL in a terminal", () => {
 
   it("Ctrl+C cancels a slow turn; the REPL goes on; Ctrl+C twice at an empty prompt exits", async () => {
     const slow = "This answer is far too slow to wait for the end of it".split(" ").map((w) => `${w} `);
-    const pane = await repl([{ text: slow, chunk_delay_ms: 150 }, { text: "Second answer." }]);
+    const pane = await repl([{ text: slow, chunk_delay_ms: 150 }, { text: slow, chunk_delay_ms: 150 }, { text: "Second answer." }]);
     await pane.type("go slow");
     await pane.keys("Enter");
     await pane.until("This answer");
@@ -145,6 +146,13 @@ describe.skipIf(!hasTmux)("interactive REPL in a terminal", () => {
     const cancelled = await pane.until("⊘ cancelled");
     expect(cancelled).not.toContain("end of it");
     expect(await world!.server.requests[0]!.outcome).toBe("client_closed");
+
+    await pane.type("slow again");
+    await pane.keys("Enter");
+    await pane.until("› slow again");
+    await pane.keys("Escape");
+    await pane.until((t) => t.match(/⊘ cancelled/g)?.length === 2);
+    expect(await world!.server.requests[1]!.outcome).toBe("client_closed");
 
     await pane.type("again");
     await pane.keys("Enter");
@@ -178,6 +186,35 @@ describe.skipIf(!hasTmux)("interactive REPL in a terminal", () => {
     expect(text).not.toContain("Fruit picker");
     await pane.type("back to typing");
     await pane.until("› back to typing");
+
+    // Ctrl+C closes a focused panel too (and leaves zot running).
+    await pane.keys("C-u");
+    await pane.type("/pick");
+    await pane.keys("Enter");
+    // Submitting /pick cleared the earlier notes, so "closed" below is the new close.
+    await pane.until((t) => t.includes("Fruit picker") && !t.includes("closed"));
+    await pane.keys("C-c");
+    await pane.until((t) => !t.includes("Fruit picker") && t.includes("panel fruit closed"));
+    expect(await pane.text()).not.toMatch(EXITED);
+  });
+
+  it("notes are coloured by level and cleared by the next prompt; NO_COLOR turns colour off", async () => {
+    const pane = await repl([{ text: "Fine." }], ["-e", PANEL], { NO_COLOR: "" });
+    await pane.type("/note loud");
+    await pane.keys("Enter");
+    await pane.until("careful: loud");
+    expect(await pane.text(true)).toContain("\x1b[33m[panel] warn: careful: loud");
+    await pane.type("next prompt");
+    await pane.keys("Enter");
+    const text = await pane.until("Fine.");
+    expect(text).not.toContain("careful: loud");
+
+    const plain = await Pane.start(world!, ["--no-session", "-e", PANEL]);
+    await plain.until("/help for commands");
+    await plain.type("/note quiet");
+    await plain.keys("Enter");
+    await plain.until("careful: quiet");
+    expect(await plain.text(true)).not.toContain("\x1b[33m");
   });
 
   it("notes, clear_notes, insert, and submit frames queued behind a running turn", async () => {
