@@ -1,7 +1,7 @@
 // Builds zot: a Node bundle (dist/zot.mjs) and, unless --node-only, single binaries with
 // `bun build --compile`. Run with bun: `bun build.ts [--node-only] [--targets=a,b]`.
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync } from "node:fs";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -15,6 +15,11 @@ function run(argv: string[]): void {
   const r = spawnSync(bun, argv, { cwd: root, stdio: "inherit" });
   if (r.status !== 0) throw new Error(`bun ${argv.join(" ")} failed with ${r.status ?? r.signal}`);
 }
+
+// The TypeScript SDK, bundled into one module that `zot ext new --lang ts` writes beside a new
+// extension; generated here (not committed) so it always matches lib/sdk.
+const { bundleSdk, renderModule, GENERATED_FILE } = await import("./lib/extensions/templates/generate-ts-sdk.ts");
+writeFileSync(GENERATED_FILE, renderModule(bundleSdk(bun)));
 
 mkdirSync(join(root, "dist"), { recursive: true });
 run(["build", "bin/zot.ts", "--target=node", "--format=esm", "--outfile=dist/zot.mjs"]);

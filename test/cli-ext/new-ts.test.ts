@@ -53,7 +53,7 @@ async function answersCommand(): Promise<void> {
 }
 
 describe("zot ext new --lang ts", () => {
-  it("embeds the current SDK: regenerating it from lib/sdk changes nothing", () => {
+  it("the build embeds the current SDK: regenerating it from lib/sdk changes nothing", () => {
     const check = spawnSync(BUN, [join(REPO_ROOT, "lib/extensions/templates/generate-ts-sdk.ts"), "--check"], { encoding: "utf8" });
     expect(check.stderr).toBe("");
     expect(check.status).toBe(0);

@@ -1,12 +1,12 @@
-// Regenerates ts-sdk.generated.ts: zot's TypeScript SDK (lib/sdk, with lib/protocol and valibot)
-// bundled by bun into one ES module, embedded as a string so `zot ext new --lang ts` can write it
-// beside a new extension's main.ts from any zot build (source, dist/zot.mjs, compiled binary).
+// Generates ts-sdk.generated.ts (not committed): zot's TypeScript SDK (lib/sdk, with lib/protocol
+// and valibot) bundled by bun into one ES module, embedded as a string so `zot ext new --lang ts`
+// can write it beside a new extension's main.ts from any zot build (source, dist/zot.mjs,
+// compiled binary). build.ts runs it before every bundle, and so does `npm run typecheck`.
 //
-//   node_modules/.bin/bun lib/extensions/templates/generate-ts-sdk.ts          # rewrite it
+//   node_modules/.bin/bun lib/extensions/templates/generate-ts-sdk.ts          # write it
 //   node_modules/.bin/bun lib/extensions/templates/generate-ts-sdk.ts --check  # exit 1 if stale
 //
-// Run it after changing lib/sdk or lib/protocol; test/cli-ext/new-ts.test.ts fails until you do.
-// It is a dev script (run by bun, the bundler): zot itself never imports it.
+// It is a build script (run by bun, the bundler): zot itself never imports it.
 import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
@@ -32,8 +32,7 @@ function templateLiteral(text: string): string {
 
 export function renderModule(bundle: string): string {
   const script = relative(repo, fileURLToPath(import.meta.url));
-  return `// GENERATED from ${SDK_ENTRY} by ${script}: do not edit.
-// Rerun that script with bun after changing the SDK; a test fails while this copy is stale.
+  return `// GENERATED from ${SDK_ENTRY} by ${script} (run by build.ts): do not edit or commit.
 
 /** zot's TypeScript SDK bundled into one ES module (node: built-ins only, no other imports). */
 export const TS_SDK_BUNDLE = ${templateLiteral(bundle)};

@@ -1,5 +1,4 @@
-// GENERATED from lib/sdk/index.ts by lib/extensions/templates/generate-ts-sdk.ts: do not edit.
-// Rerun that script with bun after changing the SDK; a test fails while this copy is stale.
+// GENERATED from lib/sdk/index.ts by lib/extensions/templates/generate-ts-sdk.ts (run by build.ts): do not edit or commit.
 
 /** zot's TypeScript SDK bundled into one ES module (node: built-ins only, no other imports). */
 export const TS_SDK_BUNDLE = `// lib/sdk/extension.ts
