@@ -13,7 +13,7 @@ import { UsageError } from "../errors.ts";
 import { readConfig, updateConfig } from "../config.ts";
 import { ExtensionHost } from "../extensions/host.ts";
 import { zotPaths, type ZotPaths } from "../paths.ts";
-import { createProvider, resolveApiKey } from "../providers/index.ts";
+import { createProvider, isProviderName, resolveApiKey } from "../providers/index.ts";
 import { unknownToolNames } from "../tools/index.ts";
 import type { Skill } from "../tools/skill-file.ts";
 import { BUILTIN_COMMANDS } from "./builtin-commands.ts";
@@ -26,8 +26,11 @@ export interface Runtime {
   bus: EventBus;
   host: ExtensionHost;
   session: AgentSession;
-  /** Makes a provider for a model switch (same credentials rules as at start). */
-  providerFor(settings: ModelSettings): ReturnType<typeof createProvider>;
+  /**
+   * /model and rpc set_model: `model` or `provider/model` (which switches provider, with the
+   * same credential rules as at start). Saved in config.json as the last choice.
+   */
+  setModel(spec: string): Promise<void>;
   /** /reload-ext: respawns extensions, re-reads their skills, rebuilds the system prompt. */
   reloadExtensions(): Promise<void>;
   /** Finishes: waits for (or aborts) running work, ends the session, shuts extensions down. */
@@ -96,14 +99,13 @@ export async function createRuntime(options: RootOptions, io: RuntimeOptions): P
   io.onBus?.(bus, { session_id: opened.id, cwd, provider: settings.provider, model: settings.model });
 
   let session: AgentSession | undefined;
-  let model = settings.model;
   const host = await ExtensionHost.start({
     cwd,
     paths,
     explicit: options.ext.map((p) => resolve(p)),
     discover: !options.noExt,
     bus,
-    info: () => ({ provider: settings.provider, model: session?.state.model ?? model }),
+    info: () => ({ provider: session?.state.provider ?? settings.provider, model: session?.state.model ?? settings.model }),
     interactive: io.interactive,
     builtinCommands: BUILTIN_COMMANDS.map((c) => c.name),
     runTool: async (name, args, ctx) => {
@@ -145,7 +147,6 @@ export async function createRuntime(options: RootOptions, io: RuntimeOptions): P
     interactiveTools: io.interactive,
     onWarning: io.warn,
   });
-  model = settings.model;
   const live = session;
 
   return {
@@ -155,7 +156,18 @@ export async function createRuntime(options: RootOptions, io: RuntimeOptions): P
     bus,
     host,
     session: live,
-    providerFor,
+    async setModel(spec) {
+      const slash = spec.indexOf("/");
+      const prefix = spec.slice(0, Math.max(0, slash));
+      if (isProviderName(prefix)) {
+        const next = { ...settings, provider: prefix, model: spec.slice(slash + 1) };
+        live.setModel(next.model, providerFor(next));
+      } else {
+        live.setModel(spec);
+      }
+      await updateConfig(paths.config, { provider: live.state.provider, model: live.state.model }).catch((err: Error) =>
+        io.warn(`could not save ${paths.config}: ${err.message}`));
+    },
     async reloadExtensions() {
       await host.reload();
       skillList = skills();

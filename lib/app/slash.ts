@@ -61,8 +61,8 @@ async function runBuiltin(rt: Runtime, name: string, args: string, interactive: 
         const known = listModels(s.state.provider).map((m) => `  ${m.id}`).join("\n");
         return { kind: "output", text: `Model: ${s.state.provider}/${s.state.model}${known ? `\nKnown models:\n${known}` : ""}` };
       }
-      s.setModel(args);
-      return { kind: "output", text: `Model set to ${s.state.provider}/${args}` };
+      await rt.setModel(args);
+      return { kind: "output", text: `Model set to ${s.state.provider}/${s.state.model}` };
     }
     case "clear":
       await s.clear();

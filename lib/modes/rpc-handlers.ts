@@ -3,7 +3,7 @@
 import type { Runtime } from "../app/runtime.ts";
 import { BUILTIN_COMMANDS } from "../app/builtin-commands.ts";
 import { runSlash } from "../app/slash.ts";
-import { isProviderName, listModels } from "../providers/index.ts";
+import { listModels } from "../providers/index.ts";
 import type { RpcCommand } from "./rpc-commands.ts";
 import type { LineSink } from "./ndjson.ts";
 
@@ -81,21 +81,19 @@ export async function handleRpcCommand(ctx: RpcContext, command: RpcCommand): Pr
     case "clear":
       await session.clear();
       return {};
-    case "set_model": {
-      const slash = command.model.indexOf("/");
-      const prefix = slash > 0 ? command.model.slice(0, slash) : "";
-      if (isProviderName(prefix)) {
-        const model = command.model.slice(slash + 1);
-        session.setModel(model, rt.providerFor({ ...rt.settings, provider: prefix, model }));
-      } else {
-        session.setModel(command.model);
-      }
+    case "set_model":
+      await rt.setModel(command.model);
       return { provider: session.state.provider, model: session.state.model };
-    }
     case "get_models":
       return { models: listModels() };
     case "panel_key":
       if (!rt.host.openPanels().some((p) => p.panel_id === command.panel_id)) throw new Error(`no open panel "${command.panel_id}"`);
+      // As in the REPL, esc is the user closing the panel (the client has no other way to):
+      // the extension gets panel_close and the stream gets ext_panel_close.
+      if (command.key === "esc") {
+        rt.host.closePanel(command.panel_id);
+        return { closed: true };
+      }
       rt.host.panelKey(command.panel_id, command.key, command.text);
       return {};
   }

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { rpc } from "./rpc-client.ts";
 import { KIT, makeWorld, type World } from "./support.ts";
 
 let world: World | undefined;
@@ -6,52 +7,6 @@ afterEach(async () => {
   await world?.server.close();
   world = undefined;
 });
-
-/** Drives `zot --mode rpc` over its stdio. */
-function rpc(w: World, args: string[] = [], env: Record<string, string> = {}) {
-  const child = w.start(["--mode", "rpc", ...args], { env });
-  const lines: Array<Record<string, any>> = [];
-  const waiters: Array<() => void> = [];
-  let buffer = "";
-  let stderr = "";
-  child.stderr!.on("data", (d) => (stderr += d));
-  child.stdout!.on("data", (d: Buffer) => {
-    buffer += d.toString();
-    let nl: number;
-    while ((nl = buffer.indexOf("\n")) >= 0) {
-      lines.push(JSON.parse(buffer.slice(0, nl)));
-      buffer = buffer.slice(nl + 1);
-      for (const w of waiters.splice(0)) w();
-    }
-  });
-  const exited = new Promise<number | null>((done) => child.on("close", (code) => done(code)));
-  const waitFor = async (pred: (l: Record<string, any>) => boolean, ms = 10_000) => {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const found = lines.find(pred);
-      if (found) return found;
-      if (Date.now() > deadline) throw new Error(`timed out; got ${JSON.stringify(lines)}\n${stderr}`);
-      await new Promise<void>((r) => {
-        waiters.push(r);
-        setTimeout(r, 100);
-      });
-    }
-  };
-  let n = 0;
-  return {
-    lines,
-    exited,
-    stderr: () => stderr,
-    send: (cmd: Record<string, unknown>) => child.stdin!.write(`${JSON.stringify(cmd)}\n`),
-    async call(cmd: Record<string, unknown>) {
-      const id = `r${++n}`;
-      child.stdin!.write(`${JSON.stringify({ id, ...cmd })}\n`);
-      return waitFor((l) => l.type === "response" && l.id === id);
-    },
-    waitFor,
-    end: () => child.stdin!.end(),
-  };
-}
 
 describe("rpc mode", () => {
   it("answers commands with correlated responses and streams events", async () => {
@@ -111,6 +66,21 @@ describe("rpc mode", () => {
     expect(await c.waitFor((l) => l.type === "done")).toMatchObject({ stop: "aborted" });
     c.end();
     expect(await c.exited).toBe(0);
+  });
+
+  it("set_model switches the model, or the provider with provider/model, and saves the choice", async () => {
+    world = await makeWorld([{ text: "from openai" }]);
+    const c = rpc(world);
+    expect(await c.call({ type: "set_model", model: "claude-opus-4-7" })).toMatchObject({ success: true, data: { provider: "anthropic", model: "claude-opus-4-7" } });
+    expect(await c.call({ type: "set_model", model: "openai/gpt-4.1" })).toMatchObject({ success: true, data: { provider: "openai", model: "gpt-4.1" } });
+    await c.call({ type: "prompt", message: "hi" });
+    await c.waitFor((l) => l.type === "done");
+    expect(world.server.requests[0]!.wire).toBe("openai");
+    c.end();
+    expect(await c.exited).toBe(0);
+    const { readFileSync } = await import("node:fs");
+    const { join } = await import("node:path");
+    expect(JSON.parse(readFileSync(join(world.home, "config.json"), "utf8"))).toMatchObject({ provider: "openai", model: "gpt-4.1" });
   });
 
   it("with ZOT_RPC_TOKEN, hello with the token is required first", async () => {
