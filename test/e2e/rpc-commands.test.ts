@@ -1,0 +1,103 @@
+// rpc commands beyond the basics: images, models, clear, compact, prompt rebuilds after
+// /reload-ext, and panels driven by panel_key. Real zot bundle, real extensions, real HTTP.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { rpc } from "./rpc-client.ts";
+import { KIT, makeWorld, ROOT, type World } from "./support.ts";
+
+const PANEL = join(ROOT, "test", "fixtures", "e2e", "panel");
+const PNG_1PX = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+
+let world: World | undefined;
+afterEach(async () => {
+  await world?.server.close();
+  world = undefined;
+});
+
+describe("rpc commands", () => {
+  it("prompt with images, get_models, set_model, compact and clear", async () => {
+    world = await makeWorld([{ text: "a tiny picture" }, { text: "second answer" }, { text: "SUMMARY: a picture was shown" }]);
+    const c = rpc(world);
+
+    const models = await c.call({ type: "get_models" });
+    expect(models.data.models).toEqual(expect.arrayContaining([expect.objectContaining({ provider: "anthropic", id: expect.any(String) })]));
+
+    await c.call({ type: "prompt", message: "what is this?", images: [{ mime_type: "image/png", data: PNG_1PX }] });
+    await c.waitFor((l) => l.type === "done");
+    expect(c.lines.find((l) => l.type === "user_prompt_submit")).toMatchObject({ text: "what is this?", image_count: 1 });
+    const sent = JSON.stringify(world.server.requests[0]!.body.messages);
+    expect(sent).toContain(PNG_1PX);
+    expect(sent).toContain("image/png");
+
+    const switched = await c.call({ type: "set_model", model: "claude-test-model" });
+    expect(switched).toMatchObject({ success: true, data: { provider: "anthropic", model: "claude-test-model" } });
+    await c.call({ type: "prompt", message: "and now?" });
+    await c.waitFor((l) => l.type === "done" && c.lines.filter((x) => x.type === "done").length === 2);
+    expect(world.server.requests[1]!.body.model).toBe("claude-test-model");
+    expect(JSON.parse(readFileSync(join(world.home, "config.json"), "utf8"))).toMatchObject({ model: "claude-test-model" });
+
+    const compacted = await c.call({ type: "compact" });
+    expect(compacted.success).toBe(true);
+    const pre = c.lines.find((l) => l.type === "pre_compact");
+    const post = c.lines.find((l) => l.type === "post_compact");
+    expect(pre).toMatchObject({ message_count: 4 });
+    expect(post).toMatchObject({ compaction_id: pre!.compaction_id, status: "completed" });
+    expect(compacted.data).toMatchObject({ compaction_id: pre!.compaction_id, status: "completed" });
+
+    expect(await c.call({ type: "clear" })).toMatchObject({ success: true });
+    expect((await c.call({ type: "get_messages" })).data.messages).toEqual([]);
+    expect((await c.call({ type: "get_state" })).data).toMatchObject({ message_count: 0, model: "claude-test-model" });
+    c.end();
+    expect(await c.exited).toBe(0);
+  });
+
+  it("/reload-ext restarts extensions and before_agent_start runs again from the base prompt", async () => {
+    world = await makeWorld([{ text: "one" }, { text: "two" }, { text: "three" }]);
+    const c = rpc(world, ["-e", KIT]);
+    const system = (i: number) => JSON.stringify(world!.server.requests[i]!.body.system);
+    const pidIn = (text: string) => /\[kit pid (\d+)\]/.exec(text)?.[1];
+    const ask = async (message: string, n: number) => {
+      await c.call({ type: "prompt", message });
+      await c.waitFor(() => c.lines.filter((l) => l.type === "done").length === n);
+    };
+
+    await ask("first", 1);
+    await ask("second", 2);
+    const before = pidIn(system(0));
+    expect(before).toBeDefined();
+    expect(system(1)).toBe(system(0)); // stable across normal prompts
+
+    expect(await c.call({ type: "command", name: "reload-ext" })).toMatchObject({ success: true });
+    await ask("third", 3);
+    const after = pidIn(system(2));
+    expect(after).toBeDefined();
+    expect(after).not.toBe(before);
+    // Rebuilt from the unmodified base prompt, not from the last extension result.
+    expect(system(2).split("[kit was here]")).toHaveLength(2);
+    c.end();
+    expect(await c.exited).toBe(0);
+  });
+
+  it("a panel opened by a command follows panel_key; esc closes it and tells the extension", async () => {
+    world = await makeWorld();
+    const c = rpc(world, ["-e", PANEL]);
+    const opened = await c.call({ type: "command", name: "pick" });
+    expect(opened).toMatchObject({ success: true, data: { action: "open_panel", panel: { id: "fruit", title: "Fruit picker" } } });
+    expect(await c.waitFor((l) => l.type === "ext_panel_open")).toMatchObject({ extension: "panel", panel_id: "fruit" });
+
+    expect(await c.call({ type: "panel_key", panel_id: "fruit", key: "down" })).toMatchObject({ success: true });
+    const render = await c.waitFor((l) => l.type === "ext_panel_render");
+    expect(render).toMatchObject({ panel_id: "fruit", lines: ["  apple", "> banana", "  cherry", "  damson"] });
+
+    await c.call({ type: "panel_key", panel_id: "fruit", key: "rune", text: "x" });
+    expect(await c.waitFor((l) => l.type === "ext_notify" && l.message === "typed x")).toMatchObject({ extension: "panel" });
+
+    expect(await c.call({ type: "panel_key", panel_id: "fruit", key: "esc" })).toMatchObject({ success: true, data: { closed: true } });
+    expect(await c.waitFor((l) => l.type === "ext_panel_close")).toMatchObject({ extension: "panel", panel_id: "fruit" });
+    await c.waitFor((l) => l.type === "ext_notify" && l.message === "panel fruit closed");
+    expect(await c.call({ type: "panel_key", panel_id: "fruit", key: "down" })).toMatchObject({ success: false, error: expect.stringContaining("no open panel") });
+    c.end();
+    expect(await c.exited).toBe(0);
+  });
+});
