@@ -246,7 +246,9 @@ export class LoadedExtension {
 
   /**
    * Graceful stop: drain queued frames, send `shutdown`, wait for exit, then SIGTERM and SIGKILL
-   * the whole group. Also reaps anything the extension forked that outlived it.
+   * the whole group. Draining, `shutdown` and the wait for the exit share one grace period (the
+   * spec's 2 s), so a consumer that stopped reading cannot stretch it. Also reaps anything the
+   * extension forked that outlived it.
    */
   async shutdown(): Promise<void> {
     if (this.stopping) return;
@@ -256,13 +258,14 @@ export class LoadedExtension {
     this.settle();
     const proc = this.process;
     const grace = this.timeouts.shutdownGrace;
+    const deadline = Date.now() + grace;
+    const left = () => Math.max(0, deadline - Date.now());
     if (this.conn && !this.conn.closed) {
-      await this.conn.drain(grace);
+      await this.conn.drain(left());
       this.conn.send({ type: "shutdown" });
-      await this.conn.drain(grace);
     }
     if (proc) {
-      const exitedInTime = await Promise.race([proc.exited.then(() => true), delay(grace).then(() => false)]);
+      const exitedInTime = await Promise.race([proc.exited.then(() => true), delay(left()).then(() => false)]);
       if (!exitedInTime) this.log(`did not exit within ${grace} ms of shutdown; sending SIGTERM`);
       if (proc.pid !== undefined) {
         // The leader may be gone while children it forked still hold the group.
