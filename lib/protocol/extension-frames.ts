@@ -3,12 +3,7 @@
 import * as v from "valibot";
 
 import { ContentSchema } from "./blocks.ts";
-
-const str = (field: string) => v.string(`${field} must be a string`);
-const nonEmpty = (field: string) => v.pipe(str(field), v.minLength(1, `${field} must not be empty`));
-const strings = (field: string) => v.array(str(field), `${field} must be an array of strings`);
-const bool = (field: string) => v.boolean(`${field} must be true or false`);
-const jsonObject = (field: string) => v.record(v.string(), v.unknown(), `${field} must be a JSON object`);
+import { bool, jsonObject, nonEmpty, str, strings } from "./fields.ts";
 
 export const HelloSchema = v.looseObject({
   type: v.literal("hello"),

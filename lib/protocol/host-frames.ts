@@ -3,10 +3,7 @@
 import * as v from "valibot";
 
 import { ContentSchema } from "./blocks.ts";
-
-const str = (field: string) => v.string(`${field} must be a string`);
-const nonEmpty = (field: string) => v.pipe(str(field), v.minLength(1, `${field} must not be empty`));
-const jsonObject = (field: string) => v.record(v.string(), v.unknown(), `${field} must be a JSON object`);
+import { jsonObject, nonEmpty, str } from "./fields.ts";
 
 export const HelloAckSchema = v.looseObject({
   type: v.literal("hello_ack"),

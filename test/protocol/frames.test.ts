@@ -51,6 +51,40 @@ describe("wire format: every frame example of the spec", () => {
     if (!result.ok) expect(result.error).toMatch(new RegExp(`\\b${field}\\b`));
   });
 
+  /** Fields of an example its schema constrains (not `unknown`, not tolerated extras). */
+  function checkedFields(direction: "extension" | "host", frame: Record<string, unknown>): string[] {
+    const entries = schemaOf(direction, frame.type as string).entries as Record<string, { type: string; wrapped?: { type: string } }>;
+    return Object.keys(frame).filter((k) => {
+      const schema = entries[k];
+      return k !== "type" && schema !== undefined && (schema.wrapped ?? schema).type !== "unknown";
+    });
+  }
+
+  const wrongValues = SPEC_EXAMPLES.flatMap((e) =>
+    checkedFields(e.direction, e.frame).flatMap((field) => {
+      const value = e.frame[field];
+      const wrong: unknown[] = [typeof value === "string" ? 7 : "wrong", null];
+      // A JSON object field must refuse an array, which is also typeof "object".
+      if (typeof value === "object" && value !== null && !Array.isArray(value)) wrong.push([]);
+      return wrong.map((bad) => [e.direction, e.frame.type, field, JSON.stringify(bad), e.frame, bad] as const);
+    }),
+  );
+
+  it.each(wrongValues)("%s %s with %s set to %s is rejected naming the field", (direction, _type, field, _shown, frame, bad) => {
+    const result = parse(direction, { ...structuredClone(frame), [field]: bad });
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.error).toMatch(new RegExp(`\\b${field}\\b`));
+  });
+
+  it("args and tool_args must be JSON objects, not arrays", () => {
+    expect(parseHostFrame({ type: "tool_call", id: "1", name: "t", args: [1] }))
+      .toMatchObject({ ok: false, error: "tool_call: args: args must be a JSON object", id: "1" });
+    expect(parseExtensionFrame({ type: "call_tool", id: "1", name: "read", args: [] }))
+      .toMatchObject({ ok: false, error: expect.stringContaining("args must be a JSON object") });
+    expect(parseExtensionFrame({ type: "command_response", id: "1", action: "tool_prompt", tool_name: "skill", tool_args: ["x"] }))
+      .toMatchObject({ ok: false, error: expect.stringContaining("tool_args must be a JSON object") });
+  });
+
   it("a frame without a string type is rejected naming type", () => {
     for (const value of [{}, { type: 3 }, { type: null }]) {
       const result = parseExtensionFrame(value);
