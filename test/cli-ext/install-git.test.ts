@@ -65,10 +65,30 @@ describe("install from a git URL", () => {
   });
 
   it("the clone is shallow (one commit), even for a local repository", async () => {
-    // Check the shallow clone git makes from the URL zot builds: file:// keeps --depth working.
+    // git's own trace of the clone zot ran: --depth 1, through the file:// URL zot builds.
+    const trace = join(sb.base, "git-trace.log");
+    const r = await runZot(["ext", "install", bare], { cwd: sb.project, env: { ...sb.env, GIT_TRACE: trace } });
+    expect(r.code).toBe(0);
+    const clone = readFileSync(trace, "utf8").split("\n").find((l) => /\bbuilt-in: git clone\b/.test(l));
+    expect(clone).toContain(`git clone --depth 1 --quiet -- ${pathToFileURL(bare).href}`);
+    // ...and through that URL git really honours --depth (a plain path would copy all history).
     const probe = join(sb.base, "probe");
     git(sb.base, ["clone", "-q", "--depth", "1", pathToFileURL(bare).href, probe], sb.env);
     expect(git(probe, ["rev-list", "--count", "HEAD"], sb.env).trim()).toBe("1");
+  });
+
+  it("checks out a branch with #ref", async () => {
+    const branched = join(sb.base, "branched");
+    mkdirSync(branched);
+    commit(branched, { "extension.json": manifest("1.0.0"), "run.sh": "#!/bin/sh\n" }, sb.env);
+    git(branched, ["checkout", "-q", "-b", "next"], sb.env);
+    commit(branched, { "extension.json": manifest("3.0.0-next") }, sb.env);
+    git(branched, ["checkout", "-q", "main"], sb.env);
+    const [head, next] = [await zot("install", pathToFileURL(branched).href), await zot("install", `${pathToFileURL(branched).href}#next`, "--project")];
+    expect(head.code).toBe(0);
+    expect(installedVersion()).toBe("1.0.0");
+    expect(next.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(sb.projectRoot, "gitext", "extension.json"), "utf8")).version).toBe("3.0.0-next");
   });
 
   it("reports git's own error for an unknown ref and leaves nothing behind", async () => {
