@@ -1,5 +1,6 @@
 // Where zot keeps its files. Pure functions of (env, platform, home) so every platform's rule
 // can be tested on any machine; `zotPaths()` binds them to the running process.
+import { createHash } from "node:crypto";
 import { homedir } from "node:os";
 import { join, posix, win32 } from "node:path";
 
@@ -63,9 +64,16 @@ export function projectSkillsDir(cwd: string): string {
   return join(cwd, ".zot", "skills");
 }
 
-/** A filesystem-safe key for a working directory, used to group sessions by project. */
+/**
+ * A filesystem-safe folder name for a working directory, used to group sessions by project: a
+ * readable form of the path (at most 80 characters, so deep paths stay under name limits) and a
+ * hash of the exact path, so `/a/b-c` and `/a/b/c` (readable as `a-b-c` both) never share
+ * sessions.
+ */
 export function cwdKey(cwd: string): string {
-  return cwd.replace(/[\\/:]+/g, "-").replace(/^-+/, "").replace(/[^A-Za-z0-9._-]/g, "_") || "root";
+  const readable = cwd.replace(/[\\/:]+/g, "-").replace(/^-+/, "").replace(/[^A-Za-z0-9._-]/g, "_") || "root";
+  const hash = createHash("sha256").update(cwd).digest("hex").slice(0, 8);
+  return `${readable.slice(-80)}-${hash}`;
 }
 
 export function zotPaths(env: Record<string, string | undefined> = process.env): ZotPaths {
