@@ -33,6 +33,11 @@ const ARCHIVES: Record<string, TarEntry[]> = {
     { path: "o-escape-1/extension.json", type: "file", content: manifest("escape") },
     { path: "o-escape-1/outside", type: "symlink", linkpath: "../../../../outside-target" },
   ],
+  "/repos/o/through/tarball/main": [
+    { path: "o-through-1/extension.json", type: "file", content: manifest("through") },
+    { path: "o-through-1/up", type: "symlink", linkpath: "../../.." },
+    { path: "o-through-1/up/through-evil.txt", type: "file", content: "evil" },
+  ],
   "/repos/o/noext/tarball/main": [
     { path: "o-noext-1/README.md", type: "file", content: "no manifest" },
   ],
@@ -127,6 +132,14 @@ describe("install from a giget source", () => {
     expect(r.stderr).toMatch(/^zot: the archive from gh:o\/escape has an entry that could not be extracted safely \(outside:/m);
     expect(readdirSync(sb.globalRoot)).toEqual([]);
     expect(sandboxFiles().filter((p) => p.includes("outside"))).toEqual([]);
+  });
+
+  it("refuses an escaping symlink even when a later entry recreates its path as a folder", async () => {
+    const r = await zot("install", "gh:o/through");
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^zot: the archive from gh:o\/through has an entry that could not be extracted safely \(up:/m);
+    expect(readdirSync(sb.globalRoot)).toEqual([]);
+    expect(sandboxFiles().filter((p) => p.includes("through-evil"))).toEqual([]);
   });
 
   it("rolls back an archive without extension.json", async () => {

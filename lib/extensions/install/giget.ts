@@ -1,6 +1,7 @@
 // Downloads a giget source (gh:/github:/gitlab:/bitbucket:/sourcehut:, tarball URL) into a
 // staging folder. giget's extractor drops `..` entries and escaping links without a word, so
-// every archive entry is recorded and checked: any that escapes or fails to land is an error.
+// every archive entry is recorded and checked: any that escapes, fails to land, or lands as a
+// folder although it was not one (a dropped link whose path a later entry recreated) is an error.
 import { lstat } from "node:fs/promises";
 import { join } from "node:path";
 import { downloadTemplate } from "giget";
@@ -16,7 +17,8 @@ function escapes(entry: string): boolean {
  * GIGET_GITHUB_URL / GIGET_GITLAB_URL and XDG_CACHE_HOME are honoured as giget documents.
  */
 export async function downloadWithGiget(source: string, dir: string): Promise<void> {
-  const entries: string[] = [];
+  /** Paths relative to `dir`; tar marks folder entries with a trailing "/". */
+  const entries: Array<{ path: string; folder: boolean }> = [];
   const escaping: string[] = [];
   try {
     await downloadTemplate(source, {
@@ -30,7 +32,7 @@ export async function downloadWithGiget(source: string, dir: string): Promise<vo
           escaping.push(entry);
           return true;
         }
-        entries.push(entry.replace(/\/+$/, ""));
+        entries.push({ path: entry.replace(/\/+$/, ""), folder: entry.endsWith("/") });
         return false;
       },
     });
@@ -40,12 +42,11 @@ export async function downloadWithGiget(source: string, dir: string): Promise<vo
   if (escaping.length > 0) {
     throw new Error(`the archive from ${source} has entries outside its folder (${escaping.join(", ")}); refusing to install it`);
   }
-  for (const entry of entries) {
-    if (!entry) continue;
-    try {
-      await lstat(join(dir, entry));
-    } catch {
-      throw new Error(`the archive from ${source} has an entry that could not be extracted safely (${entry}: `
+  for (const { path, folder } of entries) {
+    if (!path) continue;
+    const landed = await lstat(join(dir, path)).catch(() => undefined);
+    if (!landed || (!folder && landed.isDirectory())) {
+      throw new Error(`the archive from ${source} has an entry that could not be extracted safely (${path}: `
         + "a link pointing outside the folder, or an unsupported file type); refusing to install it");
     }
   }
