@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import * as v from "valibot";
-import { describeIssues } from "../protocol/issues.ts";
+import { describeIssues, issuePath } from "../protocol/issues.ts";
 
 export const MANIFEST_FILE = "extension.json";
 
@@ -17,7 +17,7 @@ export const ManifestSchema = v.looseObject({
   description: v.optional(v.string("description must be a string")),
   skills: v.optional(v.array(v.string("skills must be strings"), "skills must be an array of strings")),
   enabled: v.optional(v.boolean("enabled must be true or false")),
-});
+}, (issue) => (issue.path?.length ? `${issuePath(issue)} is required` : "extension.json must hold a JSON object"));
 export type Manifest = v.InferOutput<typeof ManifestSchema>;
 
 /** What kind of bundle a manifest describes: only protocol extensions are spawned. */
@@ -39,6 +39,8 @@ export interface LoadedManifest {
 
 /** Validates a parsed manifest; `hasTheme` says whether theme.json or themes/theme.json exists. */
 export function checkManifest(dir: string, data: unknown, hasTheme: boolean): LoadedManifest {
+  // valibot takes an array for an object (and reports its missing name); say what is wrong.
+  if (Array.isArray(data)) throw new ManifestError(dir, "extension.json must hold a JSON object, not an array");
   const parsed = v.safeParse(ManifestSchema, data);
   if (!parsed.success) throw new ManifestError(dir, describeIssues(parsed.issues));
   const manifest = parsed.output;
