@@ -332,7 +332,9 @@ class _LineReader:
                     return line
                 continue
             self._scanned = len(self._buf)
-            if len(self._buf) > MAX_FRAME_BYTES:
+            # One byte of slack for a trailing \r, which is not part of the frame: a frame of
+            # exactly the limit whose \r and \n arrive in different reads is still whole.
+            if len(self._buf) > MAX_FRAME_BYTES + 1:
                 if not self._skipping:
                     self._log(f"inbound frame exceeds {MAX_FRAME_BYTES} bytes; skipped")
                 self._buf.clear()

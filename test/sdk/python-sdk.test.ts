@@ -185,6 +185,29 @@ describe("framing", () => {
     await expect.poll(() => d.stderr(), { timeout: 5000 }).toContain("exceeds 4194304 bytes");
   });
 
+  it("reads a frame of exactly 4 MiB whose \\r and \\n arrive in separate reads, and cuts one byte more", () => {
+    // The reader on scripted reads: the chunk boundary is exact, which a pipe cannot promise.
+    const script = `
+import sys; sys.path.insert(0, sys.argv[1])
+from zot_ext import _LineReader, MAX_FRAME_BYTES
+class Chunks:
+    def __init__(self, chunks): self.chunks = list(chunks)
+    def read1(self, n): return self.chunks.pop(0) if self.chunks else b""
+for size in (MAX_FRAME_BYTES, MAX_FRAME_BYTES + 1):
+    frame = b"x" * size
+    reader = _LineReader(Chunks([frame[:65536], frame[65536:] + b"\\r", b"\\n", b"next\\n"]), lambda m: None)
+    lines = []
+    while (line := reader.next_line()) is not None:
+        lines.append(len(line))
+    print(lines)
+`;
+    const out = execFileSync(PYTHON, ["-S", "-c", script, join(import.meta.dirname, "..", "..", "sdk", "python")], {
+      encoding: "utf8",
+      env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1" },
+    });
+    expect(out).toBe(`[${4 * 1024 * 1024}, 4]\n[4]\n`);
+  });
+
   it("answers with an error instead of writing an outbound frame over 4 MiB", async () => {
     const d = await startProbe();
     const max = 4 * 1024 * 1024;
