@@ -23,6 +23,8 @@ describe("install from a local folder", () => {
       ".env.example": "KEY=",
     });
     chmodSync(join(src, "lib", "data.txt"), 0o600);
+    chmodSync(join(src, "lib"), 0o750);
+    chmodSync(src, 0o751);
     symlinkSync("lib/data.txt", join(src, "data-link"));
 
     const r = await zot("install", "../src/my-weather-checkout");
@@ -36,6 +38,8 @@ describe("install from a local folder", () => {
     expect(readFileSync(join(dest, "lib", "data.txt"), "utf8")).toBe("forecast");
     expect(statSync(join(dest, "lib", "data.txt")).mode & 0o777).toBe(0o600);
     expect(statSync(join(dest, "run.sh")).mode & 0o777).toBe(0o755);
+    expect(statSync(join(dest, "lib")).mode & 0o777).toBe(0o750);
+    expect(statSync(dest).mode & 0o777).toBe(0o751);
     expect(lstatSync(join(dest, "data-link")).isSymbolicLink()).toBe(true);
     expect(readlinkSync(join(dest, "data-link"))).toBe("lib/data.txt");
     expect(existsSync(join(dest, "node_modules", "dep", "index.js"))).toBe(true);

@@ -3,7 +3,7 @@
 // so an install either lands whole or leaves nothing behind.
 import { randomBytes } from "node:crypto";
 import { existsSync, rmSync } from "node:fs";
-import { lstat, mkdir, mkdtemp, readdir, realpath, rename, rm, stat } from "node:fs/promises";
+import { chmod, lstat, mkdir, mkdtemp, readdir, realpath, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { loadManifest, MANIFEST_FILE, ManifestError, type BundleKind, type Manifest } from "../manifest.ts";
 import { copyFolder } from "./copy.ts";
@@ -175,6 +175,9 @@ export async function installExtension(options: InstallOptions): Promise<Install
     if (!options.force && (await exists(dest))) {
       throw new Error(`${manifest.name} is already installed at ${dest}; pass --force to replace it`);
     }
+    // mkdtemp made the staging folder private; a copied folder keeps its source's mode. Done
+    // last, so a read-only source mode cannot get in the way of a rollback.
+    if (source.kind === "folder") await chmod(staging, (await stat(source.path)).mode & 0o7777);
     const replaced = await moveIntoPlace(staging, dest, root);
     placed = true;
     return { name: manifest.name, manifest, kind, path: dest, source, replaced };
