@@ -70,6 +70,14 @@ describe("framing: the 4 MiB frame limit", () => {
     }
   });
 
+  it("accepts a frame of exactly 4 MiB whose \\r and \\n arrive in separate chunks", () => {
+    const { decoder, lines, oversize } = collect();
+    decoder.push(Buffer.from(`${frameOf(MAX_FRAME_BYTES)}\r`));
+    decoder.push(Buffer.from("\n"));
+    expect(oversize).toEqual([]);
+    expect(lines.map((l) => l.length)).toEqual([MAX_FRAME_BYTES]);
+  });
+
   it("rejects a frame of 4 MiB + 1 and keeps reading after it", () => {
     const { decoder, lines, oversize } = collect();
     decoder.push(Buffer.from(`${frameOf(MAX_FRAME_BYTES + 1)}\n{"type":"after"}\n`));
