@@ -865,11 +865,9 @@ class Extension:
 
     @staticmethod
     def _intercept_failure(f: Dict[str, Any], err: BaseException) -> Dict[str, Any]:
-        """A broken guard fails closed; a broken prompt hook keeps the prompt."""
-        response: Dict[str, Any] = {"type": "event_intercept_response", "id": f["id"]}
-        if f.get("event") != "before_agent_start":
-            response.update(block=True, reason=f"{f.get('event')} interceptor failed: {type(err).__name__}: {err}")
-        return response
+        """A broken interceptor answers "allow, unchanged", as the host treats a crash or a
+        timeout (the protocol fails open); the traceback is in the extension's log."""
+        return {"type": "event_intercept_response", "id": f["id"]}
 
     @staticmethod
     def _apply_block(d: Any, response: Dict[str, Any]) -> None:
