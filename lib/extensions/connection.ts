@@ -17,6 +17,8 @@ export interface ConnectionHandlers {
   onFrame(frame: ExtensionFrame): void;
   /** A line that is not a valid frame (`type` when readable); the connection carries on. */
   onInvalid(message: string, type?: string): void;
+  /** An outbound frame over the frame limit was not sent; the connection carries on. */
+  onUnsendable(message: string): void;
   /** The transport cannot continue (overflow, blocked write, oversized frame, broken pipe). */
   onFatal(reason: string): void;
 }
@@ -99,13 +101,14 @@ export class Connection {
 
   /**
    * Queues a one-way frame. Returns undefined when it could not be queued: the connection is
-   * closed, or the frame alone exceeds the frame limit (reported through onInvalid).
+   * closed, or the frame alone exceeds the frame limit (reported through onUnsendable).
    */
   send(frame: { type: string } & Record<string, unknown>): QueuedWrite | undefined {
     if (this.closedReason) return undefined;
     const data = encodeFrame(frame);
     if (Buffer.byteLength(data) - 1 > this.limits.maxFrameBytes) {
-      this.handlers.onInvalid(`not sending a ${frame.type} frame of ${Buffer.byteLength(data)} bytes: over the frame limit`);
+      const what = frame.type === "event" ? `${String(frame.event)} event` : frame.type;
+      this.handlers.onUnsendable(`not sending a ${what} frame of ${Buffer.byteLength(data)} bytes: over the ${this.limits.maxFrameBytes}-byte frame limit`);
       return undefined;
     }
     return this.queue.enqueue(data);

@@ -109,6 +109,7 @@ export class LoadedExtension {
       {
         onFrame: (frame) => this.receive(frame),
         onInvalid: (message, type) => this.invalid(message, type),
+        onUnsendable: (message) => this.warn(message),
         onFatal: (reason) => this.fail(`disconnected: ${reason}`),
       }, this.name);
     this.helloTimer = setTimeout(() => {

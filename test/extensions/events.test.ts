@@ -1,7 +1,9 @@
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { LifecycleEvent } from "../../lib/agent/events.ts";
 import { eventFrame } from "../../lib/extensions/events.ts";
+import { extensionLogPath } from "../../lib/paths.ts";
 import { readRecord, sandbox, startHost, waitFor, writeExtension, type Sandbox, type TestHost } from "./helpers.ts";
 
 let sb: Sandbox;
@@ -65,6 +67,19 @@ describe("Lifecycle payloads", () => {
     subscriber("obs", [], ["session_start", "tool_result", "tool_call"]);
     t = await startHost(sb);
     expect(t.host.reports()[0]!.subscriptions.intercept).toEqual(["tool_call"]);
+  });
+
+  it("an event over the 4 MiB frame limit is not sent (the extension's log says so); later events are", async () => {
+    const obs = subscriber("obs", ["user_prompt_submit"]);
+    t = await startHost(sb);
+    t.bus.lifecycle({ type: "user_prompt_submit", text: "x".repeat(4 * 1024 * 1024) });
+    t.bus.lifecycle({ type: "user_prompt_submit", text: "small" });
+    const received = await waitFor(() => obs().length === 1 && obs(), "the small event");
+    expect(received[0]).toMatchObject({ event: "user_prompt_submit", text: "small", sequence: 2 });
+    const report = t.host.reports()[0]!;
+    expect(report.status).toBe("ok");
+    expect(report.warnings).toEqual([expect.stringMatching(/^not sending a user_prompt_submit event frame of \d+ bytes: over the 4194304-byte frame limit$/)]);
+    expect(readFileSync(extensionLogPath(sb.paths, "obs"), "utf8")).toMatch(/warning: not sending a user_prompt_submit event frame/);
   });
 
   it("events emitted while an extension is down are not queued for it; delivery resumes for live ones", async () => {
