@@ -32,7 +32,7 @@ export function parseDoctorArgs(argv: string[]): DoctorArgs {
     if (flag === "--json") {
       if (eq > 0) throw new DoctorUsageError("--json takes no value");
       args.json = true;
-    } else if (flag === "-e" || flag === "--ext") args.explicit.push(value());
+    } else if (flag === "-e" || flag === "--ext") args.explicit.push(resolve(value())); // like zot: against the shell's directory
     else if (flag === "--cwd") args.cwd = resolve(value());
     else if (token.startsWith("-")) throw new DoctorUsageError(`unknown option ${flag}`);
     else throw new DoctorUsageError(`unexpected argument "${token}"`);
