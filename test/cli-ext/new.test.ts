@@ -1,10 +1,12 @@
 // `zot ext new`: every template scaffolds an extension that passes `zot ext doctor` and really
-// speaks the protocol (the ts one under the repo's bun, the python one on zot's Python SDK).
+// speaks the protocol (the ts one under the repo's bun, the js one under Node 20 on the vendored
+// TypeScript SDK, the python one on zot's Python SDK).
 import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, readFileSync, statSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, symlinkSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { extensionEnv } from "../../lib/extensions/sdk-env.ts";
+import { TS_SDK_BUNDLE } from "../../lib/extensions/templates/ts-sdk.generated.ts";
 import { makeSandbox, REPO_ROOT, runZot, type Sandbox } from "./support/cli.ts";
 import { spawnExtension, type Driven, type Frame } from "./support/driver.ts";
 
@@ -42,13 +44,16 @@ interface Expected {
   language: string;
   /** SDK templates register a word-count tool too. */
   tool: boolean;
+  /** The manifest's exec and args. */
+  exec: string;
+  args?: string[];
 }
 
 const TEMPLATES: Record<string, Expected> = {
-  ts: { language: "typescript", tool: true },
-  js: { language: "javascript", tool: false },
-  python: { language: "python", tool: true },
-  sh: { language: "sh", tool: false },
+  ts: { language: "typescript", tool: true, exec: "./run.sh" },
+  js: { language: "javascript", tool: true, exec: "node", args: ["main.mjs"] },
+  python: { language: "python", tool: true, exec: "./main.py" },
+  sh: { language: "sh", tool: false, exec: "./main.sh" },
 };
 
 describe("zot ext new", () => {
@@ -67,8 +72,11 @@ describe("zot ext new", () => {
       const readme = readFileSync(join(dir, "README.md"), "utf8");
       expect(readme).toContain(`/${command}`);
       const manifest = JSON.parse(readFileSync(join(dir, "extension.json"), "utf8"));
-      expect(manifest).toMatchObject({ name, enabled: true, language: expected.language });
-      expect(statSync(join(dir, manifest.exec)).mode & 0o111).not.toBe(0);
+      expect(manifest).toMatchObject({ name, enabled: true, language: expected.language, exec: expected.exec });
+      expect(manifest.args).toEqual(expected.args);
+      // A path is run directly (so executable); a bare name (node) runs files named in args.
+      if (expected.exec.startsWith("./")) expect(statSync(join(dir, manifest.exec)).mode & 0o111).not.toBe(0);
+      for (const file of expected.args ?? []) expect(statSync(join(dir, file)).isFile()).toBe(true);
 
       // The real startup path, right after scaffolding.
       const doctor = await zot("doctor", "--json");
@@ -106,6 +114,39 @@ describe("zot ext new", () => {
       }
     });
   }
+
+  it("js: runs on Node alone (no bun, deno or executable bit) from the vendored SDK, and doctor agrees", async () => {
+    expect((await zot("new", "plain", "--lang", "js")).code).toBe(0);
+    const dir = join(sb.globalRoot, "plain");
+    expect(readFileSync(join(dir, "zot-sdk.mjs"), "utf8").endsWith(TS_SDK_BUNDLE)).toBe(true);
+    expect(readFileSync(join(dir, "main.mjs"), "utf8")).toContain('from "./zot-sdk.mjs"');
+    expect(statSync(join(dir, "main.mjs")).mode & 0o111).toBe(0);
+
+    // A PATH holding only this Node (20 in this repo): nothing can run TypeScript.
+    const bin = join(sb.base, "only-node");
+    mkdirSync(bin);
+    symlinkSync(process.execPath, join(bin, "node"));
+    const doctor = await runZot(["ext", "doctor", "--json"], { cwd: sb.project, env: { ...sb.env, PATH: bin } });
+    expect(doctor.code, doctor.stdout + doctor.stderr).toBe(0);
+    expect(JSON.parse(doctor.stdout).extensions[0]).toMatchObject({
+      name: "plain", status: "ok", ready: "ready", commands: ["plain"], tools: [expect.objectContaining({ name: "plain_word_count" })],
+    });
+
+    vi.stubEnv("PATH", bin);
+    const ext = spawnExtension(dir);
+    try {
+      await handshake(ext, dir, "plain", sb.project);
+      ext.send({ type: "tool_call", id: "t-1", name: "plain_word_count", args: { text: "" } });
+      expect(await ext.next()).toMatchObject({ type: "tool_result", id: "t-1", content: [{ type: "text", text: "0 words, 0 lines, 0 characters" }] });
+      ext.send({ type: "command_invoked", id: "c-1", name: "plain", args: "" });
+      expect(await ext.next()).toEqual({ type: "command_response", id: "c-1", action: "display", display: "Hello from plain!" });
+      ext.send({ type: "shutdown" });
+      expect(await ext.next()).toEqual({ type: "shutdown_ack" });
+      expect(await ext.exited).toBe(0);
+    } finally {
+      ext.child.kill("SIGKILL");
+    }
+  });
 
   it("python: without zot_ext it exits 1 saying where to get it; a copy beside main.py is enough", async () => {
     expect((await zot("new", "lonely", "--lang", "python")).code).toBe(0);

@@ -1,82 +1,79 @@
-// Plain Node extension speaking the raw protocol (no SDK import), as an ES module.
-import { RAW_PROTOCOL_SECTION, renderReadme } from "./readme.ts";
+// Plain Node.js extension on zot's TypeScript SDK, vendored beside main.mjs as zot-sdk.mjs (plain
+// ES module JavaScript), so it runs on Node 20 with no build step and no npm install.
+// The manifest runs `node main.mjs` rather than `./main.mjs` through a shebang: that needs no
+// executable bit (lost by zip archives and some copies) and no /usr/bin/env, and works on Windows.
+import { renderReadme, sdkProtocolSection } from "./readme.ts";
 import type { ExtensionTemplate, TemplateContext } from "./types.ts";
+import { TS_SDK_FILE, vendoredSdkFile, vendoredSdkSection } from "./vendored-sdk.ts";
 
-function source({ name, command }: TemplateContext): string {
-  return `#!/usr/bin/env node
-// ${name}: a zot extension speaking the protocol directly: one JSON object per line on
-// stdin/stdout. Write logs to stderr (zot appends them to $ZOT_HOME/logs/ext-${name}.log);
-// stdout carries protocol frames only.
-const NAME = ${JSON.stringify(name)};
-const COMMAND = ${JSON.stringify(command)};
+const ENTRY = "main.mjs";
 
-function send(frame) {
-  process.stdout.write(JSON.stringify(frame) + "\\n");
-}
+function source({ name, command, tool }: TemplateContext): string {
+  return `// ${name}: a zot extension in plain Node.js (20 or newer) on zot's TypeScript SDK, which
+// ${TS_SDK_FILE} beside this file holds in one module. zot starts it as \`node ${ENTRY}\`.
+// Log with ext.log(...) (stderr, appended to $ZOT_HOME/logs/ext-${name}.log): stdout carries
+// protocol frames only.
+import { createExtension, display, errorResult, textResult } from "./${TS_SDK_FILE}";
 
-function handle(msg) {
-  switch (msg.type) {
-    case "hello_ack":
-      // Register everything, then say ready: zot builds its registries after "ready".
-      send({ type: "register_command", name: COMMAND, description: \`say hello from \${NAME}\` });
-      send({ type: "ready" });
-      break;
-    case "command_invoked": {
-      const args = typeof msg.args === "string" ? msg.args : "";
-      send({
-        type: "command_response",
-        id: msg.id,
-        action: "display",
-        display: \`Hello from \${NAME}!\` + (args ? \` You said: \${args}\` : ""),
-      });
-      break;
-    }
-    case "shutdown":
-      send({ type: "shutdown_ack" });
-      process.stdin.destroy(); // nothing left to read: the process exits once stdout drains
-      break;
-    default:
-      // Frames this extension does not handle are ignored, as the protocol requires.
-      break;
-  }
-}
+const ext = createExtension({ name: ${JSON.stringify(name)}, version: "0.1.0" }); // name as in extension.json
 
-// Split on "\\n" only: JSON strings may legally contain other Unicode line separators.
-let buffered = "";
-process.stdin.setEncoding("utf8");
-process.stdin.on("data", (chunk) => {
-  buffered += chunk;
-  let newline;
-  while ((newline = buffered.indexOf("\\n")) >= 0) {
-    const line = buffered.slice(0, newline).replace(/\\r$/, "");
-    buffered = buffered.slice(newline + 1);
-    if (!line.trim()) continue;
-    let msg;
-    try {
-      msg = JSON.parse(line);
-    } catch {
-      console.error(\`\${NAME}: ignoring a line that is not JSON\`);
-      continue;
-    }
-    if (msg && typeof msg === "object") handle(msg);
-  }
-});
+// args: what the user typed after /${command}.
+ext.command(${JSON.stringify(command)}, "say hello from ${name}", (args) =>
+  display(\`Hello from ${name}!\${args ? \` You said: \${args}\` : ""}\`));
 
-// The first frame on stdout must be hello.
-send({ type: "hello", name: NAME, version: "0.1.0", capabilities: ["commands"] });
+ext.tool(
+  ${JSON.stringify(tool)},
+  {
+    description: "Count the words, lines and characters of a text.",
+    schema: {
+      type: "object",
+      properties: { text: { type: "string", description: "the text to count" } },
+      required: ["text"],
+    },
+  },
+  // args: the JSON object the model sent; check it, models make mistakes.
+  (args) => {
+    const text = args.text;
+    if (typeof text !== "string") return errorResult("text must be a string");
+    const words = text.split(/\\s+/).filter(Boolean).length;
+    const lines = text === "" ? 0 : text.replace(/\\n$/, "").split("\\n").length;
+    return textResult(\`\${words} words, \${lines} lines, \${[...text].length} characters\`);
+  },
+);
+
+await ext.run();
 `;
 }
 
 export const jsTemplate: ExtensionTemplate = {
   language: "javascript",
-  summary: "plain Node.js, raw protocol, no dependencies",
-  entry: "main.mjs",
+  summary: `plain Node.js 20+ on zot's TypeScript SDK (written beside it as ${TS_SDK_FILE}); no build, no npm install`,
+  entry: ENTRY,
+  exec: "node",
+  args: [ENTRY],
   source,
-  description: ({ command }) => `says hello (/${command})`,
+  description: ({ command, tool }) => `says hello (/${command}) and counts words (${tool})`,
+  extraFiles: () => [vendoredSdkFile()],
   readme: (ctx) => renderReadme(ctx, {
-    intro: `A zot extension written in Node.js, speaking the protocol directly. It registers one slash
-command, \`/${ctx.command}\`, which answers with a short note.`,
-    files: ["`main.mjs`: the program. It needs Node.js (`node` on PATH); `main.mjs` is run directly through its shebang."],
-    sections: [RAW_PROTOCOL_SECTION],
+    intro: `A zot extension written in plain Node.js with zot's TypeScript SDK. It registers the slash
+command \`/${ctx.command}\`, which answers with a short note, and the tool \`${ctx.tool}\`, which
+the model can call to count the words, lines and characters of a text.`,
+    files: [
+      `\`${ENTRY}\`: the program, an ES module. zot runs it as \`node ${ENTRY}\` in this folder
+  (\`"exec": "node"\`, \`"args": ["${ENTRY}"]\`), so it needs Node.js 20 or newer on PATH and no
+  executable bit.`,
+      `\`${TS_SDK_FILE}\`: zot's TypeScript SDK in one file, written by \`zot ext new\`; \`${ENTRY}\` imports it.`,
+    ],
+    tryIt: ["# ask the model something that needs the tool", `zot -p "Use ${ctx.tool} to count the words in: to be or not to be"`],
+    sections: [
+      sdkProtocolSection(`The SDK in \`${TS_SDK_FILE}\``, ctx),
+      `## Running it by hand
+
+\`node ${ENTRY}\` in this folder starts it; it then waits for zot's frames on stdin (type
+\`{"type":"shutdown"}\` and Enter to end it). There is nothing to build or install: add more
+\`.mjs\` files beside it and import them, or npm packages with a \`package.json\` and
+\`npm install\` here.`,
+      vendoredSdkSection(ENTRY),
+    ],
   }),
 };

@@ -1,12 +1,11 @@
 // TypeScript extension on zot's TypeScript SDK. The SDK is vendored beside main.ts as one
 // generated ES module (zot-sdk.mjs), so the scaffold needs no zot checkout and no npm install;
 // run.sh starts main.ts with bun or deno (Node 20 cannot run .ts).
-import { ZOT_VERSION } from "../../version.ts";
 import { renderReadme, sdkProtocolSection } from "./readme.ts";
-import { TS_SDK_BUNDLE } from "./ts-sdk.generated.ts";
-import type { ExtensionTemplate, TemplateContext, TemplateFile } from "./types.ts";
+import type { ExtensionTemplate, TemplateContext } from "./types.ts";
+import { TS_SDK_FILE, vendoredSdkFile, vendoredSdkSection } from "./vendored-sdk.ts";
 
-export const TS_SDK_FILE = "zot-sdk.mjs";
+export { TS_SDK_FILE } from "./vendored-sdk.ts";
 const LAUNCHER = "run.sh";
 
 function source({ name, command, tool }: TemplateContext): string {
@@ -68,15 +67,6 @@ exit 127
 `;
 }
 
-function sdkFile(): TemplateFile {
-  return {
-    path: TS_SDK_FILE,
-    content: `// zot's TypeScript SDK in one ES module, written by \`zot ext new\` (zot ${ZOT_VERSION}).\n`
-      + "// Generated from zot's lib/sdk: replace it with a newer copy rather than editing it.\n"
-      + TS_SDK_BUNDLE,
-  };
-}
-
 export const tsTemplate: ExtensionTemplate = {
   language: "typescript",
   summary: "TypeScript on zot's TypeScript SDK (written beside it as zot-sdk.mjs); runs with bun or deno",
@@ -84,7 +74,7 @@ export const tsTemplate: ExtensionTemplate = {
   exec: `./${LAUNCHER}`,
   description: ({ command, tool }) => `says hello (/${command}) and counts words (${tool})`,
   source,
-  extraFiles: (ctx) => [{ path: LAUNCHER, content: launcher(ctx), executable: true }, sdkFile()],
+  extraFiles: (ctx) => [{ path: LAUNCHER, content: launcher(ctx), executable: true }, vendoredSdkFile()],
   readme: (ctx) => renderReadme(ctx, {
     intro: `A zot extension written in TypeScript with zot's TypeScript SDK. It registers the slash
 command \`/${ctx.command}\`, which answers with a short note, and the tool \`${ctx.tool}\`, which
@@ -117,14 +107,7 @@ bun build main.ts --target=node --format=esm --outfile=main.mjs
 
 On Windows, which has no \`sh\`, set \`"exec": "bun"\` and \`"args": ["main.ts"]\` in
 \`extension.json\`.`,
-      `## The vendored SDK
-
-\`${TS_SDK_FILE}\` is zot's TypeScript SDK (\`lib/sdk\`, with the protocol code it uses) bundled
-into one ES module that imports only \`node:\` built-ins. Vendoring it means the extension runs
-offline, without a zot checkout or \`npm install\`, and keeps working when zot is upgraded. It is
-plain JavaScript, so editors see its exports without type information; the typed source is
-\`mod.ts\` in zot's package (\`createExtension\`, \`display\`, \`prompt\`, \`textResult\`, \`errorResult\`, …). To move
-to a newer SDK, scaffold a throwaway extension with a newer zot and copy its \`${TS_SDK_FILE}\`.`,
+      vendoredSdkSection("main.ts"),
     ],
   }),
 };

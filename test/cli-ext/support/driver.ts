@@ -1,8 +1,10 @@
-// A small inline protocol driver: spawn an extension the way its manifest says, write JSON
-// lines to its stdin, read JSON lines from its stdout.
+// A small inline protocol driver: spawn an extension the way its manifest says (exec resolved as
+// the host resolves it: a bare name like "node" is looked up on PATH), write JSON lines to its
+// stdin, read JSON lines from its stdout.
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { resolveExec } from "../../../lib/extensions/spawn.ts";
 
 export type Frame = Record<string, unknown>;
 
@@ -17,7 +19,7 @@ export interface Driven {
 
 export function spawnExtension(dir: string): Driven {
   const manifest = JSON.parse(readFileSync(resolve(dir, "extension.json"), "utf8")) as { exec: string; args?: string[] };
-  const child = spawn(resolve(dir, manifest.exec), manifest.args ?? [], { cwd: dir, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(resolveExec(dir, manifest.exec), manifest.args ?? [], { cwd: dir, stdio: ["pipe", "pipe", "pipe"] });
   const frames: Frame[] = [];
   const waiters: Array<() => void> = [];
   let ended = false;
