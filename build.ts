@@ -1,7 +1,7 @@
-// Builds zot: a Node bundle (dist/zot.mjs) and, unless --node-only, single binaries with
+// Builds zot: a Node bundle (dist/zot.mjs with dist/chunks/) and, unless --node-only, single binaries with
 // `bun build --compile`. Run with bun: `bun build.ts [--node-only] [--targets=a,b]`.
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -22,7 +22,11 @@ const { bundleSdk, renderModule, GENERATED_FILE } = await import("./lib/extensio
 writeFileSync(GENERATED_FILE, renderModule(bundleSdk(bun)));
 
 mkdirSync(join(root, "dist"), { recursive: true });
-run(["build", "bin/zot.ts", "--target=node", "--format=esm", "--outfile=dist/zot.mjs"]);
+// Code splitting keeps what a command does not use (provider SDKs for `--version` or `zot ext`)
+// out of its start-up: each mode and subcommand is a chunk loaded on demand.
+rmSync(join(root, "dist", "chunks"), { recursive: true, force: true });
+run(["build", "bin/zot.ts", "--target=node", "--format=esm", "--splitting", "--outdir=dist",
+  "--entry-naming=[name].mjs", "--chunk-naming=chunks/[name]-[hash].mjs"]);
 chmodSync(join(root, "dist", "zot.mjs"), 0o755);
 
 if (!nodeOnly) {
