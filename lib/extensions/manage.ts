@@ -1,8 +1,9 @@
 // Acting on one install: find it by name, remove it, enable or disable it. Every change is
 // confined to a folder directly inside an extensions root, and manifest edits touch only the
 // `enabled` value.
-import { lstat, readFile, realpath, rm, unlink } from "node:fs/promises";
+import { lstat, readFile, realpath, unlink } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
+import { removeTree } from "./install/remove-tree.ts";
 import { MANIFEST_FILE } from "./manifest.ts";
 import { rootFor, type ExtensionRoots, type ExtensionScope, type InstalledExtension } from "./installed.ts";
 import { writeFileAtomic } from "../fs/atomic-write.ts";
@@ -57,7 +58,7 @@ export async function removeInstalled(ext: InstalledExtension, roots: ExtensionR
   await assertDirectlyInside(ext.path, rootFor(roots, ext.scope));
   const info = await lstat(ext.path);
   if (info.isSymbolicLink()) await unlink(ext.path);
-  else await rm(ext.path, { recursive: true, force: true });
+  else await removeTree(ext.path);
 }
 
 export interface SetEnabledResult {

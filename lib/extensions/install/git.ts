@@ -1,7 +1,7 @@
 // Shallow `git clone` into a staging folder, through tinyexec (one-shot command).
-import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { NonZeroExitError, x } from "tinyexec";
+import { removeTree } from "./remove-tree.ts";
 
 export interface CloneOptions {
   /** Branch or tag to check out. */
@@ -35,5 +35,5 @@ export async function gitClone(url: string, dir: string, options: CloneOptions =
     }
     throw err;
   }
-  await rm(join(dir, ".git"), { recursive: true, force: true });
+  await removeTree(join(dir, ".git"));
 }

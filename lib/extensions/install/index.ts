@@ -2,14 +2,15 @@
 // check it, then rename it to `<root>/<manifest name>`. Any failure removes the staging folder,
 // so an install either lands whole or leaves nothing behind.
 import { randomBytes } from "node:crypto";
-import { existsSync, rmSync } from "node:fs";
-import { chmod, lstat, mkdir, mkdtemp, readdir, realpath, rename, rm, stat } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { chmod, lstat, mkdir, mkdtemp, readdir, realpath, rename, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { loadManifest, MANIFEST_FILE, ManifestError, type BundleKind, type Manifest } from "../manifest.ts";
 import { copyFolder } from "./copy.ts";
 import { downloadWithGiget } from "./giget.ts";
 import { gitClone } from "./git.ts";
 import { assertLinksInside } from "./links.ts";
+import { removeTree, removeTreeSync } from "./remove-tree.ts";
 import { classifySource, describeSource, type InstallSource } from "./source.ts";
 
 export { classifySource, describeSource, type InstallSource } from "./source.ts";
@@ -31,7 +32,7 @@ async function sweepStale(root: string): Promise<void> {
     if (![STAGING_PREFIX, REPLACED_PREFIX, SCAFFOLD_PREFIX].some((p) => name.startsWith(p))) continue;
     const path = join(root, name);
     const info = await lstat(path).catch(() => undefined);
-    if (info && now - info.mtimeMs > STALE_MS) await rm(path, { recursive: true, force: true });
+    if (info && now - info.mtimeMs > STALE_MS) await removeTree(path);
   }
 }
 
@@ -138,7 +139,7 @@ async function moveIntoPlace(staging: string, dest: string, root: string): Promi
     await rename(aside, dest);
     throw err;
   }
-  await rm(aside, { recursive: true, force: true });
+  await removeTree(aside);
   return true;
 }
 
@@ -157,7 +158,7 @@ export async function installExtension(options: InstallOptions): Promise<Install
   await sweepStale(root);
   const staging = await mkdtemp(join(root, STAGING_PREFIX));
   const onSignal = (signal: NodeJS.Signals) => {
-    rmSync(staging, { recursive: true, force: true });
+    removeTreeSync(staging);
     process.exit(signal === "SIGINT" ? 130 : 143);
   };
   if (options.exitOnSignal) {
@@ -184,6 +185,6 @@ export async function installExtension(options: InstallOptions): Promise<Install
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
-    if (!placed) await rm(staging, { recursive: true, force: true });
+    if (!placed) await removeTree(staging);
   }
 }
