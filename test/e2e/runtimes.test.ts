@@ -1,0 +1,209 @@
+// zot runs the same on every runtime it claims: the Node bundle, Bun and Deno from source, and
+// the single binary from `bun build --compile`. Each runtime goes through the same end-to-end
+// scenarios against the scripted model server, and no kit extension process may outlive zot.
+import { execFileSync, spawn } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { ZOT_VERSION } from "../../lib/version.ts";
+import type { Turn } from "../support/model-server.ts";
+import { jsonLines, KIT, makeWorld, requestText, ROOT, ZOT, type World, type ZotRun } from "./support.ts";
+
+const bin = (name: string) => join(ROOT, "node_modules", ".bin", name);
+const SOURCE = join(ROOT, "bin", "zot.ts");
+
+/** Scratch space for the compiled binary and Deno's cache; removed after the file. */
+const scratch = mkdtempSync(join(tmpdir(), "zot-runtimes-e2e-"));
+const compiled = join(scratch, "zot");
+const denoDir = join(scratch, "deno");
+
+interface Runtime {
+  name: string;
+  argv: string[];
+  env?: Record<string, string>;
+  /** Built in the group's beforeAll. */
+  build?: () => void;
+}
+
+const runtimes: Runtime[] = [
+  { name: "Node (dist/zot.mjs)", argv: [process.execPath, ZOT] },
+  { name: "Bun (bin/zot.ts)", argv: [bin("bun"), SOURCE] },
+  {
+    name: "Deno (bin/zot.ts)",
+    // Offline by construction: no remote modules, npm packages only from ./node_modules (found
+    // through package.json), no lockfile written into the checkout, and a private cache folder.
+    argv: [bin("deno"), "run", "-A", "--no-remote", "--cached-only", "--node-modules-dir=manual", "--no-lock", SOURCE],
+    env: { DENO_DIR: denoDir },
+  },
+  {
+    name: "bun --compile binary",
+    argv: [compiled],
+    build: () => {
+      execFileSync(bin("bun"), ["build", SOURCE, "--compile", "--minify", "--bytecode", "--format=esm", "--outfile", compiled],
+        { cwd: ROOT, stdio: "pipe" });
+    },
+  },
+];
+
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** Whether `pid` is a running process (a zombie awaiting its reaper counts as gone). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return !/^[ZX]$/.test(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0]!);
+  } catch {
+    return process.platform !== "linux";
+  }
+}
+
+/** Kit pids still running; waits briefly, since a SIGKILL sent at zot's exit lands a moment later. */
+async function survivors(pidDir: string): Promise<number[]> {
+  const pids = readdirSync(pidDir).map(Number);
+  for (let i = 0; i < 100 && pids.some(alive); i++) await new Promise((r) => setTimeout(r, 20));
+  return pids.filter(alive);
+}
+
+describe.each(runtimes)("zot on $name", (runtime) => {
+  let world: World | undefined;
+  let pidDir = "";
+
+  beforeAll(() => runtime.build?.(), 60_000);
+  afterAll(() => {
+    if (runtime.build) rmSync(compiled, { force: true });
+  });
+  afterEach(async () => {
+    // A failed run must not leak a kit (or its sleeping grandchild) into the next test.
+    if (pidDir) for (const pid of readdirSync(pidDir).map(Number)) if (alive(pid)) process.kill(pid, "SIGKILL");
+    pidDir = "";
+    await world?.server.close();
+    if (world) rmSync(dirname(world.cwd), { recursive: true, force: true });
+    world = undefined;
+  });
+
+  async function setup(...script: Turn[]): Promise<World> {
+    world = await makeWorld(script);
+    pidDir = join(dirname(world.cwd), "kit-pids");
+    mkdirSync(pidDir);
+    return world;
+  }
+
+  function start(args: string[], env: Record<string, string> = {}) {
+    const [exe, ...pre] = runtime.argv;
+    return spawn(exe!, [...pre, ...args], {
+      cwd: world!.cwd,
+      env: { ...world!.env, ...runtime.env, KIT_PID_DIR: pidDir, NO_COLOR: "1", ...env },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+  }
+
+  /** Runs zot to completion; `started` gets the process (to signal it). */
+  function run(args: string[], started?: (child: ReturnType<typeof start>) => void, env?: Record<string, string>): Promise<ZotRun> {
+    const child = start(args, env);
+    started?.(child);
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    child.stdin.end();
+    return new Promise((done, fail) => {
+      child.on("error", fail);
+      child.on("close", (code, signal) => done({ code, signal, stdout, stderr }));
+    });
+  }
+
+  it("--version prints the version", async () => {
+    await setup();
+    const r = await run(["--version"]);
+    expect(r).toMatchObject({ code: 0, stdout: `${ZOT_VERSION}\n` });
+  });
+
+  it("-p: the model calls the kit's weather tool and bash, and the answer is printed", async () => {
+    await setup(
+      (req) => {
+        expect(req.body.tools.map((t: { name: string }) => t.name)).toContain("weather");
+        return { tool_calls: [{ name: "weather", args: { city: "Berlin" } }, { name: "bash", args: { command: "echo from-bash" } }], stop: "tool_use" };
+      },
+      (req) => {
+        const sent = requestText(req.body);
+        return { text: sent.includes("Berlin: 16°C, fog") && sent.includes("from-bash") ? "foggy, and bash ran" : "missed a result" };
+      },
+    );
+    const r = await run(["-p", "-e", KIT, "weather in Berlin?"]);
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toBe("foggy, and bash ran\n");
+    expect(r.code).toBe(0);
+    expect(readdirSync(pidDir)).toHaveLength(1);
+    expect(await survivors(pidDir)).toEqual([]);
+  });
+
+  it("--mode json: session first, done last, the tool's result in between", async () => {
+    await setup({ tool_calls: [{ name: "weather", args: { city: "Oslo" } }], stop: "tool_use" }, { text: "Done." });
+    const r = await run(["--mode", "json", "-e", KIT, "go"]);
+    expect(r.code).toBe(0);
+    const events = jsonLines(r.stdout);
+    expect(events[0]).toMatchObject({ type: "session", protocol_version: 1 });
+    expect(events.at(-1)).toEqual({ type: "done", stop: "end_turn" });
+    expect(events.find((e) => e.type === "tool_result")).toMatchObject({ tool_name: "weather", status: "completed" });
+    const sequences = events.filter((e) => typeof e.sequence === "number").map((e) => e.sequence);
+    expect([...sequences].sort((a, b) => a - b)).toEqual(sequences);
+    expect(await survivors(pidDir)).toEqual([]);
+  });
+
+  it("SIGINT during a streamed answer exits 130 and takes the extension down", async () => {
+    // The answer hangs after two words until the client leaves, so only the interrupt ends it.
+    let child: ReturnType<typeof start> | undefined;
+    const w = await setup(() => {
+      setImmediate(() => child!.kill("SIGINT"));
+      return { text: "a b c d e f", hang_after: 2 };
+    });
+    const r = await run(["--json", "-e", KIT, "long answer please"], (c) => (child = c));
+    expect(r.code).toBe(130);
+    expect(jsonLines(r.stdout).at(-1)).toMatchObject({ type: "done", stop: "aborted" });
+    expect(await w.server.requests[0]!.outcome).toBe("client_closed");
+    expect(readdirSync(pidDir)).toHaveLength(1);
+    expect(await survivors(pidDir)).toEqual([]);
+  });
+
+  it("a kit that ignores shutdown and SIGTERM is SIGKILLed at exit, with its grandchild", async () => {
+    await setup({ text: "still answered" });
+    const r = await run(["-p", "-e", KIT, "hi"], undefined, { KIT_STUBBORN: "1" });
+    expect(r.stdout).toBe("still answered\n");
+    expect(r.code).toBe(0);
+    expect(readdirSync(pidDir)).toHaveLength(2);
+    expect(await survivors(pidDir)).toEqual([]);
+  });
+
+  it("zot ext list --json shows an installed extension", async () => {
+    const w = await setup();
+    const installed = join(w.home, "extensions", "kit");
+    cpSync(KIT, installed, { recursive: true });
+    const r = await run(["ext", "list", "--json"]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([
+      { name: "kit", version: "1.0.0", scope: "global", enabled: true, language: "javascript",
+        description: expect.stringContaining("end-to-end fixture"), path: installed, shadowed: false },
+    ]);
+  });
+
+  it("zot ext doctor --json -e <kit> starts it, reports it ready, and stops it", async () => {
+    await setup();
+    const r = await run(["ext", "doctor", "--json", "-e", KIT]);
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(report.ok).toBe(true);
+    expect(report.extensions).toEqual([expect.objectContaining({
+      name: "kit", path: KIT, scope: "explicit", status: "ok", ready: "ready", commands: ["Say", "ask", "readme"],
+      errors: [],
+    })]);
+    expect(report.extensions[0].tools.map((t: { name: string }) => t.name)).toEqual(["weather", "load_secret", "secret"]);
+    expect(readdirSync(pidDir)).toHaveLength(1);
+    expect(await survivors(pidDir)).toEqual([]);
+  });
+});
