@@ -17,6 +17,7 @@ import { Interceptors } from "./intercept.ts";
 import { Panels, type OpenPanel } from "./panels.ts";
 import { commandKey, Registry, type ToolEntry } from "./registry.ts";
 import { buildReports, type ExtensionReport } from "./report.ts";
+import { ensurePythonSdk } from "./sdk-env.ts";
 import { DEFAULT_LIMITS, DEFAULT_TIMEOUTS, type HostLimits, type HostTimeouts } from "./settings.ts";
 import { ActiveCalls, createToolProxy } from "./tool-proxy.ts";
 
@@ -264,6 +265,7 @@ export class ExtensionHost implements AgentHooks {
       this.loaded.push(ext);
       this.byCandidate.set(candidate, ext);
     }
+    if (this.loaded.length > 0) await ensurePythonSdk(this.options.paths.home);
     for (const ext of this.loaded) ext.start();
     await Promise.all(this.loaded.map((ext) => ext.settled));
     this.registry.rebuild(this.loaded);
