@@ -180,6 +180,19 @@ describe.each(runtimes)("zot on $name", (runtime) => {
     expect(await survivors(pidDir)).toEqual([]);
   });
 
+  it("an installed Python extension imports zot's own Python SDK and serves the model", async () => {
+    // The compiled binary has no sdk/python beside it: it must provide zot_ext.py from inside.
+    await setup(
+      { tool_calls: [{ name: "add_note", args: { text: "buy milk" } }], stop: "tool_use" },
+      (req) => ({ text: requestText(req.body).includes("Saved note #1") ? "noted" : "not noted" }),
+    );
+    expect((await run(["ext", "install", join(ROOT, "examples", "extensions", "py-notes")])).code).toBe(0);
+    const r = await run(["-p", "remember to buy milk"]);
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toBe("noted\n");
+    expect(r.code).toBe(0);
+  });
+
   it("zot ext list --json shows an installed extension", async () => {
     const w = await setup();
     const installed = join(w.home, "extensions", "kit");
