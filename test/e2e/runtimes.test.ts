@@ -1,6 +1,7 @@
 // zot runs the same on every runtime it claims: the Node bundle, Bun and Deno from source, and
 // the single binary from `bun build --compile`. Each runtime goes through the same end-to-end
-// scenarios against the scripted model server, and no kit extension process may outlive zot.
+// scenarios against the scripted model server (extension tools, bash, json events, SIGINT, zot ext,
+// a Python extension on zot_ext), and no kit extension process may outlive zot.
 import { execFileSync, spawn } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
