@@ -7,7 +7,7 @@ import { jsonLines, makeWorld, type World } from "./support.ts";
 
 let world: World | undefined;
 afterEach(async () => {
-  await world?.server.close();
+  await world?.close();
   world = undefined;
 });
 

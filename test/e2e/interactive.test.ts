@@ -85,7 +85,7 @@ let world: World | undefined;
 afterEach(async () => {
   for (const pane of panes) pane.kill();
   panes = [];
-  await world?.server.close();
+  await world?.close();
   world = undefined;
 });
 

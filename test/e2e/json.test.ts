@@ -7,7 +7,7 @@ import { KIT, jsonLines, makeWorld, ZOT, type World } from "./support.ts";
 
 let world: World | undefined;
 afterEach(async () => {
-  await world?.server.close();
+  await world?.close();
   world = undefined;
 });
 

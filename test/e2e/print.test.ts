@@ -5,7 +5,7 @@ import { KIT, makeWorld, requestText, type World } from "./support.ts";
 
 let world: World | undefined;
 afterEach(async () => {
-  await world?.server.close();
+  await world?.close();
   world = undefined;
 });
 

@@ -11,7 +11,7 @@ const PNG_1PX = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPh
 
 let world: World | undefined;
 afterEach(async () => {
-  await world?.server.close();
+  await world?.close();
   world = undefined;
 });
 

@@ -4,7 +4,7 @@ import { KIT, makeWorld, type World } from "./support.ts";
 
 let world: World | undefined;
 afterEach(async () => {
-  await world?.server.close();
+  await world?.close();
   world = undefined;
 });
 

@@ -83,8 +83,7 @@ describe.each(runtimes)("zot on $name", (runtime) => {
     // A failed run must not leak a kit (or its sleeping grandchild) into the next test.
     if (pidDir) for (const pid of readdirSync(pidDir).map(Number)) if (alive(pid)) process.kill(pid, "SIGKILL");
     pidDir = "";
-    await world?.server.close();
-    if (world) rmSync(dirname(world.cwd), { recursive: true, force: true });
+    await world?.close();
     world = undefined;
   });
 

@@ -1,7 +1,7 @@
 // Runs the real zot bundle (dist/zot.mjs, built by vitest's global setup) as a process against
 // the scripted model server, in a temp project with its own $ZOT_HOME.
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startModelServer, type ModelServer, type Turn } from "../support/model-server.ts";
@@ -24,6 +24,8 @@ export interface World {
   env: Record<string, string>;
   /** Runs zot to completion. */
   run(args: string[], options?: { input?: string; env?: Record<string, string> }): Promise<ZotRun>;
+  /** Stops the model server and deletes the temp folders. */
+  close(): Promise<void>;
   /** Starts zot and leaves it running (rpc mode, interrupt tests). */
   start(args: string[], options?: { env?: Record<string, string> }): ReturnType<typeof spawn>;
 }
@@ -51,6 +53,10 @@ export async function makeWorld(script: Turn[] = [], wire: "anthropic" | "openai
     home,
     env,
     start,
+    async close() {
+      await server.close();
+      rmSync(root, { recursive: true, force: true });
+    },
     run(args, options = {}) {
       const child = start(args, options);
       let stdout = "";
