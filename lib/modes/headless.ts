@@ -14,8 +14,8 @@ export interface HeadlessView {
   warn(message: string): void;
   /** A slash command's outcome other than a run (a run is reported through its events). */
   showSlash(outcome: SlashOutcome): void;
-  /** The prompt's run finished. */
-  finished(result: RunResult): void;
+  /** The prompt's run finished (its `done` event is on the bus too). */
+  finished?(result: RunResult): void;
   /** Everything is shut down (the session ended, extensions stopped). */
   closed?(): void;
   /** Setup failed before any run (bad settings, missing key, broken session file). */
@@ -48,7 +48,7 @@ export async function runHeadless(options: RootOptions, env: Record<string, stri
       const outcome = await runSlash(rt, prompt.trim(), { interactive: false });
       if (outcome.result.kind === "run") {
         const result = await outcome.result.run;
-        view.finished(result);
+        view.finished?.(result);
         code = exitCodeOf(result);
       } else {
         view.showSlash(outcome);
@@ -56,7 +56,7 @@ export async function runHeadless(options: RootOptions, env: Record<string, stri
       }
     } else {
       const result = await rt.session.prompt(prompt);
-      view.finished(result);
+      view.finished?.(result);
       code = exitCodeOf(result);
     }
     await rt.close({ abort: interrupted });

@@ -30,9 +30,6 @@ export function runJson(options: RootOptions, env: Record<string, string | undef
       const failure = result.kind === "failed" ? result.message : error?.message;
       done = { type: "done", stop: failure === undefined ? "end_turn" : "error", ...(failure !== undefined ? { error: failure } : {}) };
     },
-    finished() {
-      // The session emitted `done` for the run; it is written in closed().
-    },
     closed() {
       if (done) sink.write(done);
     },
