@@ -1,9 +1,10 @@
 // zot runs the same on every runtime it claims: the Node bundle, Bun and Deno from source, and
 // the single binary from `bun build --compile`. Each runtime goes through the same end-to-end
 // scenarios against the scripted model server (extension tools, bash, json events, SIGINT, zot ext,
-// a Python extension on zot_ext), and no kit extension process may outlive zot.
+// a Python extension on zot_ext, a scaffolded TypeScript extension with no runtime on PATH), and
+// no kit extension process may outlive zot.
 import { execFileSync, spawn } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -25,6 +26,11 @@ interface Runtime {
   env?: Record<string, string>;
   /** Built in the group's beforeAll. */
   build?: () => void;
+  /**
+   * Whether a TypeScript extension runs with no bun, deno or node on PATH: the compiled binary
+   * carries bun (ZOT_BUN), and Deno puts itself on its children's PATH as `node`.
+   */
+  runsTsAlone?: boolean;
 }
 
 const runtimes: Runtime[] = [
@@ -36,10 +42,12 @@ const runtimes: Runtime[] = [
     // through package.json), no lockfile written into the checkout, and a private cache folder.
     argv: [bin("deno"), "run", "-A", "--no-remote", "--cached-only", "--node-modules-dir=manual", "--no-lock", SOURCE],
     env: { DENO_DIR: denoDir },
+    runsTsAlone: true,
   },
   {
     name: "bun --compile binary",
     argv: [compiled],
+    runsTsAlone: true,
     build: () => {
       execFileSync(bin("bun"), ["build", SOURCE, "--compile", "--minify", "--bytecode", "--format=esm", "--outfile", compiled],
         { cwd: ROOT, stdio: "pipe" });
@@ -218,5 +226,41 @@ describe.each(runtimes)("zot on $name", (runtime) => {
     expect(report.extensions[0].tools.map((t: { name: string }) => t.name)).toEqual(["weather", "load_secret", "secret"]);
     expect(readdirSync(pidDir)).toHaveLength(1);
     expect(await survivors(pidDir)).toEqual([]);
+  });
+
+  it(`a scaffolded TypeScript extension ${runtime.runsTsAlone ? "runs" : "cannot run"} with no bun, deno or node on PATH`, async () => {
+    const w = await setup();
+    // The ts template's run.sh runs on sh builtins alone (no dirname, no env), so `sh` is all the
+    // PATH needs; the binary itself is started by its full path.
+    const bare = join(dirname(w.cwd), "bare-path");
+    mkdirSync(bare);
+    symlinkSync("/bin/sh", join(bare, "sh"));
+    const env = { PATH: bare };
+    const absent = execFileSync("/bin/sh", ["-c", "command -v bun deno node; true"], { env, encoding: "utf8" });
+    expect(absent).toBe("");
+
+    const scaffolded = await run(["ext", "new", "demo", "--lang", "ts"], undefined, env);
+    expect(scaffolded.stderr).toBe("");
+    expect(scaffolded.code).toBe(0);
+
+    const doctor = await run(["ext", "doctor", "--json"], undefined, env);
+    const report = JSON.parse(doctor.stdout);
+    const demo = report.extensions.find((e: { name: string }) => e.name === "demo");
+    if (!runtime.runsTsAlone) {
+      // Nothing can run main.ts here (the check that the passing runtimes pass for a reason):
+      // run.sh says so and exits 127.
+      expect(doctor.code).toBe(1);
+      expect(demo).toMatchObject({ status: "error", ready: null });
+      expect(readFileSync(demo.log_path, "utf8")).toContain("demo: cannot start main.ts: no TypeScript runtime on PATH");
+      return;
+    }
+    expect(demo).toMatchObject({ status: "ok", ready: "ready", commands: ["demo"], errors: [] });
+    expect(report.ok).toBe(true);
+    expect(doctor.code).toBe(0);
+
+    const r = await run(["-p", "/demo hi"], undefined, env);
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toBe("Hello from demo! You said: hi\n");
+    expect(r.code).toBe(0);
   });
 });

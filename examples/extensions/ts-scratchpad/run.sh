@@ -5,9 +5,13 @@
 # because Node 20 cannot run TypeScript.
 here=$(cd "$(dirname "$0")" && pwd)
 has() { command -v "$1" >/dev/null 2>&1; }
+# Set by a zot built with `bun build --compile`: that binary carries bun and acts as it under
+# BUN_BE_BUN=1, so TypeScript runs with nothing else installed.
+zot_bun() { [ -n "${ZOT_BUN:-}" ] && [ -x "$ZOT_BUN" ]; }
 
 if [ -f "$here/../../../mod.ts" ]; then
   if has bun; then exec bun "$here/main.ts" "$@"; fi
+  if zot_bun; then BUN_BE_BUN=1; export BUN_BE_BUN; exec "$ZOT_BUN" "$here/main.ts" "$@"; fi
   # The checkout's own pinned bun (installed by npm ci).
   repo_bun="$here/../../../node_modules/.bin/bun"
   if [ -x "$repo_bun" ]; then exec "$repo_bun" "$here/main.ts" "$@"; fi
@@ -20,6 +24,7 @@ fi
 if [ -f "$here/main.mjs" ]; then
   if has node; then exec node "$here/main.mjs" "$@"; fi
   if has bun; then exec bun "$here/main.mjs" "$@"; fi
+  if zot_bun; then BUN_BE_BUN=1; export BUN_BE_BUN; exec "$ZOT_BUN" "$here/main.mjs" "$@"; fi
   if has deno; then exec deno run -A "$here/main.mjs" "$@"; fi
 fi
 echo "ts-scratchpad: nothing can run it here: install bun or deno, or build main.mjs for node (see README.md)" >&2

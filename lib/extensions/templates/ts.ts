@@ -1,6 +1,7 @@
 // TypeScript extension on zot's TypeScript SDK. The SDK is vendored beside main.ts as one
 // generated ES module (zot-sdk.mjs), so the scaffold needs no zot checkout and no npm install;
-// run.sh starts main.ts with bun or deno (Node 20 cannot run .ts).
+// run.sh starts main.ts with bun, the single-binary zot's own bun (ZOT_BUN), or deno (Node 20
+// cannot run .ts).
 import { renderReadme, sdkProtocolSection } from "./readme.ts";
 import type { ExtensionTemplate, TemplateContext } from "./types.ts";
 import { TS_SDK_FILE, vendoredSdkFile, vendoredSdkSection } from "./vendored-sdk.ts";
@@ -49,13 +50,19 @@ await ext.run();
  * commands besides the runtimes, so it also explains itself on a bare PATH. */
 function launcher({ name }: TemplateContext): string {
   return `#!/bin/sh
-# Starts ${name}'s main.ts with the first runtime found that runs TypeScript: bun, deno, or a
-# Node.js that strips types itself (22.18+, 23.6+). Failing those, a main.mjs you bundled for
-# Node (see README.md). Arguments are passed on.
+# Starts ${name}'s main.ts with the first runtime found that runs TypeScript: bun, the bun inside
+# a single-binary zot (ZOT_BUN, set by zot), deno, or a Node.js that strips types itself (22.18+,
+# 23.6+). Failing those, a main.mjs you bundled for Node (see README.md). Arguments are passed on.
 case $0 in */*) here=\${0%/*} ;; *) here=. ;; esac
 has() { command -v "$1" >/dev/null 2>&1; }
 
 if has bun; then exec bun "$here/main.ts" "$@"; fi
+# A zot built with \`bun build --compile\` carries bun and acts as it under BUN_BE_BUN=1.
+if [ -n "\${ZOT_BUN:-}" ] && [ -x "$ZOT_BUN" ]; then
+  BUN_BE_BUN=1
+  export BUN_BE_BUN
+  exec "$ZOT_BUN" "$here/main.ts" "$@"
+fi
 if has deno; then exec deno run -A "$here/main.ts" "$@"; fi
 if has node && node -e 'process.exit(process.features.typescript ? 0 : 1)' 2>/dev/null; then
   exec node "$here/main.ts" "$@"
@@ -81,7 +88,7 @@ command \`/${ctx.command}\`, which answers with a short note, and the tool \`${c
 the model can call to count the words, lines and characters of a text.`,
     files: [
       `\`main.ts\`: the program.`,
-      `\`${LAUNCHER}\`: what \`extension.json\` runs; it starts \`main.ts\` with bun, deno or a recent Node.js.`,
+      `\`${LAUNCHER}\`: what \`extension.json\` runs; it starts \`main.ts\` with bun (or the one inside a single-binary zot), deno or a recent Node.js.`,
       `\`${TS_SDK_FILE}\`: zot's TypeScript SDK in one file, written by \`zot ext new\`; \`main.ts\` imports it.`,
     ],
     tryIt: ["# ask the model something that needs the tool", `zot -p "Use ${ctx.tool} to count the words in: to be or not to be"`],
@@ -92,9 +99,11 @@ the model can call to count the words, lines and characters of a text.`,
 Node.js 20 cannot run \`.ts\` files, so \`${LAUNCHER}\` uses the first of:
 
 1. \`bun main.ts\` when \`bun\` is on PATH (https://bun.sh);
-2. \`deno run -A main.ts\` when \`deno\` is on PATH (https://deno.com);
-3. \`node main.ts\` when Node.js strips types itself (22.18+, 23.6+);
-4. \`node main.mjs\` when you have bundled \`main.mjs\` (below).
+2. the bun built into zot, when zot is the single binary: zot then sets \`ZOT_BUN\` to itself,
+   and \`BUN_BE_BUN=1 "$ZOT_BUN" main.ts\` runs the extension with nothing else installed;
+3. \`deno run -A main.ts\` when \`deno\` is on PATH (https://deno.com);
+4. \`node main.ts\` when Node.js strips types itself (22.18+, 23.6+);
+5. \`node main.mjs\` when you have bundled \`main.mjs\` (below).
 
 Otherwise it writes why on stderr (\`zot ext logs ${ctx.name}\`, \`zot ext doctor\`) and exits 127.
 
