@@ -14,6 +14,7 @@ import os
 import sys
 import threading
 
+sys.dont_write_bytecode = True  # no __pycache__ beside the example in a zot checkout
 from store import TodoFileError, TodoStore
 
 try:
