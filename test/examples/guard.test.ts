@@ -5,7 +5,7 @@ import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { makeWorld, requestText, type World } from "../e2e/support.ts";
+import { makeWorld, type World } from "../e2e/support.ts";
 import { doctor, EXAMPLES } from "./support.ts";
 
 const GUARD = join(EXAMPLES, "guard");

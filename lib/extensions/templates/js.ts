@@ -4,6 +4,7 @@
 // executable bit (lost by zip archives and some copies) and no /usr/bin/env, and works on Windows.
 import { renderReadme, sdkProtocolSection } from "./readme.ts";
 import type { ExtensionTemplate, TemplateContext } from "./types.ts";
+import { sdkProgram } from "./sdk-program.ts";
 import { TS_SDK_FILE, vendoredSdkFile, vendoredSdkSection } from "./vendored-sdk.ts";
 
 const ENTRY = "main.mjs";
@@ -13,36 +14,7 @@ function source({ name, command, tool }: TemplateContext): string {
 // ${TS_SDK_FILE} beside this file holds in one module. zot starts it as \`node ${ENTRY}\`.
 // Log with ext.log(...) (stderr, appended to $ZOT_HOME/logs/ext-${name}.log): stdout carries
 // protocol frames only.
-import { createExtension, display, errorResult, textResult } from "./${TS_SDK_FILE}";
-
-const ext = createExtension({ name: ${JSON.stringify(name)}, version: "0.1.0" }); // name as in extension.json
-
-// args: what the user typed after /${command}.
-ext.command(${JSON.stringify(command)}, "say hello from ${name}", (args) =>
-  display(\`Hello from ${name}!\${args ? \` You said: \${args}\` : ""}\`));
-
-ext.tool(
-  ${JSON.stringify(tool)},
-  {
-    description: "Count the words, lines and characters of a text.",
-    schema: {
-      type: "object",
-      properties: { text: { type: "string", description: "the text to count" } },
-      required: ["text"],
-    },
-  },
-  // args: the JSON object the model sent; check it, models make mistakes.
-  (args) => {
-    const text = args.text;
-    if (typeof text !== "string") return errorResult("text must be a string");
-    const words = text.split(/\\s+/).filter(Boolean).length;
-    const lines = text === "" ? 0 : text.replace(/\\n$/, "").split("\\n").length;
-    return textResult(\`\${words} words, \${lines} lines, \${[...text].length} characters\`);
-  },
-);
-
-await ext.run();
-`;
+${sdkProgram({ name, command, tool }, false)}`;
 }
 
 export const jsTemplate: ExtensionTemplate = {

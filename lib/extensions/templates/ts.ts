@@ -4,6 +4,7 @@
 // cannot run .ts).
 import { renderReadme, sdkProtocolSection } from "./readme.ts";
 import type { ExtensionTemplate, TemplateContext } from "./types.ts";
+import { sdkProgram } from "./sdk-program.ts";
 import { TS_SDK_FILE, vendoredSdkFile, vendoredSdkSection } from "./vendored-sdk.ts";
 
 export { TS_SDK_FILE } from "./vendored-sdk.ts";
@@ -14,36 +15,7 @@ function source({ name, command, tool }: TemplateContext): string {
 // file holds in one module. ${LAUNCHER} starts this file with bun or deno (see README.md).
 // Log with ext.log(...) (stderr, appended to $ZOT_HOME/logs/ext-${name}.log): stdout carries
 // protocol frames only.
-import { createExtension, display, errorResult, textResult } from "./${TS_SDK_FILE}";
-
-const ext = createExtension({ name: ${JSON.stringify(name)}, version: "0.1.0" }); // name as in extension.json
-
-// args: what the user typed after /${command}.
-ext.command(${JSON.stringify(command)}, "say hello from ${name}", (args: string) =>
-  display(\`Hello from ${name}!\${args ? \` You said: \${args}\` : ""}\`));
-
-ext.tool(
-  ${JSON.stringify(tool)},
-  {
-    description: "Count the words, lines and characters of a text.",
-    schema: {
-      type: "object",
-      properties: { text: { type: "string", description: "the text to count" } },
-      required: ["text"],
-    },
-  },
-  // args: the JSON object the model sent; check it, models make mistakes.
-  (args: Record<string, unknown>) => {
-    const text = args.text;
-    if (typeof text !== "string") return errorResult("text must be a string");
-    const words = text.split(/\\s+/).filter(Boolean).length;
-    const lines = text === "" ? 0 : text.replace(/\\n$/, "").split("\\n").length;
-    return textResult(\`\${words} words, \${lines} lines, \${[...text].length} characters\`);
-  },
-);
-
-await ext.run();
-`;
+${sdkProgram({ name, command, tool }, true)}`;
 }
 
 /** Tries each runtime that runs TypeScript, then a bundled main.mjs under node. Uses no external
