@@ -1,73 +1,80 @@
-// Extension tool-call round trip through zot's real extension host, as a ratio to the raw-pipe
-// floor (a child that reads a JSON line and writes one back) measured in the same run.
-//   node_modules/.bin/bun bench/tool-roundtrip.ts [calls]
-import { spawn } from "node:child_process";
+// Extension tool calls through zot's real extension host and through the official MCP SDK, as
+// ratios to the raw-pipe floor (a child that reads a JSON line and writes one back), all
+// measured in the same run: N sequential calls on a warm session, and cold starts (spawn to
+// first tool result). A benchmark, not a test: it prints numbers and asserts no speed.
+//   node_modules/.bin/bun bench/tool-roundtrip.ts [calls=5000] [cold starts=15]
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
-import { EventBus } from "../lib/agent/event-bus.ts";
-import { ExtensionHost } from "../lib/extensions/host.ts";
-import { pathsUnder } from "../lib/paths.ts";
+import { mcpSdk, rawPipe, zotHost, type Contender } from "./contenders.ts";
+import { percentile, timeCalls, timeColdStart } from "./timing.ts";
 
 const CALLS = Number(process.argv[2] ?? 5000);
-const fixtures = join(import.meta.dirname, "fixtures");
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
+const COLD_RUNS = Number(process.argv[3] ?? 15);
+for (const [name, n] of [["calls", CALLS], ["cold starts", COLD_RUNS]] as const) {
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, got ${n}`);
 }
 
-async function timeCalls(call: (i: number) => Promise<void>): Promise<number[]> {
-  for (let i = 0; i < 200; i++) await call(i); // warm up
-  const times: number[] = [];
-  for (let i = 0; i < CALLS; i++) {
-    const start = performance.now();
-    await call(i);
-    times.push(performance.now() - start);
-  }
-  return times.sort((a, b) => a - b);
-}
+const home = mkdtempSync(join(tmpdir(), "zot-bench-"));
+const floor = rawPipe;
+const zot = zotHost(home);
+const mcp = mcpSdk({ listTools: false });
+const mcpListed = mcpSdk({ listTools: true });
 
-async function rawPipe(): Promise<number[]> {
-  const child = spawn(process.env.NODE ?? "node", [join(fixtures, "raw-echo.mjs")], { stdio: ["pipe", "pipe", "inherit"] });
-  const pending = new Map<number, () => void>();
-  createInterface({ input: child.stdout }).on("line", (line) => pending.get(JSON.parse(line).id)?.());
+async function warmCalls(contender: Contender): Promise<number[]> {
+  const session = await contender.start();
   try {
-    return await timeCalls((i) => new Promise<void>((done) => {
-      pending.set(i, done);
-      child.stdin.write(`${JSON.stringify({ id: i, text: `call ${i}` })}\n`);
-    }));
+    return await timeCalls((i) => session.call(i), CALLS);
   } finally {
-    child.kill();
+    await session.close();
   }
 }
 
-async function throughHost(): Promise<number[]> {
-  const home = mkdtempSync(join(tmpdir(), "zot-bench-"));
-  const bus = new EventBus({ id: "bench", cwd: home });
-  const host = await ExtensionHost.start({
-    cwd: home, paths: pathsUnder(home), explicit: [join(fixtures, "echo")], discover: false, bus,
-    info: () => ({ provider: "none", model: "none" }), interactive: false,
-  });
-  try {
-    const tool = host.tools().find((t) => t.name === "echo");
-    if (!tool) throw new Error(`the echo extension did not load: ${JSON.stringify(host.reports())}`);
-    const signal = new AbortController().signal;
-    return await timeCalls(async (i) => {
-      const out = await tool.execute({ text: `call ${i}` }, { cwd: home, signal });
-      if (out.is_error) throw new Error(JSON.stringify(out.content));
-    });
-  } finally {
-    await host.shutdown();
-    rmSync(home, { recursive: true, force: true });
+/** Round-robin, so background load drifting over the run hits every contender alike. */
+async function coldStarts(contenders: Contender[]): Promise<Map<Contender, number[]>> {
+  const times = new Map(contenders.map((c) => [c, [] as number[]]));
+  for (let run = 0; run < COLD_RUNS; run++) {
+    for (const c of contenders) {
+      times.get(c)!.push(await timeColdStart(() => c.start(), (s) => s.call(0), (s) => s.close()));
+    }
+  }
+  for (const t of times.values()) t.sort((a, b) => a - b);
+  return times;
+}
+
+const µs = (ms: number) => (ms * 1000).toFixed(0).padStart(8);
+const msText = (ms: number) => ms.toFixed(1).padStart(8);
+const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`.padStart(8);
+
+function printTable(title: string, unit: string, format: (ms: number) => string,
+  rows: Array<[Contender, number[]]>, base: number[], high: number, highName: string): void {
+  console.log(`\n${title}`);
+  console.log(`${"".padEnd(24)}${`p50 ${unit}`.padStart(8)}${`${highName} ${unit}`.padStart(10)}` +
+    `${"p50/floor".padStart(11)}${`${highName}/floor`.padStart(11)}`);
+  for (const [c, t] of rows) {
+    console.log(`${c.label.padEnd(24)}${format(percentile(t, 0.5))}  ${format(percentile(t, high))}` +
+      `   ${ratio(percentile(t, 0.5), percentile(base, 0.5))}   ${ratio(percentile(t, high), percentile(base, high))}`);
   }
 }
 
-const raw = await rawPipe();
-const zot = await throughHost();
-const row = (name: string, t: number[]) =>
-  `${name.padEnd(22)} p50 ${(percentile(t, 0.5) * 1000).toFixed(0).padStart(6)} µs   p99 ${(percentile(t, 0.99) * 1000).toFixed(0).padStart(6)} µs`;
-console.log(`${CALLS} sequential tool calls`);
-console.log(row("raw pipe (floor)", raw));
-console.log(row("zot extension host", zot));
-console.log(`ratio p50 ${(percentile(zot, 0.5) / percentile(raw, 0.5)).toFixed(2)}x   p99 ${(percentile(zot, 0.99) / percentile(raw, 0.99)).toFixed(2)}x`);
+try {
+  const runtime = process.versions.bun ? `bun ${process.versions.bun}` : `node ${process.version}`;
+  console.log(`host process: ${runtime}; children: node (raw, MCP: ${process.env.NODE ?? "node on PATH"}; zot echo: its shebang)`);
+
+  const warm = new Map<Contender, number[]>();
+  for (const c of [floor, zot, mcp]) warm.set(c, await warmCalls(c));
+  printTable(`${CALLS} sequential tool calls on a warm session (after 200 warm-up calls)`, "µs", µs,
+    [...warm], warm.get(floor)!, 0.99, "p99");
+  const [zw, mw] = [warm.get(zot)!, warm.get(mcp)!];
+  console.log(`zot / MCP: p50 ${ratio(percentile(zw, 0.5), percentile(mw, 0.5)).trim()}   ` +
+    `p99 ${ratio(percentile(zw, 0.99), percentile(mw, 0.99)).trim()}`);
+
+  const cold = await coldStarts([floor, zot, mcp, mcpListed]);
+  printTable(`cold start: spawn to first tool result, ${COLD_RUNS} runs each (round-robin)`, "ms", msText,
+    [...cold], cold.get(floor)!, 1, "max");
+  const [zc, mc, ml] = [cold.get(zot)!, cold.get(mcp)!, cold.get(mcpListed)!];
+  console.log(`zot / MCP: median ${ratio(percentile(zc, 0.5), percentile(mc, 0.5)).trim()}   ` +
+    `zot / (MCP + tools/list): median ${ratio(percentile(zc, 0.5), percentile(ml, 0.5)).trim()}`);
+} finally {
+  rmSync(home, { recursive: true, force: true });
+}

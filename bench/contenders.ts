@@ -1,0 +1,126 @@
+// The three ways to run one `echo` tool in a child process that the benchmark compares. Each
+// contender starts a fresh child per session; every call checks the echoed text, so a protocol
+// that answered wrongly could never look fast.
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { EventBus } from "../lib/agent/event-bus.ts";
+import { ExtensionHost } from "../lib/extensions/host.ts";
+import { pathsUnder } from "../lib/paths.ts";
+
+const fixtures = join(import.meta.dirname, "fixtures");
+/** The runtime of the raw and MCP children (the zot echo extension runs via its node shebang). */
+const NODE = process.env.NODE ?? "node";
+
+/** One running child that answers echo calls. */
+export interface Session {
+  /** One tool call carrying `call <i>`; rejects unless exactly that text comes back. */
+  call(i: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface Contender {
+  label: string;
+  /** Spawns the child and does whatever handshake the protocol needs before a call. */
+  start(): Promise<Session>;
+}
+
+function expectEcho(i: number, text: unknown): void {
+  if (text !== `call ${i}`) throw new Error(`echo ${i} answered ${JSON.stringify(text)}`);
+}
+
+/** The floor: a child that reads one JSON line and writes one back, no protocol at all. */
+export const rawPipe: Contender = {
+  label: "raw pipe (floor)",
+  async start() {
+    const child = spawn(NODE, [join(fixtures, "raw-echo.mjs")], { stdio: ["pipe", "pipe", "inherit"] });
+    const pending = new Map<number, (text: unknown) => void>();
+    createInterface({ input: child.stdout }).on("line", (line) => {
+      const msg = JSON.parse(line) as { id: number; text: unknown };
+      pending.get(msg.id)?.(msg.text);
+      pending.delete(msg.id);
+    });
+    return {
+      call: (i) => new Promise<void>((done, fail) => {
+        pending.set(i, (text) => {
+          try {
+            expectEcho(i, text);
+            done();
+          } catch (err) {
+            fail(err);
+          }
+        });
+        child.stdin.write(`${JSON.stringify({ id: i, text: `call ${i}` })}\n`);
+      }),
+      async close() {
+        const exited = new Promise((r) => child.once("exit", r));
+        child.kill();
+        await exited;
+      },
+    };
+  },
+};
+
+/** zot's real extension host running the echo extension (hello → register_tool → ready). */
+export function zotHost(home: string): Contender {
+  return {
+    label: "zot extension host",
+    async start() {
+      const host = await ExtensionHost.start({
+        cwd: home, paths: pathsUnder(home), explicit: [join(fixtures, "echo")], discover: false,
+        bus: new EventBus({ id: "bench", cwd: home }),
+        info: () => ({ provider: "none", model: "none" }), interactive: false,
+      });
+      const tool = host.tools().find((t) => t.name === "echo");
+      if (!tool) {
+        await host.shutdown();
+        throw new Error(`the echo extension did not load: ${JSON.stringify(host.reports())}`);
+      }
+      const signal = new AbortController().signal;
+      return {
+        async call(i) {
+          const out = await tool.execute({ text: `call ${i}` }, { cwd: home, signal });
+          if (out.is_error) throw new Error(JSON.stringify(out.content));
+          const first = out.content[0];
+          expectEcho(i, first?.type === "text" ? first.text : first);
+        },
+        close: () => host.shutdown(),
+      };
+    },
+  };
+}
+
+/**
+ * The official MCP SDK: `Client` over `StdioClientTransport` against an `McpServer`.
+ * `listTools` adds the tools/list round trip a real host needs before it can offer the tool
+ * to a model (zot's handshake already carries the tool list).
+ */
+export function mcpSdk(options: { listTools: boolean }): Contender {
+  return {
+    label: options.listTools ? "MCP SDK + tools/list" : "MCP SDK",
+    async start() {
+      const client = new Client({ name: "zot-bench", version: "1.0.0" });
+      await client.connect(new StdioClientTransport({
+        command: NODE, args: [join(fixtures, "mcp-echo-server.mjs")], stderr: "inherit",
+      }));
+      if (options.listTools) {
+        const { tools } = await client.listTools();
+        if (!tools.some((t) => t.name === "echo")) {
+          await client.close();
+          throw new Error("the MCP echo server lists no echo tool");
+        }
+      }
+      return {
+        async call(i) {
+          const out = await client.callTool({ name: "echo", arguments: { text: `call ${i}` } });
+          if (out.isError) throw new Error(JSON.stringify(out.content));
+          const first = (out.content as Array<{ type: string; text?: string }>)[0];
+          expectEcho(i, first?.type === "text" ? first.text : first);
+        },
+        close: () => client.close(),
+      };
+    },
+  };
+}
