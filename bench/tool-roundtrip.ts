@@ -9,11 +9,14 @@ import { join } from "node:path";
 import { mcpSdk, rawPipe, zotHost, type Contender } from "./contenders.ts";
 import { percentile, timeCalls, timeColdStart } from "./timing.ts";
 
-const CALLS = Number(process.argv[2] ?? 5000);
-const COLD_RUNS = Number(process.argv[3] ?? 15);
-for (const [name, n] of [["calls", CALLS], ["cold starts", COLD_RUNS]] as const) {
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, got ${n}`);
+function countArg(index: number, name: string, fallback: number): number {
+  const text = process.argv[index];
+  const n = Number(text ?? fallback);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, got ${JSON.stringify(text)}`);
+  return n;
 }
+const CALLS = countArg(2, "calls", 5000);
+const COLD_RUNS = countArg(3, "cold starts", 15);
 
 const home = mkdtempSync(join(tmpdir(), "zot-bench-"));
 const floor = rawPipe;
