@@ -9,6 +9,7 @@ import { listCommand } from "./list.ts";
 import { logsCommand } from "./logs.ts";
 import { disableCommand, enableCommand, removeCommand } from "./manage.ts";
 import { newCommand } from "./new.ts";
+import { testCommand } from "./test.ts";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyCommand = CommandDef<any>;
@@ -23,6 +24,7 @@ export const EXT_COMMANDS: Record<string, AnyCommand> = {
   disable: disableCommand,
   logs: logsCommand,
   new: newCommand,
+  test: testCommand,
 };
 
 const parent: AnyCommand = { meta: { name: "zot ext" } };
