@@ -4,7 +4,7 @@
 import { existsSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { makeSandbox, REPO_ROOT, runZot, type Sandbox } from "./support/cli.ts";
+import { makeSandbox, REPO_ROOT, runZot, writeFiles, type Sandbox } from "./support/cli.ts";
 
 interface Check {
   name: string;
@@ -131,11 +131,17 @@ describe.concurrent("zot ext test: output and usage", () => {
     expect(run.stdout).toContain(`\nconforms: 14 passed, 1 skipped\nlog: ${join(sb.home, "logs", "ext-none.log")}\n`);
   });
 
-  it("a folder without a valid manifest fails the manifest check; usage errors exit 2", async () => {
+  it("a folder without a valid manifest or a startable exec fails; usage errors exit 2", async () => {
     const sb = sandbox();
     const { code, result } = await extTest(sb, sb.project);
     expect(code).toBe(1);
     expect(result.checks).toEqual([{ name: "manifest", status: "failed", detail: expect.stringMatching(/extension\.json: cannot read/) }]);
+    const missing = join(sb.base, "missing-exec");
+    writeFiles(missing, { "extension.json": JSON.stringify({ name: "missing-exec", exec: "./nope" }) });
+    const unstartable = await extTest(sb, missing);
+    expect(unstartable.code).toBe(1);
+    expect(failed(unstartable.result)).toEqual([{ name: "hello", status: "failed",
+      detail: expect.stringMatching(/^it could not start \(spawn .*nope ENOENT\) before sending hello$/) }]);
     for (const args of [["ext", "test"], ["ext", "test", join(sb.base, "missing")], ["ext", "test", sb.project, "--timeout-ms", "soon"]]) {
       const run = await runZot(args, { cwd: sb.project, env: sb.env });
       expect(run.code, args.join(" ")).toBe(2);

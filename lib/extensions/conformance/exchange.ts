@@ -1,9 +1,8 @@
 // One scripted request/reply: send a host frame carrying an id, wait for the extension's reply
 // of the expected type with that id, and say in one line what went wrong when it did not come.
 import type { ExtensionFrame } from "../../protocol/index.ts";
-import { describeExit } from "../spawn.ts";
 import type { StdoutLine } from "./driver.ts";
-import { goneReason, type Session } from "./session.ts";
+import { exitPhrase, goneReason, type Session } from "./session.ts";
 
 export type Exchange =
   | { ok: true; frame: ExtensionFrame; ms: number; line: StdoutLine }
@@ -28,7 +27,7 @@ export async function exchange(
   }
   if (outcome.kind === "exited") {
     s.exitReported = true;
-    return { ok: false, detail: `it ${describeExit(outcome.status)} while ${frame.type} "${frame.id}" waited for its ${replyType}` };
+    return { ok: false, detail: `${exitPhrase(outcome.status)} while ${frame.type} "${frame.id}" waited for its ${replyType}` };
   }
   // Replies that did arrive, but for another id, are the usual bug: say so.
   const strays = driver.lines.slice(mark)
@@ -49,7 +48,7 @@ export async function whileRunning(s: Session, name: string, check: () => Promis
 export async function settleAlive(s: Session): Promise<string | undefined> {
   if (await s.driver.waitExit(s.timeouts.settle)) {
     s.exitReported = true;
-    return `it ${describeExit(s.driver.exitStatus()!)}`;
+    return exitPhrase(s.driver.exitStatus()!);
   }
   return undefined;
 }

@@ -6,7 +6,7 @@ import {
   type InterceptableEventName, type LifecycleEventName, type RegisterToolFrame,
 } from "../../protocol/index.ts";
 import type { Manifest } from "../manifest.ts";
-import { describeExit } from "../spawn.ts";
+import { describeExit, type ExitStatus } from "../spawn.ts";
 import type { ConformanceDriver } from "./driver.ts";
 import type { SessionInfo } from "./payloads.ts";
 import type { Checklist } from "./report.ts";
@@ -60,6 +60,11 @@ export interface Session {
   nextId(kind: string): string;
 }
 
+/** "it exited with status 3" / "it was terminated by signal SIGKILL" / "it could not start (spawn … ENOENT)". */
+export function exitPhrase(status: ExitStatus): string {
+  return status.error ? `it could not start (${status.error})` : `it ${describeExit(status)}`;
+}
+
 /**
  * When the extension is gone, later checks cannot run: returns the reason to skip (and nothing
  * while it still runs).
@@ -67,5 +72,5 @@ export interface Session {
 export function goneReason(s: Session): string | undefined {
   const status = s.driver.exitStatus();
   if (!status) return undefined;
-  return `the extension is no longer running (it ${describeExit(status)})`;
+  return `the extension is no longer running (${exitPhrase(status)})`;
 }

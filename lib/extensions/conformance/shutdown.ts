@@ -1,16 +1,15 @@
 // The end of the run: `shutdown` → `shutdown_ack` and exit within the grace period, nothing left
 // in the extension's process group, and the verdict on everything it wrote to stdout.
 import { terminateGroup, waitGroupGone } from "../../process/group.ts";
-import { describeExit } from "../spawn.ts";
-import type { Session } from "./session.ts";
+import { exitPhrase, type Session } from "./session.ts";
 
 export async function checkShutdown(s: Session): Promise<void> {
   const { driver, list, timeouts } = s;
   const name = "shutdown";
   const before = driver.exitStatus();
   if (before) {
-    if (s.exitReported) list.skip(name, `the extension is no longer running (it ${describeExit(before)})`);
-    else list.fail(name, `it ${describeExit(before)} before shutdown was sent`);
+    if (s.exitReported) list.skip(name, `the extension is no longer running (${exitPhrase(before)})`);
+    else list.fail(name, `${exitPhrase(before)} before shutdown was sent`);
     return;
   }
   const mark = driver.lines.length;
@@ -28,8 +27,8 @@ export async function checkShutdown(s: Session): Promise<void> {
   }
   const status = driver.exitStatus()!;
   const took = driver.elapsed() - sentAt;
-  if (!acked) list.fail(name, `it ${describeExit(status)} ${took} ms after shutdown without sending shutdown_ack`);
-  else if (status.code !== 0) list.warn(name, `shutdown_ack, then it ${describeExit(status)} (${took} ms)`);
+  if (!acked) list.fail(name, `${exitPhrase(status)} ${took} ms after shutdown without sending shutdown_ack`);
+  else if (status.code !== 0) list.warn(name, `shutdown_ack, then ${exitPhrase(status)} (${took} ms)`);
   else list.pass(name, `shutdown_ack, then exited with status 0 in ${took} ms`);
 }
 
@@ -55,5 +54,5 @@ export function checkStdout(s: Session): void {
   s.list.fail("stdout", `${bad.length} of ${lines.length} lines are not valid frames (zot ignores them); ` +
     `first, line ${first.index + 1}: ${first.error}` +
     (unknown.length ? `; unknown frame types: ${unknown.map((t) => JSON.stringify(t)).join(", ")}` : "") +
-    " (write logs to stderr)");
+    (bad.some((l) => !l.json) ? " (write logs to stderr, never to stdout)" : ""));
 }

@@ -6,9 +6,8 @@ import {
 } from "../../protocol/index.ts";
 import { ZOT_VERSION } from "../../version.ts";
 import { hostCapabilities } from "../extension.ts";
-import { describeExit } from "../spawn.ts";
 import type { StdoutLine } from "./driver.ts";
-import type { Session } from "./session.ts";
+import { exitPhrase, type Session } from "./session.ts";
 
 /** "a notify frame" / "a line that is not JSON" for a detail line. */
 export function describeLine(line: StdoutLine): string {
@@ -26,7 +25,7 @@ export async function checkHello(s: Session): Promise<StdoutLine | undefined> {
   let hello: StdoutLine | undefined;
   if (first.kind === "exited") {
     s.exitReported = true;
-    list.fail("hello", `it ${describeExit(first.status)} before sending hello`);
+    list.fail("hello", `${exitPhrase(first.status)} before sending hello`);
   } else if (first.kind === "timeout") {
     list.fail("hello", `no stdout frame within ${timeouts.hello} ms (hello must be the first frame)`);
   } else if (first.line.json?.type === "hello") {
@@ -93,7 +92,7 @@ export async function checkRegistration(s: Session): Promise<boolean> {
   }
   if (outcome.kind === "exited") {
     s.exitReported = true;
-    list.fail("ready", `it ${describeExit(outcome.status)} before sending ready`);
+    list.fail("ready", `${exitPhrase(outcome.status)} before sending ready`);
     return false;
   }
   list.warn("ready", `no ready within ${timeouts.ready} ms of hello_ack: zot auto-readies it as a legacy extension ` +
