@@ -5,14 +5,8 @@ import { command, readRecord, sandbox, startHost, tool, waitFor, writeExtension,
 
 let sb: Sandbox;
 let t: TestHost | undefined;
-beforeEach(async () => {
-  sb = await sandbox();
-});
-afterEach(async () => {
-  await t?.host.shutdown();
-  t = undefined;
-  await sb.cleanup();
-});
+beforeEach(async () => void (sb = await sandbox()));
+afterEach(() => sb.cleanup()); // also shuts down the hosts started in it
 
 const ctx = (signal = new AbortController().signal): ToolContext => ({ cwd: "/", signal });
 

@@ -6,14 +6,8 @@ import { command, FIXTURES, readRecord, sandbox, startHost, waitFor, writeExtens
 
 let sb: Sandbox;
 let t: TestHost | undefined;
-beforeEach(async () => {
-  sb = await sandbox();
-});
-afterEach(async () => {
-  await t?.host.shutdown();
-  t = undefined;
-  await sb.cleanup();
-});
+beforeEach(async () => void (sb = await sandbox()));
+afterEach(() => sb.cleanup()); // also shuts down the hosts started in it
 
 /** Answers every command by displaying "<extension>:<name>:<args>". */
 const echo = (ext: string) => `ctx.send({type:"command_response",id:msg.id,action:"display",display:${JSON.stringify(ext)}+":"+msg.name+":"+msg.args})`;

@@ -6,14 +6,8 @@ import { command, FIXTURES, sandbox, startHost, writeExtension, type Sandbox, ty
 
 let sb: Sandbox;
 let t: TestHost | undefined;
-beforeEach(async () => {
-  sb = await sandbox();
-});
-afterEach(async () => {
-  await t?.host.shutdown();
-  t = undefined;
-  await sb.cleanup();
-});
+beforeEach(async () => void (sb = await sandbox()));
+afterEach(() => sb.cleanup()); // also shuts down the hosts started in it
 
 /** An extension whose /whoami displays where it was loaded from and its process cwd. */
 function whoami(parent: string, folder: string, name: string, tag: string, manifest: Record<string, unknown> = {}) {

@@ -8,14 +8,8 @@ import { readRecord, sandbox, startHost, waitFor, writeExtension, type Sandbox, 
 
 let sb: Sandbox;
 let t: TestHost | undefined;
-beforeEach(async () => {
-  sb = await sandbox();
-});
-afterEach(async () => {
-  await t?.host.shutdown();
-  t = undefined;
-  await sb.cleanup();
-});
+beforeEach(async () => void (sb = await sandbox()));
+afterEach(() => sb.cleanup()); // also shuts down the hosts started in it
 
 const ALL: LifecycleEvent[] = [
   { type: "session_start" },

@@ -29,7 +29,10 @@ export interface Sandbox {
   globalDir: string;
   /** Scratch space for record files and pid files. */
   scratch: string;
+  /** Shuts down every host started in this sandbox, then removes its folders. */
   cleanup(): Promise<void>;
+  /** Hosts started by startHost in this sandbox. */
+  hosts: Set<ExtensionHost>;
 }
 
 export async function sandbox(): Promise<Sandbox> {
@@ -39,8 +42,12 @@ export async function sandbox(): Promise<Sandbox> {
   const projectDir = projectExtensionsDir(cwd);
   const scratch = join(root, "scratch");
   for (const dir of [cwd, projectDir, paths.extensions, scratch]) mkdirSync(dir, { recursive: true });
-  return { root, cwd, paths, projectDir, globalDir: paths.extensions, scratch,
-    cleanup: () => rm(root, { recursive: true, force: true }) };
+  const hosts = new Set<ExtensionHost>();
+  return { root, cwd, paths, projectDir, globalDir: paths.extensions, scratch, hosts,
+    async cleanup() {
+      await Promise.all([...hosts].map((h) => h.shutdown()));
+      await rm(root, { recursive: true, force: true });
+    } };
 }
 
 /** The programmable fixture's configuration (see its header). */
@@ -95,6 +102,7 @@ export async function startHost(sb: Sandbox, options: Partial<ExtensionHostOptio
     ...options,
     timeouts: { ...FAST, ...options.timeouts },
   });
+  sb.hosts.add(host);
   return {
     host, bus, events,
     of: (type) => events.filter((e) => e.type === type) as never,

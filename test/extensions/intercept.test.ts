@@ -6,14 +6,8 @@ import { readRecord, sandbox, startHost, writeExtension, type Sandbox, type Test
 
 let sb: Sandbox;
 let t: TestHost | undefined;
-beforeEach(async () => {
-  sb = await sandbox();
-});
-afterEach(async () => {
-  await t?.host.shutdown();
-  t = undefined;
-  await sb.cleanup();
-});
+beforeEach(async () => void (sb = await sandbox()));
+afterEach(() => sb.cleanup()); // also shuts down the hosts started in it
 
 /**
  * An interceptor whose answer is computed by `answer` (a JS expression over `msg`); undefined

@@ -5,14 +5,8 @@ import { command, processRunning, readRecord, sandbox, startHost, tool, waitFor,
 
 let sb: Sandbox;
 let t: TestHost | undefined;
-beforeEach(async () => {
-  sb = await sandbox();
-});
-afterEach(async () => {
-  await t?.host.shutdown();
-  t = undefined;
-  await sb.cleanup();
-});
+beforeEach(async () => void (sb = await sandbox()));
+afterEach(() => sb.cleanup()); // also shuts down the hosts started in it
 
 /**
  * A todo-style panel extension: /<name> opens panel "<name>-main"; each key re-renders with the

@@ -7,14 +7,8 @@ import { command, processRunning, readRecord, sandbox, startHost, waitFor, write
 
 let sb: Sandbox;
 let t: TestHost | undefined;
-beforeEach(async () => {
-  sb = await sandbox();
-});
-afterEach(async () => {
-  await t?.host.shutdown();
-  t = undefined;
-  await sb.cleanup();
-});
+beforeEach(async () => void (sb = await sandbox()));
+afterEach(() => sb.cleanup()); // also shuts down the hosts started in it
 
 const pidOf = (file: string) => Number(readFileSync(file, "utf8"));
 

@@ -7,14 +7,8 @@ import { readRecord, sandbox, startHost, tool, waitFor, writeExtension, type San
 
 let sb: Sandbox;
 let t: TestHost | undefined;
-beforeEach(async () => {
-  sb = await sandbox();
-});
-afterEach(async () => {
-  await t?.host.shutdown();
-  t = undefined;
-  await sb.cleanup();
-});
+beforeEach(async () => void (sb = await sandbox()));
+afterEach(() => sb.cleanup()); // also shuts down the hosts started in it
 
 const ctx = (signal = new AbortController().signal): ToolContext => ({ cwd: "/", signal });
 const PNG = "iVBORw0KGgo=";
