@@ -5,6 +5,7 @@ import type { EventBus } from "./event-bus.ts";
 import type { Confirmer } from "./permissions.ts";
 import type { OpenedSession } from "./session-select.ts";
 import type { Skill } from "../tools/skill-file.ts";
+import type { ContextFileSearch } from "./context-files.ts";
 import type { BuiltinToolsOptions } from "../tools/index.ts";
 import type { ImageBlock, Provider, ReasoningEffort, Usage } from "../providers/types.ts";
 import type { Tool, ToolContent, ToolStatus } from "../tools/types.ts";
@@ -16,6 +17,11 @@ export interface SystemPromptOptions {
   systemPrompt?: string;
   /** `--append-system-prompt`, in flag order. */
   append?: string[];
+  /**
+   * Read AGENTS.md/CLAUDE.md context files from the cwd up to the git root (and `userDir`) at
+   * each prompt rebuild. Absent reads none, so an embedded session only sees files it asks for.
+   */
+  contextFiles?: ContextFileSearch;
   /** Overrides the manifest derived from the skills. */
   skillsManifest?: string;
 }

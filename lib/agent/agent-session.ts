@@ -383,7 +383,7 @@ export class AgentSession {
     const tools = [...this.tools().values()];
     // The manifest only helps when the model has the skill tool to load a skill with.
     const manifest = tools.some((t) => t.name === "skill") ? skillsManifest(this.skills()) : "";
-    return basePromptFrom(this.options.prompt ?? {}, { cwd: this.cwd, tools, skillsManifest: manifest });
+    return basePromptFrom(this.options.prompt ?? {}, { cwd: this.cwd, tools, skillsManifest: manifest, warn: (m) => this.warn(m) });
   }
 
   private warn(message: string): void {

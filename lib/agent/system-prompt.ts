@@ -1,7 +1,11 @@
 // System prompt assembly, before extensions see it: the base (built-in, `$ZOT_HOME/SYSTEM.md`
-// or `--system-prompt`), then every `--append-system-prompt`, then the skills manifest. The
+// or `--system-prompt`), then every `--append-system-prompt`, then the context files section
+// (AGENTS.md/CLAUDE.md), then the skills manifest. Context files come after the user's own
+// prompt text so `--system-prompt` replaces only the built-in text, never project instructions;
+// the skills manifest stays last as a catalogue the model consults on demand. The
 // before_agent_start chain runs on the result (see prompt-preparer.ts).
 import { readFileSync } from "node:fs";
+import { contextFilesSection, findContextFiles, type ContextFile } from "./context-files.ts";
 import type { ToolDefinition } from "../providers/types.ts";
 import type { SystemPromptOptions } from "./agent-options.ts";
 
@@ -15,6 +19,8 @@ export interface SystemPromptSources {
   systemPrompt?: string;
   /** `--append-system-prompt`, in flag order. */
   append?: readonly string[];
+  /** Context files in prompt order (see context-files.ts). */
+  contextFiles?: readonly ContextFile[];
   /** The skills manifest text (empty when there are no skills). */
   skillsManifest?: string;
   /** Today's date for the built-in prompt (injectable for tests). */
@@ -23,18 +29,26 @@ export interface SystemPromptSources {
 
 export function assembleSystemPrompt(sources: SystemPromptSources): string {
   const base = sources.systemPrompt ?? sources.systemFile ?? builtinSystemPrompt(sources);
-  const parts = [base, ...(sources.append ?? [])];
+  const parts = [base, ...(sources.append ?? []), contextFilesSection(sources.contextFiles ?? [])];
   if (sources.skillsManifest?.trim()) parts.push(sources.skillsManifest);
   return parts.filter((part) => part !== "").join("\n\n");
 }
 
-/** The base prompt from the CLI's prompt options (SYSTEM.md is read now, so edits apply on rebuild). */
+/**
+ * The base prompt from the CLI's prompt options. SYSTEM.md and the context files are read now,
+ * so edits apply on the next rebuild; `warn` hears about context files that cannot be read.
+ */
 export function basePromptFrom(
   options: SystemPromptOptions,
-  context: Pick<SystemPromptSources, "cwd" | "tools" | "now"> & { skillsManifest: string },
+  context: Pick<SystemPromptSources, "cwd" | "tools" | "now"> & { skillsManifest: string; warn?: (message: string) => void },
 ): string {
+  const { warn, ...sources } = context;
+  const contextFiles = options.contextFiles
+    ? findContextFiles({ ...options.contextFiles, cwd: context.cwd, ...(warn ? { onWarning: warn } : {}) })
+    : [];
   return assembleSystemPrompt({
-    ...context,
+    ...sources,
+    contextFiles,
     ...(options.systemFile ? { systemFile: readSystemFile(options.systemFile) } : {}),
     ...(options.systemPrompt !== undefined ? { systemPrompt: options.systemPrompt } : {}),
     append: options.append ?? [],

@@ -137,7 +137,12 @@ export async function createRuntime(options: RootOptions, io: RuntimeOptions): P
     tools: options.tools ? { only: options.tools } : undefined,
     extraTools: () => host.tools(),
     skills: () => skillList,
-    prompt: { systemFile: paths.systemPrompt, systemPrompt: options.systemPrompt, append: options.appendSystemPrompt },
+    prompt: {
+      systemFile: paths.systemPrompt,
+      systemPrompt: options.systemPrompt,
+      append: options.appendSystemPrompt,
+      ...(options.noContextFiles ? {} : { contextFiles: { userDir: paths.home } }),
+    },
     maxSteps: options.maxSteps,
     reasoning: options.reasoning,
     yolo: options.yolo,

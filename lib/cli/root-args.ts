@@ -28,6 +28,7 @@ export const ROOT_ARGS = {
   "no-ext": { type: "boolean", description: "skip extension discovery" },
   "with-skills": { type: "boolean", description: "load user skills" },
   "no-skill": { type: "boolean", description: "disable skills entirely" },
+  "no-context-files": { type: "boolean", description: "do not read AGENTS.md/CLAUDE.md into the system prompt" },
   "no-yolo": { type: "boolean", description: "confirm each tool call (interactive only)" },
   jail: { type: "boolean", description: "confine tools to --cwd" },
   "list-models": { type: "boolean", description: "list known models" },
@@ -59,6 +60,7 @@ export interface RootOptions {
   noExt: boolean;
   withSkills: boolean;
   noSkill: boolean;
+  noContextFiles: boolean;
   yolo: boolean;
   jail: boolean;
   listModels: boolean;
@@ -178,6 +180,7 @@ export function parseRootArgs(argv: string[]): RootOptions {
     noExt: args.ext === false || bool("no-ext"),
     withSkills: bool("with-skills"),
     noSkill: args.skill === false || bool("no-skill"),
+    noContextFiles: args["context-files"] === false || bool("no-context-files"),
     yolo: !(args.yolo === false || bool("no-yolo")),
     jail: bool("jail"),
     listModels: bool("list-models"),
