@@ -12,11 +12,26 @@ export interface ConnectionLimits {
   writeTimeoutMs: number;
 }
 
+/**
+ * What could still be read from a line that is not a valid frame, so a request can be answered.
+ * `name` is read only for `call_tool` (its error reply echoes it).
+ */
+export interface InvalidFrame {
+  /** The validation error alone, without the line preview. */
+  error: string;
+  type?: string;
+  id?: string;
+  name?: string;
+}
+
 export interface ConnectionHandlers {
   /** A valid frame that is not the reply to a pending request. */
   onFrame(frame: ExtensionFrame): void;
-  /** A line that is not a valid frame (`type` when readable); the connection carries on. */
-  onInvalid(message: string, type?: string): void;
+  /**
+   * A line that is not a valid frame; `message` names the error and previews the line. An
+   * invalid reply to a pending request has already failed that request. The connection carries on.
+   */
+  onInvalid(message: string, frame: InvalidFrame): void;
   /** An outbound frame over the frame limit was not sent; the connection carries on. */
   onUnsendable(message: string): void;
   /** The transport cannot continue (overflow, blocked write, oversized frame, broken pipe). */
@@ -198,7 +213,9 @@ export class Connection {
       if (pending && parsed.type === pending.replyType) {
         pending.settle({ ok: false, reason: "invalid", message: parsed.error, delivered: true, written: Promise.resolve(true) });
       }
-      this.handlers.onInvalid(`${parsed.error} in line: ${preview(line)}`, parsed.type);
+      const name = parsed.type === "call_tool" && parsed.id !== undefined ? readName(line) : undefined;
+      this.handlers.onInvalid(`${parsed.error} in line: ${preview(line)}`,
+        { error: parsed.error, type: parsed.type, id: parsed.id, name });
       return;
     }
     const frame = parsed.frame;
@@ -211,6 +228,16 @@ export class Connection {
       }
     }
     this.handlers.onFrame(frame);
+  }
+}
+
+/** The string `name` of a JSON object line, if any (the parser does not return it). */
+function readName(line: string): string | undefined {
+  try {
+    const name = (JSON.parse(line) as { name?: unknown }).name;
+    return typeof name === "string" ? name : undefined;
+  } catch {
+    return undefined;
   }
 }
 

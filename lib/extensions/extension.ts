@@ -4,7 +4,7 @@
 import type { ExtensionFrame, HelloFrame, RegisterToolFrame } from "../protocol/index.ts";
 import { LIFECYCLE_EVENTS, INTERCEPTABLE_EVENTS, PROTOCOL_VERSION } from "../protocol/index.ts";
 import { ZOT_VERSION } from "../version.ts";
-import { Connection } from "./connection.ts";
+import { Connection, type InvalidFrame } from "./connection.ts";
 import type { Candidate, ExtensionScope } from "./discovery.ts";
 import { failureMessage } from "./diagnostics.ts";
 import { terminateGroup, waitGroupGone } from "../process/group.ts";
@@ -108,7 +108,7 @@ export class LoadedExtension {
       { ...this.limits, writeTimeoutMs: this.timeouts.write },
       {
         onFrame: (frame) => this.receive(frame),
-        onInvalid: (message, type) => this.invalid(message, type),
+        onInvalid: (message, frame) => this.invalid(message, frame),
         onUnsendable: (message) => this.warn(message),
         onFatal: (reason) => this.fail(`disconnected: ${reason}`),
       }, this.name);
@@ -209,15 +209,24 @@ export class LoadedExtension {
     this.settle();
   }
 
-  private invalid(message: string, type?: string): void {
+  private invalid(message: string, frame: InvalidFrame): void {
     // A malformed hello is a handshake error now, not a hello timeout later.
-    if (this.phase === "starting" && type === "hello") return this.fail(`sent an invalid hello: ${message}`);
+    if (this.phase === "starting" && frame.type === "hello") return this.fail(`sent an invalid hello: ${message}`);
+    // Every request is answered: a malformed call_tool with an id fails now instead of leaving the
+    // caller waiting for its own timeout. (call_tool_cancel is one-way: logging it is enough.)
+    if (frame.type === "call_tool" && frame.id && this.alive) this.answerInvalidCall(frame.id, frame.name, frame.error);
     this.invalidLines++;
     // A flood of garbage must not flood the log: the first lines, then every 1000th.
     if (this.invalidLines <= 20 || this.invalidLines % 1000 === 0) {
       this.log(`ignored invalid stdout line #${this.invalidLines}: ${message}`);
     }
     if (this.invalidLines === 1) this.warnings.push(`wrote invalid stdout lines (see ${this.logPath ?? "its log"})`);
+  }
+
+  private answerInvalidCall(id: string, name: string | undefined, error: string): void {
+    const why = error.startsWith("call_tool: ") ? error.slice("call_tool: ".length) : error;
+    this.conn?.send({ type: "tool_result", id, ...(name !== undefined ? { name } : {}),
+      content: [{ type: "text", text: `invalid call_tool: ${why}` }], is_error: true });
   }
 
   /** Marks the extension failed, records the diagnostic, and stops its process group. */

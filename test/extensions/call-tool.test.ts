@@ -1,5 +1,7 @@
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { extensionLogPath } from "../../lib/paths.ts";
 import type { ToolContext } from "../../lib/tools/types.ts";
 import { command, readRecord, sandbox, startHost, tool, waitFor, writeExtension, type Sandbox, type TestHost } from "./helpers.ts";
 
@@ -174,5 +176,69 @@ describe("call_tool", () => {
     controller.abort();
     await outer;
     await waitFor(() => readRecord(record).some((f) => f.type === "tool_cancel"), "tool_cancel to the nested tool");
+  });
+});
+
+/**
+ * An extension whose /send command writes the frames given as JSON in its args, then a valid
+ * call_tool "probe" of its own tool `echo`; when the probe's reply arrives it answers the command
+ * with every tool_result it received so far. The host answers in order, so a reply to any of the
+ * sent frames would arrive before the probe's.
+ */
+function senderExtension() {
+  return writeExtension(sb.globalDir, "sender", {
+    name: "sender", capabilities: ["tools", "call_tool"], register: [tool("echo"), command("send")],
+    on: {
+      command_invoked: `
+        ctx.state.command = msg.id; ctx.state.results = [];
+        for (const frame of JSON.parse(msg.args)) ctx.send(frame);
+        ctx.send({type:"call_tool",id:"probe",name:"echo",args:{}});`,
+      tool_call: `ctx.send({type:"tool_result",id:msg.id,content:[{type:"text",text:msg.name}]})`,
+      tool_result: `
+        if (msg.id !== "probe") return void ctx.state.results.push(msg);
+        ctx.send({type:"command_response",id:ctx.state.command,action:"display",display:JSON.stringify(ctx.state.results)});`,
+    },
+  });
+}
+
+async function send(frames: Array<Record<string, unknown>>) {
+  const response = await t!.host.invokeCommand("send", JSON.stringify(frames));
+  return JSON.parse((response as { display: string }).display) as Array<Record<string, unknown>>;
+}
+
+describe("invalid call_tool frames", () => {
+  it("an invalid call_tool with an id is answered at once with an error tool_result, and logged", async () => {
+    senderExtension();
+    // Long deadlines: only an immediate reply lets the test finish.
+    t = await startHost(sb, { timeouts: { callTool: 600_000, command: 600_000 } });
+    expect(await send([
+      { type: "call_tool", id: "array-args", name: "echo", args: ["not", "an", "object"] },
+      { type: "call_tool", id: "no-name", args: {} },
+      { type: "call_tool", id: "numeric-name", name: 7 },
+    ])).toEqual([
+      { type: "tool_result", id: "array-args", name: "echo", is_error: true,
+        content: [{ type: "text", text: expect.stringMatching(/^invalid call_tool: args: .*object/) }] },
+      { type: "tool_result", id: "no-name", is_error: true,
+        content: [{ type: "text", text: expect.stringMatching(/^invalid call_tool: name: /) }] },
+      { type: "tool_result", id: "numeric-name", is_error: true,
+        content: [{ type: "text", text: expect.stringMatching(/^invalid call_tool: name: /) }] },
+    ]);
+    const log = readFileSync(extensionLogPath(sb.paths, "sender"), "utf8");
+    expect(log).toMatch(/ignored invalid stdout line #1: call_tool: args: .*"array-args"/);
+    expect(log).toMatch(/ignored invalid stdout line #3: call_tool: name: .*"numeric-name"/);
+  });
+
+  it("an invalid call_tool without an id and an invalid call_tool_cancel are only logged", async () => {
+    senderExtension();
+    t = await startHost(sb, { timeouts: { callTool: 600_000, command: 600_000 } });
+    expect(await send([
+      { type: "call_tool", name: "echo", args: {} },
+      { type: "call_tool", id: 42, name: "echo" },
+      { type: "call_tool_cancel", id: "" },
+      { type: "call_tool_cancel" },
+    ])).toEqual([]);
+    const log = readFileSync(extensionLogPath(sb.paths, "sender"), "utf8");
+    expect(log.match(/ignored invalid stdout line #\d+: call_tool: id: /g)).toHaveLength(2);
+    expect(log.match(/ignored invalid stdout line #\d+: call_tool_cancel: id: /g)).toHaveLength(2);
   });
 });

@@ -68,6 +68,14 @@ describe("event_intercept: tool_call", () => {
       slow: "tool_call interception did not answer within 200 ms; allowed",
     });
   });
+  it("a malformed reply means allow at once, with a warning naming the error", async () => {
+    interceptor(sb.globalDir, "typo", ["tool_call"], `{block: "yes"}`);
+    // A long deadline: only settling on the invalid reply lets the test finish.
+    t = await startHost(sb, { timeouts: { intercept: 600_000 } });
+    expect(await t.host.interceptToolCall(call({ command: "ls" }))).toEqual({ block: false, args: { command: "ls" } });
+    expect(t.of("ext_notify").map((n) => [n.extension, n.message])).toEqual([
+      ["typo", expect.stringMatching(/^tool_call interception event_intercept_response: block: .*; allowed$/)]]);
+  });
 });
 
 describe("event_intercept: turn_start and assistant_message", () => {

@@ -93,6 +93,16 @@ describe("register_tool / tool_call / tool_result", () => {
     await waitFor(() => readRecord(record).some((f) => f.type === "tool_cancel"), "tool_cancel");
   });
 
+  it("a malformed tool_result fails its pending call at once with the validation error", async () => {
+    writeExtension(sb.globalDir, "m", { name: "m", register: [tool("broken")],
+      on: { tool_call: `ctx.send({type:"tool_result",id:msg.id,content:"not a list"})` } });
+    // A long deadline: only settling on the invalid reply lets the test finish.
+    t = await startHost(sb, { timeouts: { toolCall: 600_000 } });
+    expect(await t.host.tools()[0]!.execute({}, ctx())).toMatchObject({ is_error: true, details: { extension: "m" },
+      content: [{ type: "text", text: expect.stringMatching(/sent an invalid tool_result: tool_result: content: /) }] });
+    expect(t.host.reports()[0]!.status).toBe("ok");
+  });
+
   it("an extension that dies mid-call fails the call", async () => {
     writeExtension(sb.globalDir, "d", { name: "d", register: [tool("die")], on: { tool_call: handlers(0) } });
     t = await startHost(sb);
