@@ -29,7 +29,7 @@ export interface ContextFile {
   path: string;
   /** The text, at most `maxBytes` bytes of the file. */
   content: string;
-  /** The file's size in bytes. */
+  /** The file's size in bytes (at least `maxBytes + 1` when truncated). */
   size: number;
   /** True when `content` is only the first `maxBytes` bytes. */
   truncated: boolean;
@@ -99,19 +99,21 @@ function readContextFile(path: string, maxBytes: number, warn?: (message: string
   let fd: number | undefined;
   try {
     fd = openSync(path, "r");
-    const size = fstatSync(fd).size;
-    const buffer = Buffer.alloc(Math.min(size, maxBytes));
+    const statSize = fstatSync(fd).size;
+    // Read to EOF rather than trusting the size: some files (procfs, FUSE) report 0. One byte
+    // past the cap tells whether there is more.
+    const buffer = Buffer.alloc(maxBytes + 1);
     let read = 0;
     while (read < buffer.length) {
       const n = readSync(fd, buffer, read, buffer.length - read, read);
       if (n === 0) break;
       read += n;
     }
-    const truncated = size > read;
-    let content = buffer.subarray(0, read).toString("utf8");
+    const truncated = read > maxBytes;
+    let content = buffer.subarray(0, Math.min(read, maxBytes)).toString("utf8");
     // A cut can split a multi-byte character; drop the broken tail rather than show U+FFFD.
     if (truncated) content = content.replace(/\uFFFD+$/, "");
-    return { path, content, size, truncated };
+    return { path, content, size: Math.max(statSize, read), truncated };
   } catch (err) {
     warn?.(`could not read context file ${path}: ${(err as Error).message}`);
     return undefined;
