@@ -15,3 +15,4 @@ export { findSession, listSessions, newSessionId, openSession, sessionDirFor, ty
 export { assembleSystemPrompt, builtinSystemPrompt, readSystemFile } from "./system-prompt.ts";
 export { observeContent, type Observation } from "./observation.ts";
 export { estimateTokens } from "./tokens.ts";
+export { CONTEXT_FILE_MAX_BYTES, CONTEXT_FILE_NAMES, contextFilesSection, findContextFiles, type ContextFile } from "./context-files.ts";
