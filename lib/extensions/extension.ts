@@ -121,6 +121,10 @@ export class LoadedExtension {
       const how = describeExit(status);
       this.fail(this.phase === "starting" ? `${how} before sending hello` : `${how} unexpectedly`);
     });
+    // It can never answer again: fail now instead of letting every request wait for its timeout.
+    void proc.stdoutClosedEarly.then((early) => {
+      if (early && !this.stopping) this.fail("closed its stdout but kept running; stopping it");
+    });
     return this;
   }
 

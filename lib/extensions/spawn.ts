@@ -3,7 +3,7 @@
 // to the file itself, so a chatty stderr can never block on the host). The host appends its own
 // diagnostics to the same log, prefixed `[zot]`.
 import { spawn, type ChildProcessByStdio } from "node:child_process";
-import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, statSync, writeSync } from "node:fs";
+import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, readFileSync, statSync, writeSync } from "node:fs";
 import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { ZOT_VERSION } from "../version.ts";
@@ -36,6 +36,11 @@ export interface ExtensionProcess {
   readonly logPath: string | undefined;
   /** Settles once the process has exited and its stdout ended (or could not start). */
   readonly exited: Promise<ExitStatus>;
+  /**
+   * Settles once stdout reaches end of file: true when the process was still running
+   * STDOUT_LINGER_MS later (it can never answer again), false when it exited (normal exit, crash).
+   */
+  readonly stdoutClosedEarly: Promise<boolean>;
   /** The last known exit status, once exited. */
   exitStatus(): ExitStatus | undefined;
   /** Appends a `[zot]` diagnostic line to the extension's log. */
@@ -78,8 +83,28 @@ function openLog(path: string, header: string): number | undefined {
   }
 }
 
-/** How long after the exit we keep reading stdout that a forked grandchild still holds open. */
+/**
+ * How long after the exit we keep reading stdout that a forked grandchild still holds open; and
+ * how long after stdout's end of file a process that is exiting gets to report its exit.
+ */
 const STDOUT_LINGER_MS = 250;
+
+/** Whether `pid` runs and is not a zombie (an exiting process closes its fds before it is reaped). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+  if (process.platform !== "linux") return true;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const state = stat.slice(stat.lastIndexOf(")") + 2)[0];
+    return state !== "Z" && state !== "X";
+  } catch {
+    return false; // reaped meanwhile
+  }
+}
 
 export function spawnExtension(request: SpawnRequest): ExtensionProcess {
   const command = resolveExec(request.dir, request.exec);
@@ -126,6 +151,23 @@ export function spawnExtension(request: SpawnRequest): ExtensionProcess {
     setTimeout(() => ended || done(), STDOUT_LINGER_MS).unref();
   });
   child.on("close", (code, signal) => finish({ code, signal }));
+  // stdout usually ends as the process exits; the exit event may trail the end of file a little.
+  const stdoutClosedEarly = new Promise<boolean>((resolveEarly) => {
+    let seen = false;
+    const onEof = () => {
+      if (seen) return;
+      seen = true;
+      if (status) return resolveEarly(false);
+      const timer = setTimeout(() => resolveEarly(!status && pid !== undefined && running(pid)), STDOUT_LINGER_MS);
+      timer.unref();
+      void exited.then(() => {
+        clearTimeout(timer);
+        resolveEarly(false);
+      });
+    };
+    child.stdout.once("end", onEof);
+    child.stdout.once("close", onEof);
+  });
 
   return {
     pid,
@@ -134,6 +176,7 @@ export function spawnExtension(request: SpawnRequest): ExtensionProcess {
     command,
     logPath: logFd === undefined ? undefined : request.logPath,
     exited,
+    stdoutClosedEarly,
     exitStatus: () => status,
     log(message: string) {
       if (logFd === undefined) return;

@@ -1,9 +1,9 @@
 import { spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { extensionLogPath } from "../../lib/paths.ts";
-import { command, processRunning, readRecord, sandbox, startHost, waitFor, writeExtension, type Sandbox, type TestHost } from "./helpers.ts";
+import { command, FIXTURES, processRunning, readRecord, sandbox, startHost, waitFor, writeExtension, type Sandbox, type TestHost } from "./helpers.ts";
 
 let sb: Sandbox;
 let t: TestHost | undefined;
@@ -163,5 +163,82 @@ describe("Wire format: framing and limits", () => {
     t.bus.lifecycle({ type: "user_prompt_submit", text: "z".repeat(1024 * 1024) });
     const error = await waitFor(() => t!.of("ext_error")[0], "ext_error");
     expect(error.message).toMatch(/blocked for 200 ms/);
+  });
+});
+
+/** The sh fixture that closes its stdout and keeps running, in `mode`, writing its pid to `pidFile`. */
+function writeShCloser(sb: Sandbox, mode: "before-hello" | "on-command", pidFile: string): void {
+  const dir = join(sb.globalDir, "sh-stdout-closer");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "extension.json"), JSON.stringify({ name: "sh-stdout-closer", version: "0.1.0",
+    exec: join(FIXTURES, "sh-stdout-closer", "ext.sh"), args: [mode, pidFile], language: "sh" }));
+}
+
+const CLOSE_AND_STAY = "ctx.fs.closeSync(1); ctx.later(30000, () => {});";
+const STDOUT_CLOSED = /closed its stdout but kept running; stopping it/;
+
+describe("Supervision: an extension that closes its stdout but keeps running", () => {
+  // Timeouts far beyond the test's own: an answer must come from the failure, not a deadline.
+  const SLOW = { command: 60_000, hello: 60_000 };
+
+  it.each([
+    ["node", "node-stdout-closer", (sb: Sandbox, pidFile: string) => writeExtension(sb.globalDir, "node-stdout-closer",
+      { name: "node-stdout-closer", pidFile, register: [command("close-stdout")], on: { command_invoked: CLOSE_AND_STAY } })],
+    ["sh", "sh-stdout-closer", (sb: Sandbox, pidFile: string) => writeShCloser(sb, "on-command", pidFile)],
+  ])("after ready (%s): the pending command fails at once, ext_error names the log, the process is stopped", async (_lang, name, write) => {
+    const pidFile = join(sb.scratch, "closer.pid");
+    write(sb, pidFile);
+    t = await startHost(sb, { timeouts: SLOW });
+    expect(t.host.reports()[0]).toMatchObject({ name, status: "ok" });
+    const pid = pidOf(pidFile);
+    const reply = await t.host.invokeCommand("close-stdout", "");
+    expect(reply).toEqual({ error: expect.stringMatching(STDOUT_CLOSED) });
+    expect(t.of("ext_error")).toEqual([{ type: "ext_error", extension: name,
+      message: expect.stringMatching(new RegExp(`extension "${name}" stopped: ${STDOUT_CLOSED.source}`)),
+      log_path: extensionLogPath(sb.paths, name) }]);
+    expect(t.host.reports()[0]).toMatchObject({ status: "error" });
+    expect(t.host.commands()).toEqual([]);
+    await waitFor(() => !processRunning(pid), "the extension to be stopped");
+    expect(readFileSync(extensionLogPath(sb.paths, name), "utf8")).toMatch(/\[zot\] error: closed its stdout but kept running/);
+    await t.host.shutdown();
+    expect(t.of("ext_error")).toHaveLength(1);
+  });
+
+  it.each([
+    ["node", "node-stdout-closer", (sb: Sandbox, pidFile: string) => writeExtension(sb.globalDir, "node-stdout-closer",
+      { name: "node-stdout-closer", pidFile, noHello: true, start: CLOSE_AND_STAY })],
+    ["sh", "sh-stdout-closer", (sb: Sandbox, pidFile: string) => writeShCloser(sb, "before-hello", pidFile)],
+  ])("before hello (%s): the handshake fails with that message and the process is stopped", async (_lang, name, write) => {
+    const pidFile = join(sb.scratch, "closer.pid");
+    write(sb, pidFile);
+    t = await startHost(sb, { timeouts: SLOW });
+    const report = t.host.reports()[0]!;
+    expect(report).toMatchObject({ name, status: "error" });
+    expect(report.errors).toEqual([expect.stringMatching(new RegExp(`extension "${name}" failed to start: ${STDOUT_CLOSED.source}`))]);
+    expect(t.of("ext_error")).toEqual([expect.objectContaining({ extension: name, log_path: extensionLogPath(sb.paths, name) })]);
+    await waitFor(() => { try { return !processRunning(pidOf(pidFile)); } catch { return false; } }, "the extension to be stopped");
+  });
+
+  it("a crash with a command pending is still reported as a crash, once", async () => {
+    writeExtension(sb.globalDir, "crasher", { name: "crasher", register: [command("crash")],
+      on: { command_invoked: "ctx.exit(5)" } });
+    t = await startHost(sb, { timeouts: SLOW });
+    expect(await t.host.invokeCommand("crash", "")).toEqual({ error: expect.stringMatching(/exited with status 5 unexpectedly/) });
+    await waitFor(() => t!.of("ext_error").length, "ext_error");
+    // Longer than the stdout linger, so a late spurious report would have arrived.
+    await new Promise((r) => setTimeout(r, 400));
+    expect(t.of("ext_error")).toEqual([expect.objectContaining({ extension: "crasher",
+      message: expect.stringMatching(/stopped: exited with status 5 unexpectedly/) })]);
+    expect(readFileSync(extensionLogPath(sb.paths, "crasher"), "utf8")).not.toMatch(STDOUT_CLOSED);
+  });
+
+  it("a healthy extension that closes stdout as it exits on shutdown reports nothing", async () => {
+    writeExtension(sb.globalDir, "healthy", { name: "healthy", register: [command("hi")] });
+    writeShCloser(sb, "on-command", join(sb.scratch, "sh.pid")); // exits on shutdown without answering
+    t = await startHost(sb);
+    await t.host.shutdown();
+    await new Promise((r) => setTimeout(r, 400));
+    expect(t.of("ext_error")).toEqual([]);
+    expect(t.host.reports().map((r) => r.errors)).toEqual([[], []]);
   });
 });
