@@ -5,6 +5,7 @@ import { toAnthropicParams } from "./anthropic-request.ts";
 import type { AssistantDraft } from "./draft.ts";
 import { describeFailure, IncompleteStreamError } from "./errors.ts";
 import { streamWithRetry, type RetryOptions } from "./retry.ts";
+import { touching } from "./stall.ts";
 import type { AssistantContent, Provider, StopReason, StreamEvent, StreamRequest, ToolCallBlock } from "./types.ts";
 
 export const ANTHROPIC_BASE_URL = "https://api.anthropic.com";
@@ -47,11 +48,12 @@ export function createAnthropicProvider(options: AnthropicProviderOptions = {}):
         signal: request.signal,
         retry: options.retry,
         describe: (err) => describeFailure(err, SDK_ERRORS),
-        async *attempt(signal, draft) {
+        async *attempt(signal, draft, alive) {
           // Built per attempt: building can throw on bad input, which then ends as a stop `error`.
           const params = toAnthropicParams(request);
           const events = await client.messages.create(params, { signal });
-          yield* translate(events, draft);
+          // The SDK swallows `ping` events, so only real events count as signs of life.
+          yield* translate(touching(events, alive), draft);
         },
       });
     },

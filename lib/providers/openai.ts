@@ -6,6 +6,7 @@ import type { AssistantDraft } from "./draft.ts";
 import { describeFailure, IncompleteStreamError } from "./errors.ts";
 import { toOpenAIParams } from "./openai-request.ts";
 import { streamWithRetry, type RetryOptions } from "./retry.ts";
+import { touching } from "./stall.ts";
 import type { AssistantContent, Provider, StopReason, StreamEvent, StreamRequest, TextBlock, ThinkingBlock, ToolCallBlock } from "./types.ts";
 
 export const OPENAI_BASE_URL = "https://api.openai.com/v1";
@@ -43,10 +44,11 @@ export function createOpenAIProvider(options: OpenAIProviderOptions = {}): Provi
         signal: request.signal,
         retry: options.retry,
         describe: (err) => describeFailure(err, SDK_ERRORS),
-        async *attempt(signal, draft) {
+        async *attempt(signal, draft, alive) {
           const params = toOpenAIParams(request, { maxTokensField });
           const chunks = await client.chat.completions.create(params, { signal });
-          yield* translate(chunks, draft);
+          // SSE comment keep-alives (`: …`) never reach the iterator; only chunks count.
+          yield* translate(touching(chunks, alive), draft);
         },
       });
     },

@@ -1,8 +1,10 @@
 // The one retry policy for model requests (the SDKs' own retries are off). A request is retried
 // on 429, 5xx and connection failures with exponential backoff or the server's `retry-after`,
 // but never once output has reached the caller: a half-streamed answer cannot be taken back.
+// A stream that goes quiet for `stallTimeoutMs` is aborted and counts as a connection failure.
 import { AssistantDraft } from "./draft.ts";
 import type { Failure } from "./errors.ts";
+import { StallWatchdog, StreamStallError } from "./stall.ts";
 import type { StreamEvent } from "./types.ts";
 
 export interface RetryOptions {
@@ -12,9 +14,14 @@ export interface RetryOptions {
   baseDelayMs?: number;
   /** Cap on any single wait, including a server's `retry-after` (default 30 s). */
   maxDelayMs?: number;
+  /**
+   * An attempt that receives no stream event for this long (from sending the request, and
+   * between events) is aborted as a stalled connection (default 120 s; 0 disables).
+   */
+  stallTimeoutMs?: number;
 }
 
-export const DEFAULT_RETRY: Required<RetryOptions> = { maxRetries: 4, baseDelayMs: 1000, maxDelayMs: 30_000 };
+export const DEFAULT_RETRY: Required<RetryOptions> = { maxRetries: 4, baseDelayMs: 1000, maxDelayMs: 30_000, stallTimeoutMs: 120_000 };
 
 /** Milliseconds to wait before retry number `retry` (1-based). */
 export function retryDelay(retry: number, failure: Failure, options: Required<RetryOptions>): number {
@@ -40,10 +47,11 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 
 /**
  * One try at a response: sends the request (honouring `signal`), records the response into
- * `draft` and yields its deltas. It returns normally only once `draft.stop` is set; anything
- * else is thrown and classified by `describe`.
+ * `draft` and yields its deltas. It calls `alive` for every event the wire delivers (also those
+ * that yield nothing) so a slow but live stream is not taken for a stalled one. It returns
+ * normally only once `draft.stop` is set; anything else is thrown and classified by `describe`.
  */
-export type StreamAttempt = (signal: AbortSignal, draft: AssistantDraft) => AsyncIterable<StreamEvent>;
+export type StreamAttempt = (signal: AbortSignal, draft: AssistantDraft, alive: () => void) => AsyncIterable<StreamEvent>;
 
 export interface RetryingStreamOptions {
   provider: string;
@@ -67,22 +75,30 @@ export async function* streamWithRetry(options: RetryingStreamOptions): AsyncGen
     const request = new AbortController();
     const forwardAbort = () => request.abort(signal?.reason);
     signal?.addEventListener("abort", forwardAbort, { once: true });
+    const watchdog = new StallWatchdog(policy.stallTimeoutMs, () => request.abort(new StreamStallError(policy.stallTimeoutMs)));
     let started = false;
     try {
       if (signal?.aborted) throw signal.reason;
-      for await (const event of options.attempt(request.signal, draft)) {
+      watchdog.resume();
+      for await (const event of options.attempt(request.signal, draft, watchdog.touch)) {
         started = true;
+        // The caller's time with an event is not the wire's silence.
+        watchdog.pause();
         yield event;
+        watchdog.resume();
       }
+      watchdog.pause();
       if (draft.stop === undefined) throw new Error("the provider ended a response without a stop reason");
       yield { type: "done", message: draft.finish(draft.stop) };
       return;
     } catch (err) {
+      watchdog.pause();
       if (signal?.aborted) {
         yield { type: "done", message: draft.fail("aborted", "request aborted") };
         return;
       }
-      const failure = options.describe(err);
+      // The SDKs report our stall abort as a user abort or a quiet end; the watchdog knows better.
+      const failure = watchdog.stalled ? stallFailure(policy.stallTimeoutMs) : options.describe(err);
       if (started || !failure.retryable || retry >= policy.maxRetries) {
         yield { type: "done", message: draft.fail("error", failure.message) };
         return;
@@ -96,11 +112,17 @@ export async function* streamWithRetry(options: RetryingStreamOptions): AsyncGen
         return;
       }
     } finally {
+      watchdog.pause();
       signal?.removeEventListener("abort", forwardAbort);
       // Closes the HTTP request if it is still open (early exit, error after headers, abort).
       request.abort();
     }
   }
+}
+
+/** A stall is a dead connection: retried while nothing was streamed, like any other. */
+function stallFailure(timeoutMs: number): Failure {
+  return { message: new StreamStallError(timeoutMs).message, retryable: true };
 }
 
 function definedOnly(options: RetryOptions | undefined): RetryOptions {
