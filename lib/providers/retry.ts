@@ -15,11 +15,14 @@ export interface RetryOptions {
   /** Cap on any single wait, including a server's `retry-after` (default 30 s). */
   maxDelayMs?: number;
   /**
-   * An attempt that receives no stream event for this long (from sending the request, and
-   * between events) is aborted as a stalled connection (default 120 s; 0 disables).
+   * An attempt that receives no stream event for this long between events is aborted as a
+   * stalled connection (default 120 s; 0 disables). Before the first event the limit is
+   * FIRST_EVENT_STALL_FACTOR times longer (10 min by default): slow local models think first.
    */
   stallTimeoutMs?: number;
 }
+
+export const FIRST_EVENT_STALL_FACTOR = 5;
 
 export const DEFAULT_RETRY: Required<RetryOptions> = { maxRetries: 4, baseDelayMs: 1000, maxDelayMs: 30_000, stallTimeoutMs: 120_000 };
 
@@ -75,7 +78,11 @@ export async function* streamWithRetry(options: RetryingStreamOptions): AsyncGen
     const request = new AbortController();
     const forwardAbort = () => request.abort(signal?.reason);
     signal?.addEventListener("abort", forwardAbort, { once: true });
-    const watchdog = new StallWatchdog(policy.stallTimeoutMs, () => request.abort(new StreamStallError(policy.stallTimeoutMs)));
+    let stalledForMs = policy.stallTimeoutMs;
+    const watchdog = new StallWatchdog(policy.stallTimeoutMs, (waited) => {
+      stalledForMs = waited;
+      request.abort(new StreamStallError(waited));
+    }, policy.stallTimeoutMs * FIRST_EVENT_STALL_FACTOR);
     let started = false;
     try {
       if (signal?.aborted) throw signal.reason;
@@ -98,7 +105,7 @@ export async function* streamWithRetry(options: RetryingStreamOptions): AsyncGen
         return;
       }
       // The SDKs report our stall abort as a user abort or a quiet end; the watchdog knows better.
-      const failure = watchdog.stalled ? stallFailure(policy.stallTimeoutMs) : options.describe(err);
+      const failure = watchdog.stalled ? stallFailure(stalledForMs) : options.describe(err);
       if (started || !failure.retryable || retry >= policy.maxRetries) {
         yield { type: "done", message: draft.fail("error", failure.message) };
         return;

@@ -14,7 +14,9 @@ export class StreamStallError extends Error {
 }
 
 /**
- * Calls `onStall` once when the clock has run for `timeoutMs` without a `touch`. The clock runs
+ * Calls `onStall` once when the clock has run for `timeoutMs` without a `touch`. Until the first
+ * `touch` the limit is `firstTimeoutMs` instead: a local model may think for minutes over a long
+ * prompt before its first byte, and a retry would only start that work again. The clock runs
  * only between `resume` and `pause`, so time the caller spends on a yielded event (backpressure)
  * never counts as a stall. A `timeoutMs` of 0 (or less, or not finite) disables it.
  */
@@ -22,11 +24,15 @@ export class StallWatchdog {
   /** Set once `onStall` has been called. */
   stalled = false;
   private running = false;
+  private touched = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly timeoutMs: number;
+  private readonly firstTimeoutMs: number;
 
-  constructor(timeoutMs: number, private readonly onStall: () => void) {
-    this.timeoutMs = Number.isFinite(timeoutMs) && timeoutMs > 0 ? Math.min(timeoutMs, MAX_TIMER_MS) : 0;
+  constructor(timeoutMs: number, private readonly onStall: (waitedMs: number) => void, firstTimeoutMs = timeoutMs) {
+    const limit = (ms: number) => (Number.isFinite(ms) && ms > 0 ? Math.min(ms, MAX_TIMER_MS) : 0);
+    this.timeoutMs = limit(timeoutMs);
+    this.firstTimeoutMs = this.timeoutMs === 0 ? 0 : Math.max(this.timeoutMs, limit(firstTimeoutMs));
   }
 
   /** Starts the clock with a full wait. */
@@ -44,6 +50,7 @@ export class StallWatchdog {
 
   /** Data arrived: restarts the wait if the clock is running. Safe to pass around unbound. */
   readonly touch = (): void => {
+    this.touched = true;
     if (this.running) this.arm();
   };
 
@@ -51,12 +58,13 @@ export class StallWatchdog {
     clearTimeout(this.timer);
     this.timer = undefined;
     if (this.timeoutMs === 0 || this.stalled) return;
+    const wait = this.touched ? this.timeoutMs : this.firstTimeoutMs;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.running = false;
       this.stalled = true;
-      this.onStall();
-    }, this.timeoutMs);
+      this.onStall(wait);
+    }, wait);
   }
 }
 

@@ -32,11 +32,12 @@ describe.each(["anthropic", "openai"] as const)("%s", (name: ProviderName) => {
     expect(result.done).toMatchObject({ stop: "end_turn", content: [{ type: "text", text: "recovered" }] });
   });
 
-  test("a server that never sends response headers counts as a stall", async () => {
+  test("a server that never sends response headers counts as a stall, after the longer first-event wait", async () => {
     server.push(() => new Promise(() => {}), { text: "answered" });
     const result = await collect(provider());
     expect(await server.requests[0].outcome).toBe("client_closed");
-    expect(result.retries.map((r) => r.error)).toEqual([STALLED]);
+    // Before the first event the limit is FIRST_EVENT_STALL_FACTOR (5) times the stall timeout.
+    expect(result.retries.map((r) => r.error)).toEqual(["the model stream stalled: no data for 1 s"]);
     expect(result.text).toBe("answered");
   });
 
@@ -114,6 +115,23 @@ describe("StallWatchdog", () => {
     watchdog.resume();
     vi.advanceTimersByTime(1_000);
     expect(onStall).toHaveBeenCalledTimes(1);
+  });
+
+  test("until the first touch the longer first-event limit applies", () => {
+    const onStall = vi.fn();
+    const watchdog = new StallWatchdog(100, onStall, 500);
+    watchdog.resume();
+    vi.advanceTimersByTime(400);
+    expect(onStall).not.toHaveBeenCalled();
+    watchdog.touch();
+    vi.advanceTimersByTime(99);
+    expect(onStall).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(onStall).toHaveBeenCalledWith(100);
+    const silent = vi.fn();
+    new StallWatchdog(100, silent, 500).resume();
+    vi.advanceTimersByTime(500);
+    expect(silent).toHaveBeenCalledWith(500);
   });
 
   test("a paused clock never fires and a touch does not restart it", () => {
