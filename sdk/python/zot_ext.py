@@ -20,7 +20,8 @@ Copy this file beside your extension (or put its folder on ``sys.path``) and::
 Contracts:
 - stdout carries protocol frames only: one compact JSON object per line. Constructing an
   Extension points ``sys.stdout`` at stderr, so a stray ``print()`` lands in the log.
-- Register commands, tools, events and interceptors before ``run()`` or inside ``on_hello``.
+- Register events and interceptors before ``run()`` or inside ``on_hello``. Commands and tools
+  may also be registered later: after ``ready`` each is announced to the host at once.
 - Command handlers, tool handlers and interceptors each run on their own thread. Events and
   panel callbacks run in arrival order on one worker thread: keep them short.
 - A handler that raises becomes an error result, an error ``command_response`` or (for
@@ -387,21 +388,37 @@ class Extension:
 
     # -- registration --
 
-    def _registering(self, what: str) -> None:
-        if self._phase in ("ready", "closed"):
-            raise RuntimeError(f"{what} must be registered before run() announces registrations (at the latest in on_hello)")
+    def _announced(self) -> bool:
+        """True once registrations have gone out: later subscriptions cannot be announced."""
+        return self._phase in ("ready", "closed")
+
+    @staticmethod
+    def _late_subscription(what: str) -> RuntimeError:
+        return RuntimeError(f"{what}: subscriptions are announced once, before ready; register before run() or in on_hello")
+
+    def _add(self, table: Dict[str, tuple], key: str, entry: tuple, frame: Dict[str, Any]) -> None:
+        """Store a command or tool (call with ``self._lock`` held). After ready the host hears of
+        it at once, as the protocol allows; a frame that cannot be sent is not kept."""
+        table[key] = entry
+        if self._phase != "ready":
+            return  # announced by run(), or never (closed)
+        try:
+            self._send(frame)
+        except BaseException:
+            del table[key]
+            raise
 
     def command(self, name: str, description: str) -> Callable:
-        """Decorator: ``fn(args: str) -> Response`` handles ``/name``; returning None means noop()."""
+        """Decorator: ``fn(args: str) -> Response`` handles ``/name``; returning None means noop().
+        After ready (e.g. from a handler) the register_command frame is sent at once."""
         def register(fn: Callable) -> Callable:
-            self._registering(f"command /{name}")
             if not _text("command name", name):
                 raise ValueError("command name must not be empty")
-            _text("description", description)
+            frame = {"type": "register_command", "name": name, "description": _text("description", description)}
             with self._lock:
                 if name.lower() in (n.lower() for n in self._commands):
                     raise ValueError(f"command /{name} is already registered")
-                self._commands[name] = (description, fn)
+                self._add(self._commands, name, (description, fn), frame)
             return fn
         return register
 
@@ -409,9 +426,9 @@ class Extension:
              interactive: bool = False) -> Callable:
         """Decorator: ``fn(args: dict, ctx: ToolContext) -> ToolResult`` (a str becomes
         text_result). ``deferred`` hides it until activated; ``interactive`` lifts the host's
-        reply deadline and the handler must honor ``ctx.cancelled``."""
+        reply deadline and the handler must honor ``ctx.cancelled``. After ready the
+        register_tool frame is sent at once."""
         def register(fn: Callable) -> Callable:
-            self._registering(f"tool {name}")
             if not _text("tool name", name):
                 raise ValueError("tool name must not be empty")
             if not isinstance(schema, dict):
@@ -425,7 +442,7 @@ class Extension:
             with self._lock:
                 if name in self._tools:
                     raise ValueError(f"tool {name} is already registered")
-                self._tools[name] = (frame, fn)
+                self._add(self._tools, name, (frame, fn), frame)
             return fn
         return register
 
@@ -435,17 +452,26 @@ class Extension:
         return fn
 
     def on_event(self, name: str, fn: Callable[[Dict[str, Any]], None]) -> Callable:
-        """Subscribe to lifecycle event ``name``; ``fn`` receives the whole event frame."""
-        self._registering(f"event {name}")
+        """Subscribe to lifecycle event ``name``; ``fn`` receives the whole event frame. After
+        ready only an already subscribed event may get a new handler (else RuntimeError)."""
+        with self._lock:
+            if self._announced() and name not in self._events:
+                raise self._late_subscription(f"on_event({name!r})")
         if name not in LIFECYCLE_EVENTS:  # newer hosts may know it: warn, still subscribe
             self.log(f"on_event: {name!r} is not a known lifecycle event")
         with self._lock:
             self._events[_text("event name", name)] = fn
         return fn
 
+    def _intercepted(self) -> List[str]:
+        return [e for e in INTERCEPTABLE if e in self._intercepts or f"{e}_x" in self._intercepts]
+
     def _intercept(self, event: str, fn: Callable) -> Callable:
-        self._registering(f"{event} interceptor")
+        """After ready an interceptor may only replace one for an already intercepted event."""
         with self._lock:
+            base = event[:-2] if event.endswith("_x") else event
+            if self._announced() and base not in self._intercepted():
+                raise self._late_subscription(f"{base} interceptor")
             self._intercepts[event] = fn
         return fn
 
@@ -515,33 +541,33 @@ class Extension:
                 self.log(f"stdout closed: {err}")
                 return False
 
-    def _announced(self, what: str) -> None:
+    def _after_hello(self, what: str) -> None:
         if self._phase == "setup":
             raise RuntimeError(f"{what} before run() sent hello (the protocol forbids frames before hello)")
 
     def notify(self, level: str, message: str) -> None:
         if level not in NOTIFY_LEVELS:
             raise ValueError(f"notify level must be one of {', '.join(NOTIFY_LEVELS)}; got {level!r}")
-        self._announced("notify()")
+        self._after_hello("notify()")
         self._send({"type": "notify", "level": level, "message": _text("message", message)})
 
     def clear_notes(self) -> None:
-        self._announced("clear_notes()")
+        self._after_hello("clear_notes()")
         self._send({"type": "clear_notes"})
 
     def submit(self, text: str) -> None:
         """Submit ``text`` as a user prompt (queued behind a running turn; interactive host only)."""
-        self._announced("submit()")
+        self._after_hello("submit()")
         self._send({"type": "submit", "text": _text("text", text)})
 
     def panel_render(self, panel_id: str, title: str, lines: List[str], footer: str = "") -> None:
         """Redraw ``panel_id``; the host opens it when it is not open yet."""
-        self._announced("panel_render()")
+        self._after_hello("panel_render()")
         spec = _panel(panel_id, title, lines, footer)
         self._send({"type": "panel_render", "panel_id": spec.pop("id"), **spec})
 
     def panel_close(self, panel_id: str) -> None:
-        self._announced("panel_close()")
+        self._after_hello("panel_close()")
         self._send({"type": "panel_close", "panel_id": _text("panel id", panel_id)})
 
     # -- call_tool --
@@ -651,14 +677,15 @@ class Extension:
             subscribe: Dict[str, Any] = {"type": "subscribe"}
             if self._events:
                 subscribe["events"] = list(self._events)
-            intercept = [e for e in INTERCEPTABLE if e in self._intercepts or f"{e}_x" in self._intercepts]
+            intercept = self._intercepted()
             if intercept:
                 subscribe["intercept"] = intercept
             if len(subscribe) > 1:
                 self._send(subscribe)
             if self._phase != "closed":
                 self._phase = "ready"
-        self._send({"type": "ready"})
+            # Under the lock: a command registered meanwhile on another thread follows ready.
+            self._send({"type": "ready"})
 
     def _parse(self, line: bytes) -> Optional[Dict[str, Any]]:
         try:

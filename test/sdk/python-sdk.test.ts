@@ -113,6 +113,87 @@ describe("handshake and registration", () => {
   });
 });
 
+describe("registration after ready", () => {
+  // A separate extension: the probe fixture is fixed at its hello-time registrations.
+  const LATE = `
+import sys; sys.path.insert(0, sys.argv[1])
+from zot_ext import Extension, display, noop, text_result
+ext = Extension("late", "0.1.0")
+
+@ext.command("add", "registers /<name> and tool <name>_tool")
+def add(name):
+    @ext.command(name, "added late")
+    def added(args):
+        return display(name + " got " + args)
+    @ext.tool(name + "_tool", "added late", {"type": "object"}, deferred=True)
+    def added_tool(args, ctx):
+        return text_result(name + " tool")
+    return noop()
+
+@ext.command("again", "registers an existing name twice")
+def again(args):
+    ext.command("ADD", "duplicate")(lambda a: None)
+
+@ext.command("subscribe", "a new subscription after ready")
+def subscribe(kind):
+    if kind == "event":
+        ext.on_event("turn_end", lambda f: None)
+    elif kind == "same-event":
+        ext.on_event("session_start", lambda f: ext.notify("info", "second handler"))
+        return display("replaced")
+    else:
+        ext.intercept_turn_start(lambda step: None)
+
+ext.on_event("session_start", lambda f: None)
+ext.run()
+`;
+  const SDK_DIR = join(import.meta.dirname, "..", "..", "sdk", "python");
+
+  async function startLate(): Promise<ExtDriver> {
+    const d = startDriver(PYTHON, ["-S", "-c", LATE, SDK_DIR], { env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1" } });
+    drivers.push(d);
+    await ofType(d, "hello");
+    d.send(ACK);
+    await ofType(d, "ready");
+    return d;
+  }
+
+  it("announces a command and a tool registered by a handler at once, and they work", async () => {
+    const d = await startLate();
+    const response = await command(d, "c1", "add", "fresh");
+    // The register frames go out before the handler's answer, in registration order.
+    expect(d.frames.slice(-3)).toEqual([
+      { type: "register_command", name: "fresh", description: "added late" },
+      { type: "register_tool", name: "fresh_tool", description: "added late", schema: OBJECT, deferred: true },
+      response,
+    ]);
+    expect(response).toEqual({ type: "command_response", id: "c1", action: "noop" });
+    expect(await command(d, "c2", "fresh", "x")).toEqual(display("c2", "fresh got x"));
+    expect(await tool(d, "t1", "fresh_tool")).toEqual(textResult("t1", "fresh tool"));
+  });
+
+  it("refuses a duplicate late command without announcing it", async () => {
+    const d = await startLate();
+    const before = d.frames.length;
+    expect(await command(d, "c1", "again")).toEqual(failed("c1", "/again failed: ValueError: command /ADD is already registered"));
+    expect(d.frames.slice(before)).toEqual([failed("c1", "/again failed: ValueError: command /ADD is already registered")]);
+  });
+
+  it("raises a clear error for a new event subscription or interceptor after ready", async () => {
+    const d = await startLate();
+    const late = "subscriptions are announced once, before ready; register before run() or in on_hello";
+    expect(await command(d, "c1", "subscribe", "event")).toEqual(
+      failed("c1", `/subscribe failed: RuntimeError: on_event('turn_end'): ${late}`));
+    expect(await command(d, "c2", "subscribe", "intercept")).toEqual(
+      failed("c2", `/subscribe failed: RuntimeError: turn_start interceptor: ${late}`));
+    // An already subscribed event may change its handler: nothing new to announce.
+    expect(await command(d, "c3", "subscribe", "same-event")).toEqual(display("c3", "replaced"));
+    d.send({ type: "event", event: "session_start" });
+    expect(await ofType(d, "notify")).toEqual({ type: "notify", level: "info", message: "second handler" });
+    expect(d.frames.filter((f) => f.type === "subscribe")).toEqual([{ type: "subscribe", events: ["session_start"] }]);
+  });
+});
+
 describe("command_response", () => {
   it("builds each action exactly", async () => {
     const d = await startProbe();
