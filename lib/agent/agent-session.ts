@@ -23,7 +23,7 @@ import { addUsage, emptyUsage } from "../providers/usage.ts";
 import type {
   AgentSessionOptions, AgentState, CompactResult, PromptOptions, RunToolContext, RunToolResult, ToolPromptOptions,
 } from "./agent-options.ts";
-import type { AssistantMessage, Message, Provider } from "../providers/types.ts";
+import type { Message, Provider, Usage } from "../providers/types.ts";
 import type { Tool } from "../tools/types.ts";
 import type { Skill } from "../tools/skill-file.ts";
 import type { OpenedSession } from "./session-select.ts";
@@ -79,6 +79,7 @@ export class AgentSession {
       contextWindow: () => this.contextWindow,
       settings: options.compaction,
       newId: () => this.newId("compact"),
+      onUsage: (usage) => this.addUsage(usage),
     });
   }
 
@@ -351,7 +352,7 @@ export class AgentSession {
       beforeStep: async (s) => {
         if (autoCompaction) autoCompaction = await this.compactor.maybeAuto(s, this.preparer.current ?? "");
       },
-      onStepEnd: (message) => this.recordUsage(message),
+      onStepEnd: (message) => this.addUsage(message.usage ?? emptyUsage()),
     });
   }
 
@@ -368,8 +369,8 @@ export class AgentSession {
     });
   }
 
-  private recordUsage(message: AssistantMessage): void {
-    const step = message.usage ?? emptyUsage();
+  /** Adds one model call's usage (a step or a compaction summary) and emits the `usage` event. */
+  private addUsage(step: Usage): void {
     this.usage = addUsage(this.usage, step);
     this.emitter.host({ type: "usage", ...step, cumulative: { ...this.usage } });
   }

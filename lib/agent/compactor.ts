@@ -1,13 +1,14 @@
 // Runs compaction attempts against the live transcript: manual (`compact()`) and automatic
 // (before a model step once the estimate reaches the threshold of the context window). Every
 // attempt emits pre_compact and a matching post_compact whose counts describe the resulting
-// in-memory transcript.
+// in-memory transcript. The summary call's token usage is reported like a model step's.
 import { compactTranscript, DEFAULT_COMPACTION, type CompactionSettings } from "./compaction.ts";
 import type { CompactResult } from "./agent-options.ts";
 import type { Emitter } from "./emitter.ts";
 import { estimateTokens } from "./tokens.ts";
 import type { Transcript } from "./transcript.ts";
-import type { Provider } from "../providers/types.ts";
+import type { Provider, Usage } from "../providers/types.ts";
+import { emptyUsage } from "../providers/usage.ts";
 
 export interface CompactorOptions {
   emit: Emitter;
@@ -18,6 +19,21 @@ export interface CompactorOptions {
   contextWindow: () => number;
   settings?: Partial<CompactionSettings>;
   newId: () => string;
+  /** Called with the usage of every summary response, completed or not: its tokens were spent. */
+  onUsage?: (usage: Usage) => void;
+}
+
+/** `provider`, calling `onUsage` as each response it streams ends. */
+function reportingUsage(provider: Provider, onUsage: (usage: Usage) => void): Provider {
+  return {
+    name: provider.name,
+    async *stream(request) {
+      for await (const event of provider.stream(request)) {
+        if (event.type === "done") onUsage(event.message.usage ?? emptyUsage());
+        yield event;
+      }
+    },
+  };
 }
 
 export class Compactor {
@@ -49,8 +65,9 @@ export class Compactor {
     const before = transcript.messages;
     emit.lifecycle({ type: "pre_compact", compaction_id: compactionId, message_count: before.length, token_estimate: transcript.tokenEstimate() });
     const keepRecentTokens = Math.min(this.settings.keepRecentTokens, Math.floor(this.options.contextWindow() * 0.3));
+    const { onUsage } = this.options;
     const outcome = await compactTranscript({
-      provider: this.options.provider(),
+      provider: onUsage ? reportingUsage(this.options.provider(), onUsage) : this.options.provider(),
       model: this.options.model(),
       messages: before,
       keepRecentTokens,

@@ -154,3 +154,50 @@ describe("Compaction: where to cut", () => {
     expect(chooseCut([], 1000)).toBe(0);
   });
 });
+
+describe("Compaction: token usage", () => {
+  const cumulativeOf = (h: Harness) => h.ofType("usage").at(-1)!.cumulative;
+
+  it("adds the summary call's usage to the session's cumulative usage and emits a usage event for it", async () => {
+    h = await startHarness([
+      { text: long("A", 800), usage: { input: 100, output: 10 } },
+      { text: long("B", 800), usage: { input: 200, output: 20 } },
+      { text: "SUMMARY-WITH-USAGE", usage: { input: 1000, output: 50, cache_read: 7, cache_write: 3 } },
+    ]);
+    await h.session.prompt("one");
+    await h.session.prompt("two");
+    const [, second] = h.ofType("usage");
+    expect((await h.session.compact()).status).toBe("completed");
+
+    const usage = h.ofType("usage");
+    expect(usage).toHaveLength(3);
+    const summary = usage[2]!;
+    expect(summary).toMatchObject({ input: 1000, output: 50, cache_read: 7, cache_write: 3 });
+    expect(summary.cost_usd).toBeGreaterThan(0);
+    expect(summary.cumulative).toEqual({
+      input: 1300, output: 80, cache_read: 7, cache_write: 3,
+      cost_usd: expect.closeTo(second!.cumulative.cost_usd + summary.cost_usd, 12),
+    });
+    expect(h.session.state.usage).toEqual(summary.cumulative);
+    // Reported while the compaction runs: between its pre_compact and post_compact.
+    expect(h.types((e) => ["pre_compact", "usage", "post_compact"].includes(e.type)).slice(-3))
+      .toEqual(["pre_compact", "usage", "post_compact"]);
+  });
+
+  it("counts the usage of a summary that fails (its tokens were spent) and of automatic compaction", async () => {
+    h = await startHarness(
+      [
+        { text: long("BIG", 4000), usage: { input: 100, output: 10 } },
+        { text: "", usage: { input: 900, output: 1 } }, // an empty summary: the compaction fails
+        { text: "went on", usage: { input: 300, output: 30 } },
+      ],
+      { contextWindow: 1000 },
+    );
+    await h.session.prompt("first");
+    await h.session.prompt("second");
+    expect(h.ofType("post_compact")[0]).toMatchObject({ status: "failed", error: "the model returned an empty summary" });
+    expect(h.ofType("usage").map((u) => [u.input, u.output])).toEqual([[100, 10], [900, 1], [300, 30]]);
+    expect(cumulativeOf(h)).toMatchObject({ input: 1300, output: 41 });
+    expect(h.session.state.usage).toEqual(cumulativeOf(h));
+  });
+});
