@@ -8,7 +8,12 @@ import { EXIT_FAILURE, EXIT_INTERRUPTED } from "./exit-code.ts";
 import { runPrint } from "./print.ts";
 import { Repl } from "./repl/controller.ts";
 import { normalizeKey, type RawKey } from "./repl/keys.ts";
+import { PasteCollector } from "./repl/paste.ts";
 import { colorEnabled, makeStyle } from "./repl/style.ts";
+
+/** Terminal modes: bracketed paste on (pastes arrive wrapped in ESC[200~ … ESC[201~) and off. */
+const BRACKETED_PASTE_ON = "\x1b[?2004h";
+const BRACKETED_PASTE_OFF = "\x1b[?2004l";
 
 /** How long a lone ESC waits for the rest of an escape sequence before it counts as Esc. */
 const ESCAPE_TIMEOUT_MS = 50;
@@ -29,10 +34,13 @@ export async function runInteractive(options: RootOptions, env: Record<string, s
   // Keys are read from the start so Ctrl+C works while extensions are still starting.
   emitKeypressEvents(stdin, { escapeCodeTimeout: ESCAPE_TIMEOUT_MS } as unknown as Parameters<typeof emitKeypressEvents>[1]);
   stdin.setRawMode(true);
+  stdout.write(BRACKETED_PASTE_ON);
   let starting = true;
   let interrupted = false;
+  const paste = new PasteCollector();
   const onKey = (str: string | undefined, key: RawKey | undefined) => {
-    const normalized = normalizeKey(str, key);
+    const normalized = paste.feed(normalizeKey(str, key));
+    if (!normalized) return;
     if (starting) {
       if (normalized.name === "ctrl-c") {
         interrupted = true;
@@ -85,6 +93,7 @@ export async function runInteractive(options: RootOptions, env: Record<string, s
     stdout.off("resize", onResize);
     process.off("SIGTERM", onSignal);
     process.off("SIGHUP", onSignal);
+    stdout.write(BRACKETED_PASTE_OFF);
     if (stdin.isTTY) stdin.setRawMode(false);
     stdin.pause();
   }

@@ -268,6 +268,66 @@ describe.skipIf(!hasTmux)("interactive REPL in a terminal", () => {
     expect(text).not.toContain("declined-run\n");
   });
 
+  it("after each run a dim line shows its tokens and cost, with the session's cost so far", async () => {
+    const pane = await repl([
+      { text: "First counted.", usage: { input: 1234, output: 340, cache_read: 8100 } },
+      { text: "Second counted.", usage: { input: 500, output: 20, cache_read: 0 } },
+    ]);
+    await pane.type("count one");
+    await pane.keys("Enter");
+    // claude-sonnet-4-6 at $3 in / $15 out / $0.30 cache read per million tokens:
+    // 1234×3 + 340×15 + 8100×0.3 = 11232 µ$.
+    let text = await pane.until("↳ 1.2k in · 340 out · 8.1k cached · $0.0112 (session $0.0112)");
+    expect(text.indexOf("First counted.")).toBeLessThan(text.indexOf("↳ 1.2k in"));
+    await pane.type("count two");
+    await pane.keys("Enter");
+    // 500×3 + 20×15 = 1800 µ$; no cache reads, so that part is left out.
+    text = await pane.until("↳ 500 in · 20 out · $0.0018 (session $0.0130)");
+    expect(text.match(/↳ /g)).toHaveLength(2);
+  });
+
+  it("reasoning streams dimmed above the answer, then collapses to one summary line", async () => {
+    const pane = await repl([{
+      thinking: ["Weighing the first idea\n", "and then a second idea"],
+      text: ["The answer ", "is here."],
+      chunk_delay_ms: 150,
+    }], [], { NO_COLOR: "" });
+    await pane.type("think first");
+    await pane.keys("Enter");
+    await pane.until((t) => t.includes("Weighing the first idea") && t.includes("and then a second idea") && !t.includes("The answer"));
+    // Dimmed and italic while colour is on (tmux may merge the two SGR codes into one).
+    const sgr = /\x1b\[([0-9;]*)m(?=Weighing the first idea)/.exec(await pane.text(true));
+    expect(sgr?.[1]?.split(";")).toEqual(expect.arrayContaining(["2", "3"]));
+    const text = await pane.until((t) => t.includes("The answer is here.") && !t.includes("working…"));
+    expect(text).toContain("thought for 2 lines");
+    expect(text).not.toContain("Weighing the first idea");
+    expect(text.indexOf("thought for 2 lines")).toBeLessThan(text.indexOf("The answer is here."));
+  });
+
+  it("a bracketed paste of two lines is one prompt; Enter submits it; Alt+Enter adds a line", async () => {
+    const pane = await repl([{ text: "Got the paste." }, { text: "Got the typed block." }]);
+    await pane.type("\x1b[200~first pasted line\nsecond pasted line\x1b[201~");
+    let text = await pane.until("  second pasted line");
+    expect(text).toContain("› first pasted line");
+    expect(world!.server.requests).toHaveLength(0);
+    await pane.keys("Enter");
+    await pane.until("Got the paste.");
+    const userMessages = (body: any) => (body.messages as Array<{ role: string; content: unknown }>).filter((m) => m.role === "user");
+    let users = userMessages(world!.server.requests[0]!.body);
+    expect(users).toHaveLength(1);
+    expect(JSON.stringify(users[0]!.content)).toContain("first pasted line\\nsecond pasted line");
+
+    await pane.type("typed top");
+    await pane.keys("M-Enter");
+    await pane.type("typed bottom");
+    text = await pane.until("  typed bottom");
+    expect(text).toContain("› typed top");
+    await pane.keys("Enter");
+    await pane.until("Got the typed block.");
+    users = userMessages(world!.server.requests[1]!.body);
+    expect(JSON.stringify(users.at(-1)!.content)).toContain("typed top\\ntyped bottom");
+  });
+
   it("a prompt given on the command line is pre-submitted", async () => {
     world = await makeWorld([{ text: "Pre-submitted answer." }]);
     const pane = await Pane.start(world, ["--no-session", "hello from argv"]);

@@ -12,7 +12,7 @@ import { ConfirmQueue } from "./confirm.ts";
 import { EventView } from "./event-view.ts";
 import { InputLine } from "./input-line.ts";
 import { panelKeyOf, type Key } from "./keys.ts";
-import { buildFrame, PROMPT } from "./live-frame.ts";
+import { buildFrame, oneLine, PROMPT } from "./live-frame.ts";
 import { LiveScreen, type TerminalOut } from "./screen.ts";
 import type { Style } from "./style.ts";
 
@@ -179,7 +179,7 @@ export class Repl {
     if (line === "" || !this.rt) return;
     this.view.clearNotes();
     if (!line.startsWith("/")) return this.startPrompt(line, line);
-    this.view.commitAside([`${this.o.style.bold(PROMPT)}${line}`]);
+    this.view.commitAside([`${this.o.style.bold(PROMPT)}${oneLine(line)}`]);
     let outcome: SlashOutcome;
     try {
       outcome = await runSlash(this.rt, line, { interactive: true });
@@ -251,8 +251,10 @@ export class Repl {
     if (entry.echo !== undefined) this.echo(entry.echo);
   }
 
+  /** Echoes a prompt into the transcript; a multi-line prompt keeps its rows, indented under the first. */
   private echo(text: string): void {
-    this.view.commit([`${this.o.style.bold(PROMPT)}${text}`]);
+    const indent = " ".repeat(PROMPT.length);
+    this.view.commit(text.split("\n").map((row, i) => `${i === 0 ? this.o.style.bold(PROMPT) : indent}${row}`));
   }
 
   private commitLines(lines: string[]): void {

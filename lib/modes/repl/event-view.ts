@@ -5,6 +5,8 @@ import type { ZotEvent } from "../../agent/events.ts";
 import type { PanelModel } from "./panel-view.ts";
 import type { Style } from "./style.ts";
 import { sanitize, splitFullRows, truncate } from "./text.ts";
+import { ThinkingView } from "./thinking-view.ts";
+import { formatUsageLine, type RunUsage } from "./usage-line.ts";
 
 export interface Note {
   extension: string;
@@ -39,8 +41,14 @@ export class EventView {
   /** Open panels; the last one has focus (the host's order). */
   readonly panels = new Map<string, PanelModel>();
   thinking = false;
+  private readonly reasoning: ThinkingView;
+  /** Tokens and cost of the run so far, summed over its `usage` events. */
+  private runUsage: RunUsage = { input: 0, output: 0, cache_read: 0, cost_usd: 0 };
+  private sessionCostUsd = 0;
 
-  constructor(private readonly o: EventViewOptions) {}
+  constructor(private readonly o: EventViewOptions) {
+    this.reasoning = new ThinkingView(o.style);
+  }
 
   get focusedPanel(): PanelModel | undefined {
     return [...this.panels.values()].at(-1);
@@ -76,7 +84,8 @@ export class EventView {
     const width = Math.max(20, this.o.columns() - 1);
     const lines: string[] = [];
     if (this.partial !== "") lines.push(this.partial);
-    if (this.thinking && this.partial === "") lines.push(s.dim("thinking…"));
+    if (this.reasoning.active) lines.push(...this.reasoning.liveLines(Math.max(20, this.o.columns())));
+    else if (this.thinking && this.partial === "") lines.push(s.dim("thinking…"));
     for (const tool of this.tools.values()) {
       lines.push(truncate(`⋯ ${tool.name} ${tool.preview}${tool.progress ? ` · ${tool.progress}` : ""}`, width));
     }
@@ -93,17 +102,25 @@ export class EventView {
     const s = this.o.style;
     switch (event.type) {
       case "text_delta":
-        this.thinking = false;
+        this.endThinking();
         this.stream(event.delta);
         break;
       case "thinking_delta":
-        if (!this.thinking) {
-          this.thinking = true;
-          this.o.changed();
-        }
+        this.thinking = true;
+        this.reasoning.append(event.delta);
+        this.o.changed();
+        break;
+      case "usage":
+        this.runUsage = {
+          input: this.runUsage.input + event.input,
+          output: this.runUsage.output + event.output,
+          cache_read: this.runUsage.cache_read + event.cache_read,
+          cost_usd: this.runUsage.cost_usd + event.cost_usd,
+        };
+        this.sessionCostUsd = event.cumulative.cost_usd;
         break;
       case "tool_call":
-        this.thinking = false;
+        this.endThinking();
         this.commit([]);
         this.tools.set(event.tool_id, { name: event.tool_name, preview: this.previewOf(event.tool_name, event.tool_args) });
         this.o.changed();
@@ -130,7 +147,7 @@ export class EventView {
         break;
       }
       case "turn_end":
-        this.thinking = false;
+        this.endThinking();
         this.commit([]);
         break;
       case "ext_notify":
@@ -165,17 +182,32 @@ export class EventView {
         if (event.status !== "completed") this.commit([s.yellow(`compaction ${event.status}${event.error ? `: ${event.error}` : ""}`)]);
         break;
       case "done":
-        this.thinking = false;
+        this.endThinking();
         this.tools.clear();
         if (event.stop === "aborted") this.commit([s.yellow("⊘ cancelled")]);
         else if (event.stop === "error") this.commit([s.red(`✗ ${event.error ?? "the run failed"}`)]);
         else if (event.stop === "blocked") this.commit([s.red(`⊘ blocked: ${event.error ?? "the turn was blocked"}`)]);
         else this.commit([]);
+        this.commitUsage();
         this.o.changed();
         break;
       default:
         break;
     }
+  }
+
+  /** Collapses streamed reasoning into its summary line once the answer (or the turn's end) arrives. */
+  private endThinking(): void {
+    this.thinking = false;
+    const summary = this.reasoning.collapse();
+    if (summary.length > 0) this.commit(summary);
+  }
+
+  /** The run's usage line, once per run; nothing when no tokens were reported. */
+  private commitUsage(): void {
+    const line = formatUsageLine(this.runUsage, this.sessionCostUsd);
+    this.runUsage = { input: 0, output: 0, cache_read: 0, cost_usd: 0 };
+    if (line !== "") this.commit([this.o.style.dim(line)]);
   }
 
   private stream(delta: string): void {

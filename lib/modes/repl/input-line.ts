@@ -13,9 +13,9 @@ export class InputLine {
   private browse = 0;
   private draft = "";
 
-  /** Inserts text at the cursor (typed runes, an extension's `insert`, withdrawn prompts). */
+  /** Inserts text at the cursor (typed runes, pastes, an extension's `insert`); line breaks are kept as LF. */
   insert(text: string): void {
-    const clean = text.replace(/\r?\n/g, " ");
+    const clean = text.replace(/\r\n?/g, "\n");
     this.text = this.text.slice(0, this.cursor) + clean + this.text.slice(this.cursor);
     this.cursor += clean.length;
   }
@@ -44,7 +44,11 @@ export class InputLine {
       case "enter":
         return "submit";
       case "rune":
+      case "paste":
         this.insert(key.text ?? "");
+        return "changed";
+      case "newline":
+        this.insert("\n");
         return "changed";
       case "backspace":
         if (this.cursor === 0) return "changed";

@@ -15,11 +15,19 @@ export type PanelKeyName =
   | "up" | "down" | "left" | "right" | "enter" | "esc" | "tab" | "pageup" | "pagedown"
   | "home" | "end" | "backspace" | "delete" | "rune";
 
-export type KeyName = PanelKeyName | "ctrl-c" | "ctrl-d" | "ctrl-a" | "ctrl-e" | "ctrl-u" | "ctrl-k" | "ctrl-w" | "ctrl-l" | "other";
+export type KeyName =
+  | PanelKeyName | "ctrl-c" | "ctrl-d" | "ctrl-a" | "ctrl-e" | "ctrl-u" | "ctrl-k" | "ctrl-w" | "ctrl-l"
+  /** Alt+Enter or Ctrl+J: a line break inside the prompt. */
+  | "newline"
+  /** Bracketed paste markers (`ESC[200~` … `ESC[201~`). */
+  | "paste-start" | "paste-end"
+  /** A whole bracketed paste, collected by PasteCollector; `text` keeps its newlines. */
+  | "paste"
+  | "other";
 
 export interface Key {
   name: KeyName;
-  /** The typed character(s) for `rune`. */
+  /** The typed character(s) for `rune`; the pasted text for `paste`. */
   text?: string;
 }
 
@@ -39,6 +47,9 @@ const CTRL: Record<string, KeyName> = {
 /** Maps one readline keypress to a normalized key. */
 export function normalizeKey(str: string | undefined, raw: RawKey | undefined): Key {
   const key = raw ?? {};
+  if (key.name === "paste-start" || key.name === "paste-end") return { name: key.name };
+  // Enter sends CR in raw mode; LF comes from Ctrl+J, and ESC CR from Alt+Enter.
+  if ((key.name === "return" && key.meta) || (key.name === "enter" && !key.ctrl && !key.meta)) return { name: "newline" };
   if (key.ctrl && key.name && CTRL[key.name]) return { name: CTRL[key.name]! };
   if (key.name && NAMED[key.name] && !key.ctrl) {
     // Shift+Tab and Alt+Enter still count as their base key for panels.
@@ -62,6 +73,8 @@ export function panelKeyOf(key: Key): { key: PanelKeyName; text?: string } | und
   switch (key.name) {
     case "rune":
       return { key: "rune", text: key.text ?? "" };
+    case "newline":
+      return { key: "enter" };
     case "up": case "down": case "left": case "right": case "enter": case "esc": case "tab":
     case "pageup": case "pagedown": case "home": case "end": case "backspace": case "delete":
       return { key: key.name };

@@ -29,7 +29,7 @@ export function buildFrame(state: LiveState): LiveFrame {
   const width = Math.max(20, columns - 1);
   const top = view.liveLines();
   const bottom: string[] = [];
-  for (const text of state.queued) bottom.push(s.dim(truncate(`queued: ${sanitize(text)}`, width)));
+  for (const text of state.queued) bottom.push(s.dim(truncate(`queued: ${oneLine(text)}`, width)));
   if (state.confirm) {
     const c = state.confirm;
     const from = c.origin_extension ? ` (from ${c.origin_extension})` : "";
@@ -42,9 +42,11 @@ export function buildFrame(state: LiveState): LiveFrame {
   let cursor = { line: 0, column: 0 };
   const promptLines: string[] = [];
   if (state.input) {
-    const text = sanitize(state.input.text);
-    promptLines.push(`${s.bold(PROMPT)}${text}`);
-    cursor = { line: 0, column: displayWidth(PROMPT) + displayWidth(sanitize(state.input.text.slice(0, state.input.cursor))) };
+    // A multi-line prompt (pasted, or Alt+Enter) continues on rows indented under the first.
+    const indent = " ".repeat(displayWidth(PROMPT));
+    state.input.text.split("\n").forEach((row, i) => promptLines.push(`${i === 0 ? s.bold(PROMPT) : indent}${sanitize(row)}`));
+    const before = state.input.text.slice(0, state.input.cursor).split("\n");
+    cursor = { line: before.length - 1, column: displayWidth(PROMPT) + displayWidth(sanitize(before.at(-1) ?? "")) };
   }
 
   const panels: string[] = [];
@@ -60,10 +62,15 @@ export function buildFrame(state: LiveState): LiveFrame {
   const lines = [...top, ...panels, ...bottom, ...promptLines];
   const cursorLine = state.confirm
     ? top.length + panels.length + state.queued.length + 1
-    : promptLines.length > 0 ? lines.length - 1 : lines.length - 1;
+    : promptLines.length > 0 ? lines.length - promptLines.length + cursor.line : lines.length - 1;
   if (state.confirm) cursor = { line: cursorLine, column: displayWidth(lines[cursorLine] ?? "") };
   else cursor = { line: Math.max(0, cursorLine), column: cursor.column };
   return fitHeight({ lines, cursor }, columns, state.rows);
+}
+
+/** Text on one row: line breaks shown as ⏎. */
+export function oneLine(text: string): string {
+  return sanitize(text.replace(/\r?\n/g, " ⏎ "));
 }
 
 /** Drops rows from the top until the frame fits the screen (the prompt is at the bottom). */

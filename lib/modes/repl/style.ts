@@ -3,6 +3,7 @@
 export interface Style {
   dim(text: string): string;
   bold(text: string): string;
+  italic(text: string): string;
   red(text: string): string;
   green(text: string): string;
   yellow(text: string): string;
@@ -21,6 +22,7 @@ export function makeStyle(enabled: boolean): Style {
   const style: Style = {
     dim: wrap(2, 22),
     bold: wrap(1, 22),
+    italic: wrap(3, 23),
     red: wrap(31, 39),
     green: wrap(32, 39),
     yellow: wrap(33, 39),
