@@ -3,12 +3,13 @@
 // to the file itself, so a chatty stderr can never block on the host). The host appends its own
 // diagnostics to the same log, prefixed `[zot]`.
 import { spawn, type ChildProcessByStdio } from "node:child_process";
-import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, readFileSync, statSync, writeSync } from "node:fs";
+import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, statSync, writeSync } from "node:fs";
 import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { ZOT_VERSION } from "../version.ts";
 import { trackGroup, untrackGroup } from "./process-group.ts";
 import { extensionEnv } from "./sdk-env.ts";
+import { processAlive } from "../process/group.ts";
 
 export interface ExitStatus {
   code: number | null;
@@ -89,23 +90,6 @@ function openLog(path: string, header: string): number | undefined {
  */
 const STDOUT_LINGER_MS = 250;
 
-/** Whether `pid` runs and is not a zombie (an exiting process closes its fds before it is reaped). */
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
-  if (process.platform !== "linux") return true;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const state = stat.slice(stat.lastIndexOf(")") + 2)[0];
-    return state !== "Z" && state !== "X";
-  } catch {
-    return false; // reaped meanwhile
-  }
-}
-
 export function spawnExtension(request: SpawnRequest): ExtensionProcess {
   const command = resolveExec(request.dir, request.exec);
   const header = `\n[zot] ${new Date().toISOString()} zot ${ZOT_VERSION} starting ${request.name}: ` +
@@ -158,7 +142,7 @@ export function spawnExtension(request: SpawnRequest): ExtensionProcess {
       if (seen) return;
       seen = true;
       if (status) return resolveEarly(false);
-      const timer = setTimeout(() => resolveEarly(!status && pid !== undefined && running(pid)), STDOUT_LINGER_MS);
+      const timer = setTimeout(() => resolveEarly(!status && pid !== undefined && processAlive(pid)), STDOUT_LINGER_MS);
       timer.unref();
       void exited.then(() => {
         clearTimeout(timer);

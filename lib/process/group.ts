@@ -14,6 +14,29 @@ export function groupAlive(pgid: number): boolean {
   return process.platform !== "linux" || hasLiveMember(pgid);
 }
 
+/** Whether `pid` runs and is not a zombie (an exited process awaiting its reaper counts as gone). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+  if (process.platform !== "linux") return true;
+  try {
+    return !isDead(statFields(readFileSync(`/proc/${pid}/stat`, "utf8")));
+  } catch {
+    return false; // reaped meanwhile
+  }
+}
+
+/** Fields after the parenthesised command name of /proc/<pid>/stat: state ppid pgrp … */
+function statFields(stat: string): string[] {
+  // The command name may contain spaces and parentheses.
+  return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+}
+
+const isDead = (fields: string[]) => fields[0] === "Z" || fields[0] === "X";
+
 /** Linux: scans /proc for a member of the group that is not a zombie. */
 function hasLiveMember(pgid: number): boolean {
   let entries: string[];
@@ -30,9 +53,8 @@ function hasLiveMember(pgid: number): boolean {
     } catch {
       continue; // exited meanwhile
     }
-    // "pid (comm) state ppid pgrp …": comm may contain spaces and parentheses.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (Number(fields[2]) === pgid && fields[0] !== "Z" && fields[0] !== "X") return true;
+    const fields = statFields(stat);
+    if (Number(fields[2]) === pgid && !isDead(fields)) return true;
   }
   return false;
 }

@@ -11,6 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ZOT_VERSION } from "../../lib/version.ts";
 import type { Turn } from "../support/model-server.ts";
 import { jsonLines, KIT, makeWorld, requestText, ROOT, ZOT, type World, type ZotRun } from "./support.ts";
+import { processAlive } from "../../lib/process/group.ts";
 
 const bin = (name: string) => join(ROOT, "node_modules", ".bin", name);
 const SOURCE = join(ROOT, "bin", "zot.ts");
@@ -57,20 +58,8 @@ const runtimes: Runtime[] = [
 
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-/** Whether `pid` is a running process (a zombie awaiting its reaper counts as gone). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return !/^[ZX]$/.test(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0]!);
-  } catch {
-    return process.platform !== "linux";
-  }
-}
+// A zombie awaiting its reaper counts as gone (some container inits reap late).
+const alive = processAlive;
 
 /** Kit pids still running; waits briefly, since a SIGKILL sent at zot's exit lands a moment later. */
 async function survivors(pidDir: string): Promise<number[]> {

@@ -9,6 +9,7 @@ import { EventBus } from "../../lib/agent/event-bus.ts";
 import type { HostEvent, ZotEvent } from "../../lib/agent/events.ts";
 import { ExtensionHost, type ExtensionHostOptions, type HostTimeouts } from "../../lib/extensions/host.ts";
 import { pathsUnder, projectExtensionsDir, type ZotPaths } from "../../lib/paths.ts";
+import { processAlive } from "../../lib/process/group.ts";
 
 export const FIXTURES = join(import.meta.dirname, "..", "fixtures", "extensions");
 export const PROGRAMMABLE = join(FIXTURES, "node-programmable", "ext.mjs");
@@ -127,20 +128,7 @@ export function readRecord(path: string): Array<Record<string, unknown>> {
 }
 
 /** Whether a pid is a running, non-zombie process. */
-export function processRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const state = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0];
-    return state !== "Z" && state !== "X";
-  } catch {
-    return false;
-  }
-}
+export const processRunning = processAlive;
 
 export const command = (name: string, description = `${name} command`) => ({ type: "register_command", name, description });
 export const tool = (name: string, extra: Record<string, unknown> = {}) =>

@@ -1,27 +1,12 @@
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createBashTool } from "../../lib/tools/bash.ts";
 import { context, tempDir, textOf } from "./helpers.ts";
+import { processAlive } from "../../lib/process/group.ts";
 
-/**
- * Whether `pid` is still running. process.kill(pid, 0) also succeeds for a zombie, a process that
- * has exited but waits for its parent (init, for orphans) to reap it, which some container inits
- * do only every second or so; on Linux a zombie therefore counts as not running.
- */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-  } catch {
-    return process.platform !== "linux";
-  }
-}
+// A zombie awaiting its reaper counts as gone (some container inits reap late).
+const alive = processAlive;
 
 /** Resolves with the first progress line matching `re` (a pid the command printed, say). */
 function progressWatcher(re: RegExp) {
