@@ -18,7 +18,7 @@ function run(argv: string[]): void {
 
 // The TypeScript SDK, bundled into one module that `zot ext new --lang ts` writes beside a new
 // extension; generated here (not committed) so it always matches lib/sdk.
-const { bundleSdk, renderModule, GENERATED_FILE } = await import("./lib/extensions/templates/generate-ts-sdk.ts");
+const { bundleSdk, renderModule, GENERATED_FILE } = await import("./lib/extensions/authoring/templates/generate-ts-sdk.ts");
 writeFileSync(GENERATED_FILE, renderModule(bundleSdk(bun)));
 
 mkdirSync(join(root, "dist"), { recursive: true });

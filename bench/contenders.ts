@@ -7,7 +7,7 @@ import { createInterface } from "node:readline";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { EventBus } from "../lib/agent/event-bus.ts";
-import { ExtensionHost } from "../lib/extensions/host.ts";
+import { ExtensionHost } from "../lib/extensions/host/host.ts";
 import { pathsUnder } from "../lib/paths.ts";
 
 const fixtures = join(import.meta.dirname, "fixtures");

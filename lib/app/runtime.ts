@@ -3,15 +3,15 @@
 // session's guards and the session's hooks are the host's interceptors.
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
-import { AgentSession } from "../agent/agent-session.ts";
+import { AgentSession } from "../agent/session/agent-session.ts";
 import { EventBus } from "../agent/event-bus.ts";
-import { openSession, type SessionSelection } from "../agent/session-select.ts";
-import { discoverSkills } from "../agent/skills.ts";
-import type { Confirmer } from "../agent/permissions.ts";
+import { openSession, type SessionSelection } from "../agent/session/session-select.ts";
+import { discoverSkills } from "../agent/prompt/skills.ts";
+import type { Confirmer } from "../agent/loop/permissions.ts";
 import type { RootOptions } from "../cli/root-args.ts";
 import { UsageError } from "../errors.ts";
 import { readConfig, updateConfig } from "../config.ts";
-import { ExtensionHost } from "../extensions/host.ts";
+import { ExtensionHost } from "../extensions/host/host.ts";
 import { zotPaths, type ZotPaths } from "../paths.ts";
 import { createProvider, isProviderName, resolveApiKey } from "../providers/index.ts";
 import { unknownToolNames } from "../tools/index.ts";

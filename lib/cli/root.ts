@@ -41,7 +41,7 @@ export async function runRoot(argv: string[], env: Record<string, string | undef
       case "json":
         return await (await import("../modes/json.ts")).runJson(options, env);
       case "rpc":
-        return await (await import("../modes/rpc.ts")).runRpc(options, env);
+        return await (await import("../modes/rpc/rpc.ts")).runRpc(options, env);
       case "interactive":
         return await (await import("../modes/interactive.ts")).runInteractive(options, env);
     }

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { chooseCut, SUMMARY_PREFIX } from "../../lib/agent/compaction.ts";
-import { readSession } from "../../lib/agent/session-file.ts";
-import { openSession } from "../../lib/agent/session-select.ts";
-import { estimateTokens } from "../../lib/agent/tokens.ts";
+import { chooseCut, SUMMARY_PREFIX } from "../../lib/agent/compaction/compaction.ts";
+import { readSession } from "../../lib/agent/session/session-file.ts";
+import { openSession } from "../../lib/agent/session/session-select.ts";
+import { estimateTokens } from "../../lib/agent/compaction/tokens.ts";
 import { pathsUnder } from "../../lib/paths.ts";
 import type { Message } from "../../lib/providers/types.ts";
 import { milestones, startHarness, type Harness } from "./harness.ts";

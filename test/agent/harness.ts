@@ -3,8 +3,8 @@
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { AgentSession } from "../../lib/agent/agent-session.ts";
-import type { AgentSessionOptions } from "../../lib/agent/agent-options.ts";
+import { AgentSession } from "../../lib/agent/session/agent-session.ts";
+import type { AgentSessionOptions } from "../../lib/agent/session/agent-options.ts";
 import { EventBus } from "../../lib/agent/event-bus.ts";
 import type { ZotEvent } from "../../lib/agent/events.ts";
 import { createProvider } from "../../lib/providers/index.ts";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { cutUtf8, observeContent } from "../../lib/agent/observation.ts";
+import { cutUtf8, observeContent } from "../../lib/agent/loop/observation.ts";
 import { OBSERVATION_MAX_BLOCKS, OBSERVATION_MAX_BYTES } from "../../lib/protocol/limits.ts";
-import { repairTranscript } from "../../lib/agent/session-repair.ts";
+import { repairTranscript } from "../../lib/agent/session/session-repair.ts";
 import type { Message } from "../../lib/providers/types.ts";
 
 describe("tool_result observations: 256 KiB and 128 blocks", () => {

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { ConfirmAnswer, ConfirmRequest } from "../../lib/agent/permissions.ts";
+import type { ConfirmAnswer, ConfirmRequest } from "../../lib/agent/loop/permissions.ts";
 import { startHarness, toolResultsSent, type Harness } from "./harness.ts";
 
 let h: Harness | undefined;

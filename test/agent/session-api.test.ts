@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import { NO_HOOKS, type AgentHooks } from "../../lib/agent/hooks.ts";
-import { openSession } from "../../lib/agent/session-select.ts";
+import { NO_HOOKS, type AgentHooks } from "../../lib/agent/loop/hooks.ts";
+import { openSession } from "../../lib/agent/session/session-select.ts";
 import { pathsUnder } from "../../lib/paths.ts";
 import { textOutcome, type Tool } from "../../lib/tools/types.ts";
 import { milestones, startHarness, toolResultsSent, type Harness } from "./harness.ts";

@@ -2,10 +2,10 @@ import { spawn } from "node:child_process";
 import { appendFileSync, existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { NO_HOOKS } from "../../lib/agent/hooks.ts";
-import { readSession, SessionError } from "../../lib/agent/session-file.ts";
-import { INTERRUPTED_TEXT } from "../../lib/agent/session-repair.ts";
-import { listSessions, openSession, sessionDirFor, type SessionSelection } from "../../lib/agent/session-select.ts";
+import { NO_HOOKS } from "../../lib/agent/loop/hooks.ts";
+import { readSession, SessionError } from "../../lib/agent/session/session-file.ts";
+import { INTERRUPTED_TEXT } from "../../lib/agent/session/session-repair.ts";
+import { listSessions, openSession, sessionDirFor, type SessionSelection } from "../../lib/agent/session/session-select.ts";
 import { cwdKey, pathsUnder } from "../../lib/paths.ts";
 import { startHarness, toolResultsSent, type Harness } from "./harness.ts";
 

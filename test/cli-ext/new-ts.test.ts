@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, realpathSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { TS_SDK_BUNDLE } from "../../lib/extensions/templates/ts-sdk.generated.ts";
+import { TS_SDK_BUNDLE } from "../../lib/extensions/authoring/templates/ts-sdk.generated.ts";
 import { makeSandbox, REPO_ROOT, runZot, type Sandbox } from "./support/cli.ts";
 import { spawnExtension } from "./support/driver.ts";
 
@@ -54,7 +54,7 @@ async function answersCommand(): Promise<void> {
 
 describe("zot ext new --lang ts", () => {
   it("the build embeds the current SDK: regenerating it from lib/sdk changes nothing", () => {
-    const check = spawnSync(BUN, [join(REPO_ROOT, "lib/extensions/templates/generate-ts-sdk.ts"), "--check"], { encoding: "utf8" });
+    const check = spawnSync(BUN, [join(REPO_ROOT, "lib/extensions/authoring/templates/generate-ts-sdk.ts"), "--check"], { encoding: "utf8" });
     expect(check.stderr).toBe("");
     expect(check.status).toBe(0);
     const vendored = readFileSync(join(dir, "zot-sdk.mjs"), "utf8");

@@ -6,7 +6,7 @@ import { pathToFileURL } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { classifySource } from "../../lib/extensions/install/source.ts";
 import { assertLinksInside, resolveThroughLinks } from "../../lib/extensions/install/links.ts";
-import { rewriteEnabled } from "../../lib/extensions/manage.ts";
+import { rewriteEnabled } from "../../lib/extensions/install/manage.ts";
 import { readTail } from "../../lib/cli/ext/logs.ts";
 
 describe("install sources", () => {

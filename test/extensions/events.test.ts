@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { LifecycleEvent } from "../../lib/agent/events.ts";
-import { eventFrame } from "../../lib/extensions/events.ts";
+import { eventFrame } from "../../lib/extensions/host/events.ts";
 import { extensionLogPath } from "../../lib/paths.ts";
 import { readRecord, sandbox, startHost, waitFor, writeExtension, type Sandbox, type TestHost } from "./helpers.ts";
 

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { EventBus } from "../../lib/agent/event-bus.ts";
 import type { HostEvent, ZotEvent } from "../../lib/agent/events.ts";
-import { ExtensionHost, type ExtensionHostOptions, type HostTimeouts } from "../../lib/extensions/host.ts";
+import { ExtensionHost, type ExtensionHostOptions, type HostTimeouts } from "../../lib/extensions/host/host.ts";
 import { pathsUnder, projectExtensionsDir, type ZotPaths } from "../../lib/paths.ts";
 import { processAlive } from "../../lib/process/group.ts";
 

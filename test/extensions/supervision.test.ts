@@ -76,7 +76,7 @@ describe("Lifecycle: shutdown", () => {
     const script = join(sb.scratch, "host.ts");
     writeFileSync(script, `
       import { EventBus } from ${JSON.stringify(join(import.meta.dirname, "../../lib/agent/event-bus.ts"))};
-      import { ExtensionHost } from ${JSON.stringify(join(import.meta.dirname, "../../lib/extensions/host.ts"))};
+      import { ExtensionHost } from ${JSON.stringify(join(import.meta.dirname, "../../lib/extensions/host/host.ts"))};
       import { pathsUnder } from ${JSON.stringify(join(import.meta.dirname, "../../lib/paths.ts"))};
       const host = await ExtensionHost.start({ cwd: ${JSON.stringify(sb.cwd)}, paths: pathsUnder(${JSON.stringify(sb.paths.home)}),
         bus: new EventBus({ id: "s", cwd: "/" }), interactive: false, info: () => ({ provider: "p", model: "m" }) });

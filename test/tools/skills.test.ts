@@ -2,8 +2,8 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { discoverSkills, loadSkillBody, parseFrontmatter, skillsManifest, type Skill } from "../../lib/agent/skills.ts";
-import { BUILTIN_SKILLS } from "../../lib/agent/builtin-skills.ts";
+import { discoverSkills, loadSkillBody, parseFrontmatter, skillsManifest, type Skill } from "../../lib/agent/prompt/skills.ts";
+import { BUILTIN_SKILLS } from "../../lib/agent/prompt/builtin-skills.ts";
 import { tempDir } from "./helpers.ts";
 
 function skill(dir: string, name: string | undefined, description: string, body = "Do the thing.\n"): string {

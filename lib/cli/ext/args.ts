@@ -4,7 +4,7 @@ import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { ArgsDef } from "citty";
 import { zotPaths } from "../../paths.ts";
-import { extensionRoots, type ExtensionRoots } from "../../extensions/installed.ts";
+import { extensionRoots, type ExtensionRoots } from "../../extensions/install/installed.ts";
 
 import { UsageError } from "../../errors.ts";
 

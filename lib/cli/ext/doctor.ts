@@ -4,8 +4,8 @@
 import { resolve } from "node:path";
 import { defineCommand } from "citty";
 import { readConfig } from "../../config.ts";
-import { diagnoseExtensions, type DoctorResult } from "../../extensions/doctor.ts";
-import type { ExtensionReport } from "../../extensions/report.ts";
+import { diagnoseExtensions, type DoctorResult } from "../../extensions/install/doctor.ts";
+import type { ExtensionReport } from "../../extensions/host/report.ts";
 import { projectExtensionsDir, zotPaths } from "../../paths.ts";
 
 interface DoctorArgs {

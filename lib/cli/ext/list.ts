@@ -1,6 +1,6 @@
 // `zot ext list [--json]`: every install under the project and global roots.
 import { defineCommand } from "citty";
-import { listInstalled, type ExtensionRoots, type InstalledExtension } from "../../extensions/installed.ts";
+import { listInstalled, type ExtensionRoots, type InstalledExtension } from "../../extensions/install/installed.ts";
 import { cwdArg, rootsFor } from "./args.ts";
 
 /** One row of `zot ext list --json`. `error` is present only for broken manifests. */

@@ -3,8 +3,8 @@ import { existsSync } from "node:fs";
 import { open, stat } from "node:fs/promises";
 import { defineCommand } from "citty";
 import { extensionLogPath, zotPaths } from "../../paths.ts";
-import { listInstalled } from "../../extensions/installed.ts";
-import { findInstalled } from "../../extensions/manage.ts";
+import { listInstalled } from "../../extensions/install/installed.ts";
+import { findInstalled } from "../../extensions/install/manage.ts";
 import { cwdArg, rootsFor, UsageError } from "./args.ts";
 
 const DEFAULT_LINES = 200;

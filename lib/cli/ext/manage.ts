@@ -1,8 +1,8 @@
 // `zot ext remove|enable|disable <name>`: by manifest name or folder name, project and global.
 import { createInterface } from "node:readline/promises";
 import { defineCommand } from "citty";
-import { listInstalled, type ExtensionScope, type InstalledExtension } from "../../extensions/installed.ts";
-import { findInstalled, removeInstalled, setEnabled } from "../../extensions/manage.ts";
+import { listInstalled, type ExtensionScope, type InstalledExtension } from "../../extensions/install/installed.ts";
+import { findInstalled, removeInstalled, setEnabled } from "../../extensions/install/manage.ts";
 import { cwdArg, rootsFor, UsageError } from "./args.ts";
 
 const targetArgs = {

@@ -3,7 +3,7 @@
 import { defineCommand } from "citty";
 import {
   DEFAULT_TEMPLATE, isTemplateLanguage, scaffoldExtension, TEMPLATES, validateNewName,
-} from "../../extensions/templates/index.ts";
+} from "../../extensions/authoring/templates/index.ts";
 import { cwdArg, rootsFor, UsageError } from "./args.ts";
 
 const languages = Object.keys(TEMPLATES).join("|");

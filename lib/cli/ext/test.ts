@@ -6,9 +6,9 @@ import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { defineCommand } from "citty";
 import { readConfig } from "../../config.ts";
-import { renderConformance } from "../../extensions/conformance/report.ts";
-import { testExtension } from "../../extensions/conformance/run.ts";
-import { DEFAULT_REPLY_TIMEOUT_MS } from "../../extensions/conformance/session.ts";
+import { renderConformance } from "../../extensions/authoring/conformance/report.ts";
+import { testExtension } from "../../extensions/authoring/conformance/run.ts";
+import { DEFAULT_REPLY_TIMEOUT_MS } from "../../extensions/authoring/conformance/session.ts";
 import { zotPaths } from "../../paths.ts";
 import { UsageError } from "./args.ts";
 

@@ -1,7 +1,7 @@
 // The --no-yolo confirmer: each tool call waits for y (yes), a (always this tool), s (always
 // this session) or n (no). Requests arriving together wait in line; a cancelled run withdraws
 // its request.
-import type { ConfirmAnswer, ConfirmRequest, Confirmer } from "../../agent/permissions.ts";
+import type { ConfirmAnswer, ConfirmRequest, Confirmer } from "../../agent/loop/permissions.ts";
 import type { Key } from "./keys.ts";
 
 interface Pending {

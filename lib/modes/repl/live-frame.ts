@@ -1,7 +1,7 @@
 // Composes the live area from the REPL's state: streamed line, running tools and notes, open
 // panels (the focused one in full), queued prompts, a pending confirmation, hints, a status
 // line and the prompt line with the cursor. The frame never grows past the terminal's height.
-import type { ConfirmRequest } from "../../agent/permissions.ts";
+import type { ConfirmRequest } from "../../agent/loop/permissions.ts";
 import type { EventView } from "./event-view.ts";
 import { renderPanel } from "./panel-view.ts";
 import type { LiveFrame } from "./screen.ts";

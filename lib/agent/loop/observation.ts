@@ -1,0 +1,79 @@
+// The bounded copy of a tool result that observers (extensions, json/rpc output) receive. The
+// model and the session keep the full content; only this observation is shortened.
+import { Buffer } from "node:buffer";
+import { OBSERVATION_MAX_BLOCKS, OBSERVATION_MAX_BYTES } from "../../protocol/limits.ts";
+import type { ToolContent } from "../../tools/types.ts";
+
+export interface Observation {
+  content: ToolContent[];
+  /** True when anything was shortened or omitted. */
+  truncated: boolean;
+}
+
+export interface ObservationLimits {
+  maxBytes: number;
+  maxBlocks: number;
+}
+
+const DEFAULT_LIMITS: ObservationLimits = { maxBytes: OBSERVATION_MAX_BYTES, maxBlocks: OBSERVATION_MAX_BLOCKS };
+
+/**
+ * Fits `content` into the spec's observation budget: text, base64 data and MIME type bytes
+ * combined at most `maxBytes`, at most `maxBlocks` blocks. Text is cut at a UTF-8 boundary;
+ * an image that does not fit and any unsupported block are omitted.
+ */
+export function observeContent(content: readonly unknown[], limits: ObservationLimits = DEFAULT_LIMITS): Observation {
+  const out: ToolContent[] = [];
+  let budget = limits.maxBytes;
+  let truncated = false;
+  for (const block of content) {
+    if (out.length >= limits.maxBlocks) {
+      truncated = true;
+      break;
+    }
+    if (isText(block)) {
+      const bytes = Buffer.byteLength(block.text, "utf8");
+      if (bytes <= budget) {
+        out.push({ type: "text", text: block.text });
+        budget -= bytes;
+      } else {
+        truncated = true;
+        if (budget > 0) out.push({ type: "text", text: cutUtf8(block.text, budget) });
+        budget = 0;
+      }
+    } else if (isImage(block)) {
+      const bytes = Buffer.byteLength(block.data, "utf8") + Buffer.byteLength(block.mime_type, "utf8");
+      if (bytes <= budget) {
+        out.push({ type: "image", mime_type: block.mime_type, data: block.data });
+        budget -= bytes;
+      } else {
+        truncated = true;
+      }
+    } else {
+      truncated = true;
+    }
+  }
+  return { content: out, truncated };
+}
+
+/** The longest prefix of `text` whose UTF-8 encoding fits in `maxBytes`, never splitting a character. */
+export function cutUtf8(text: string, maxBytes: number): string {
+  const bytes = Buffer.from(text, "utf8");
+  if (bytes.length <= maxBytes) return text;
+  let end = maxBytes;
+  // Step back over continuation bytes (10xxxxxx) to the start of the cut character.
+  while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--;
+  return bytes.subarray(0, end).toString("utf8");
+}
+
+function isText(block: unknown): block is { type: "text"; text: string } {
+  return isRecord(block) && block.type === "text" && typeof block.text === "string";
+}
+
+function isImage(block: unknown): block is { type: "image"; mime_type: string; data: string } {
+  return isRecord(block) && block.type === "image" && typeof block.data === "string" && typeof block.mime_type === "string";
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null;
+}

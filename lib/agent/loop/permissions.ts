@@ -1,0 +1,116 @@
+// Whether a tool call may run, decided before execution. Yolo (the default) approves every call.
+// With yolo off, a confirmer asks the user (yes / always this tool / always this session / no)
+// and "always" answers are remembered for the rest of the conversation. Without a confirmer
+// (print, json and rpc modes) calls run freely after one warning, as host.md requires.
+import { isAbortError, raceAbort } from "./abort.ts";
+import type { PermissionDecision, PermissionSource } from "../events.ts";
+
+export type ConfirmAnswer = "yes" | "always_tool" | "always_session" | "no";
+
+export interface ConfirmRequest {
+  tool_id: string;
+  tool_name: string;
+  tool_preview: string;
+  tool_args: Record<string, unknown>;
+  origin_extension?: string;
+  signal: AbortSignal;
+}
+
+/** Asks the user about one call. Rejecting or aborting counts as a cancelled confirmation. */
+export type Confirmer = (request: ConfirmRequest) => Promise<ConfirmAnswer>;
+
+export interface PermissionVerdict {
+  decision: PermissionDecision;
+  source: PermissionSource;
+  reason?: string;
+}
+
+export interface PermissionRequest {
+  tool_id: string;
+  tool_name: string;
+  tool_args: Record<string, unknown>;
+  origin_extension?: string;
+  /** The one-line preview shown when asking; may throw (then the call is denied). */
+  preview: () => string;
+  /** Called right before the confirmer is asked (emits tool_confirmation_requested). */
+  onAsk: (preview: string) => void;
+  signal: AbortSignal;
+}
+
+export interface PermissionPolicyOptions {
+  yolo?: boolean;
+  confirmer?: Confirmer;
+  /** Receives the one-time warning that calls run unconfirmed because nobody can be asked. */
+  warn?: (message: string) => void;
+}
+
+export const NO_CONFIRMER_REASON = "no confirmer is available in this mode: running without confirmation";
+
+export class PermissionPolicy {
+  yolo: boolean;
+  confirmer: Confirmer | undefined;
+  private readonly warn: (message: string) => void;
+  private readonly approvedTools = new Set<string>();
+  private approvedSession = false;
+  private warned = false;
+
+  constructor(options: PermissionPolicyOptions = {}) {
+    this.yolo = options.yolo ?? true;
+    this.confirmer = options.confirmer;
+    this.warn = options.warn ?? (() => undefined);
+  }
+
+  /** Forgets every remembered approval. */
+  forget(): void {
+    this.approvedTools.clear();
+    this.approvedSession = false;
+  }
+
+  async decide(request: PermissionRequest): Promise<PermissionVerdict> {
+    if (this.yolo) return { decision: "approved", source: "yolo" };
+    if (this.approvedSession || this.approvedTools.has(request.tool_name)) return { decision: "approved", source: "remembered" };
+    if (!this.confirmer) {
+      if (!this.warned) {
+        this.warned = true;
+        this.warn(`--no-yolo: ${NO_CONFIRMER_REASON}`);
+      }
+      return { decision: "approved", source: "policy", reason: NO_CONFIRMER_REASON };
+    }
+    let preview: string;
+    try {
+      preview = request.preview();
+    } catch (err) {
+      return { decision: "denied", source: "policy", reason: `could not preview the call: ${(err as Error)?.message ?? String(err)}` };
+    }
+    request.onAsk(preview);
+    let answer: ConfirmAnswer;
+    try {
+      answer = await raceAbort(
+        this.confirmer({
+          tool_id: request.tool_id,
+          tool_name: request.tool_name,
+          tool_preview: preview,
+          tool_args: request.tool_args,
+          origin_extension: request.origin_extension,
+          signal: request.signal,
+        }),
+        request.signal,
+      );
+    } catch (err) {
+      const why = isAbortError(err) ? "the run was cancelled while waiting for confirmation" : `confirmation failed: ${(err as Error)?.message ?? String(err)}`;
+      return { decision: "cancelled", source: "user", reason: why };
+    }
+    switch (answer) {
+      case "yes":
+        return { decision: "approved", source: "user" };
+      case "always_tool":
+        this.approvedTools.add(request.tool_name);
+        return { decision: "approved", source: "user" };
+      case "always_session":
+        this.approvedSession = true;
+        return { decision: "approved", source: "user" };
+      default:
+        return { decision: "denied", source: "user", reason: "the user declined this tool call" };
+    }
+  }
+}

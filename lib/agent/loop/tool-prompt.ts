@@ -1,0 +1,50 @@
+// The first half of a `tool_prompt` command action: the user message, then the requested tool
+// through the normal guards and confirmation, recorded as a paired assistant tool call and tool
+// result (both marked with the requesting extension). The model turn follows in the caller.
+import type { Emitter } from "../session/emitter.ts";
+import { toolResultMessage } from "./loop.ts";
+import type { ToolCallRequest, ToolRunOutcome } from "./tool-runner.ts";
+import type { Transcript } from "../session/transcript.ts";
+import type { AssistantMessage, UserContent, UserMessage } from "../../providers/types.ts";
+
+export interface ToolPromptStep {
+  prompt: string;
+  toolName: string;
+  toolArgs: Record<string, unknown>;
+  originExtension?: string;
+  toolId: string;
+  provider: string;
+  model: string;
+  transcript: Transcript;
+  emit: Emitter;
+  execute: (call: ToolCallRequest) => Promise<ToolRunOutcome>;
+}
+
+export async function recordToolPrompt(step: ToolPromptStep): Promise<ToolRunOutcome> {
+  const origin = step.originExtension;
+  const marker = origin ? { origin_extension: origin } : {};
+  // Providers need a user turn before the assistant's call, even for an empty prompt.
+  const text = step.prompt.trim() ? step.prompt : `(${step.toolName} requested${origin ? ` by ${origin}` : ""})`;
+  step.transcript.append(userMessage(text, []));
+  step.emit.lifecycle({ type: "tool_call", tool_id: step.toolId, tool_name: step.toolName, tool_args: step.toolArgs, ...marker });
+  const outcome = await step.execute({ tool_id: step.toolId, tool_name: step.toolName, args: step.toolArgs, ...marker });
+  const assistant: AssistantMessage = {
+    role: "assistant",
+    content: [{ type: "tool_call", id: step.toolId, name: step.toolName, args: outcome.args }],
+    stop: "tool_use",
+    provider: step.provider,
+    model: step.model,
+    timestamp: Date.now(),
+  };
+  // Appended together once the tool finished, so a crash never leaves the call unpaired on disk.
+  step.transcript.append(assistant, origin);
+  step.transcript.append(toolResultMessage(outcome), origin);
+  return outcome;
+}
+
+export function userMessage(text: string, images: UserContent[]): UserMessage {
+  const content: UserContent[] = [];
+  if (text !== "") content.push({ type: "text", text });
+  content.push(...images);
+  return { role: "user", content, timestamp: Date.now() };
+}

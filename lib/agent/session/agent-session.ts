@@ -1,0 +1,398 @@
+// AgentSession: the object every mode drives. It owns the transcript, the session file, the
+// system prompt preparation, permissions and the work queue, and runs the pure loop for each
+// prompt. All observations go out on the EventBus; every accepted prompt ends with exactly one
+// `done` host event (also when it is withdrawn from the queue).
+import { randomBytes } from "node:crypto";
+import { EventBus } from "../event-bus.ts";
+import { SessionEmitter } from "./emitter.ts";
+import { NO_HOOKS, type AgentHooks } from "../loop/hooks.ts";
+import { runAgentLoop, type RunResult } from "../loop/loop.ts";
+import { PermissionPolicy } from "../loop/permissions.ts";
+import { SystemPromptPreparer } from "../prompt/prompt-preparer.ts";
+import { basePromptFrom } from "../prompt/system-prompt.ts";
+import { resolveTools } from "../loop/tool-registry.ts";
+import { recordToolPrompt, userMessage } from "../loop/tool-prompt.ts";
+import { runToolCall, type ToolCallRequest, type ToolRunOutcome } from "../loop/tool-runner.ts";
+import { WorkQueue } from "./work-queue.ts";
+import { Compactor } from "../compaction/compactor.ts";
+import { Transcript } from "./transcript.ts";
+import { skillsManifest } from "../prompt/skills.ts";
+import { createBuiltinTools } from "../../tools/index.ts";
+import { modelInfo } from "../../providers/models.ts";
+import { addUsage, emptyUsage } from "../../providers/usage.ts";
+import type {
+  AgentSessionOptions, AgentState, CompactResult, PromptOptions, RunToolContext, RunToolResult, ToolPromptOptions,
+} from "./agent-options.ts";
+import type { Message, Provider, Usage } from "../../providers/types.ts";
+import type { Tool } from "../../tools/types.ts";
+import type { Skill } from "../../tools/skill-file.ts";
+import type { OpenedSession } from "./session-select.ts";
+
+export const DEFAULT_MAX_STEPS = 50;
+
+export class AgentSession {
+  readonly cwd: string;
+  readonly bus: EventBus;
+  readonly hooks: AgentHooks;
+  readonly maxSteps: number;
+  private readonly options: AgentSessionOptions;
+  private readonly emitter: SessionEmitter;
+  private readonly queue = new WorkQueue();
+  private readonly permissions: PermissionPolicy;
+  private readonly preparer: SystemPromptPreparer;
+  private transcript: Transcript;
+  private readonly compactor: Compactor;
+  private readonly builtins: Tool[];
+  private provider: Provider;
+  private model: string;
+  private jailOn: boolean;
+  private usage = emptyUsage();
+
+  constructor(options: AgentSessionOptions) {
+    this.options = options;
+    this.cwd = options.cwd;
+    this.provider = options.provider;
+    this.model = options.model;
+    this.hooks = options.hooks ?? NO_HOOKS;
+    this.maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
+    this.jailOn = options.jail ?? false;
+    const opened = options.session;
+    const sessionId = opened?.id ?? `mem-${randomBytes(6).toString("hex")}`;
+    this.bus = options.bus ?? new EventBus({ id: sessionId, cwd: this.cwd });
+    this.bus.session = { id: sessionId, cwd: this.cwd };
+    this.emitter = new SessionEmitter(this.bus);
+    this.transcript = this.makeTranscript(sessionId, opened);
+    this.permissions = new PermissionPolicy({ yolo: options.yolo, confirmer: options.confirmer, warn: (m) => this.warn(m) });
+    // A skills getter keeps the skill tool (reloads may add skills); a plain list without skills drops it.
+    this.builtins = options.builtinTools ??
+      createBuiltinTools({ ...options.tools, cwd: this.cwd, jail: () => this.jailOn, skills: options.skills ?? [] });
+    this.preparer = new SystemPromptPreparer({
+      base: () => this.basePrompt(),
+      hooks: this.hooks,
+      identity: () => ({ session_id: this.transcript.id, cwd: this.cwd, provider: this.provider.name, model: this.model }),
+    });
+    this.compactor = new Compactor({
+      emit: this.emitter,
+      transcript: () => this.transcript,
+      provider: () => this.provider,
+      model: () => this.model,
+      contextWindow: () => this.contextWindow,
+      settings: options.compaction,
+      newId: () => this.newId("compact"),
+      onUsage: (usage) => this.addUsage(usage),
+    });
+  }
+
+  // ---- observation -------------------------------------------------------------------------
+
+  get sessionId(): string {
+    return this.transcript.id;
+  }
+
+  get messages(): readonly Message[] {
+    return this.transcript.messages;
+  }
+
+  get running(): boolean {
+    return this.queue.busy;
+  }
+
+  get state(): AgentState {
+    return {
+      session_id: this.transcript.id,
+      ...(this.transcript.path ? { session_file: this.transcript.path } : {}),
+      cwd: this.cwd,
+      provider: this.provider.name,
+      model: this.model,
+      running: this.queue.busy,
+      queued: this.queue.queued,
+      message_count: this.transcript.messages.length,
+      token_estimate: this.transcript.tokenEstimate(),
+      context_window: this.contextWindow,
+      usage: { ...this.usage },
+      yolo: this.permissions.yolo,
+      jail: this.jailOn,
+      max_steps: this.maxSteps,
+      ...(this.preparer.agentRunId ? { agent_run_id: this.preparer.agentRunId } : {}),
+    };
+  }
+
+  /** The tools the model can call now: built-ins, then extension tools not shadowed by them. */
+  tools(): Map<string, Tool> {
+    return resolveTools(this.builtins, this.options.extraTools?.() ?? []);
+  }
+
+  /** The effective system prompt (runs the before_agent_start chain when not prepared yet). */
+  systemPrompt(signal?: AbortSignal): Promise<string> {
+    return this.preparer.get(signal);
+  }
+
+  get contextWindow(): number {
+    return this.options.contextWindow ?? modelInfo(this.provider.name, this.model).context_window;
+  }
+
+  // ---- lifecycle ---------------------------------------------------------------------------
+
+  /** Emits `session_start` now (interactive and rpc modes); headless modes may skip this. */
+  start(): void {
+    this.emitter.start();
+  }
+
+  /** Resolves when no run, compaction or clear is running or waiting. */
+  idle(): Promise<void> {
+    return this.queue.idle();
+  }
+
+  /**
+   * Ends the session: optionally aborts running work, waits for the queue to drain, then emits
+   * `session_end` (reason shutdown) if the session had started.
+   */
+  async close(options: { abort?: boolean } = {}): Promise<void> {
+    if (options.abort) this.abort();
+    await this.queue.idle();
+    this.emitter.end("shutdown");
+  }
+
+  // ---- input -------------------------------------------------------------------------------
+
+  /**
+   * Submits model input. `user_prompt_submit` is emitted at acceptance (`queued: true` when a
+   * run or maintenance job is active); the returned promise settles when this prompt's run ends.
+   * Throws for a prompt with neither text nor images.
+   */
+  prompt(text: string, options: PromptOptions = {}): Promise<RunResult> {
+    const images = options.images ?? [];
+    if (!text.trim() && images.length === 0) return Promise.reject(new Error("empty prompt: give text or images"));
+    this.accept(text, images.length);
+    return this.enqueueRun(text, async (signal) => {
+      this.transcript.append(userMessage(text, images));
+      return this.runLoop(signal);
+    });
+  }
+
+  /**
+   * The `tool_prompt` command action: submits `prompt`, runs `toolName` through interception
+   * and confirmation, records the paired assistant call and tool result, then runs the model
+   * turn. Cancellation stops before the model turn and keeps a completed pair.
+   */
+  runToolPrompt(prompt: string, toolName: string, toolArgs: Record<string, unknown>, options: ToolPromptOptions = {}): Promise<RunResult> {
+    const origin = options.originExtension;
+    this.accept(prompt, 0);
+    return this.enqueueRun(prompt, async (signal) => {
+      await recordToolPrompt({
+        prompt,
+        toolName,
+        toolArgs,
+        ...(origin ? { originExtension: origin } : {}),
+        toolId: this.newId("toolu_ext"),
+        provider: this.provider.name,
+        model: this.model,
+        transcript: this.transcript,
+        emit: this.emitter,
+        execute: (call) => this.executeTool(call, signal),
+      });
+      if (signal.aborted) return { stop: "aborted", text: "" };
+      return this.runLoop(signal);
+    });
+  }
+
+  /**
+   * An extension's `call_tool`: the active registry, interception and confirmation, events
+   * marked with `origin_extension`, nothing written to the transcript. Never throws.
+   */
+  async runTool(name: string, args: Record<string, unknown>, context: RunToolContext): Promise<RunToolResult> {
+    const toolId = context.toolId ?? this.newId("ext_call");
+    const origin = context.originExtension;
+    this.emitter.lifecycle({ type: "tool_call", tool_id: toolId, tool_name: name, tool_args: args, origin_extension: origin });
+    const signal = context.signal ?? new AbortController().signal;
+    const outcome = await this.executeTool(
+      { tool_id: toolId, tool_name: name, args, origin_extension: origin, ...(context.parentId ? { parent_id: context.parentId } : {}) },
+      signal,
+    );
+    return {
+      tool_id: toolId,
+      status: outcome.status,
+      executed: outcome.executed,
+      content: outcome.content,
+      is_error: outcome.is_error,
+      ...(outcome.activate_tools ? { activate_tools: outcome.activate_tools } : {}),
+    };
+  }
+
+  /**
+   * Cancels the running job (a run ends `aborted`, a compaction `cancelled`) and, unless
+   * `keepQueued`, withdraws queued prompts (each still gets its `done`). Returns the withdrawn
+   * prompt texts, e.g. to put them back in the editor.
+   */
+  abort(options: { keepQueued?: boolean } = {}): string[] {
+    const withdrawn = options.keepQueued ? [] : this.queue.withdraw();
+    this.queue.abortCurrent();
+    return withdrawn;
+  }
+
+  // ---- maintenance -------------------------------------------------------------------------
+
+  /** Compacts the transcript now (after any running work); pre/post_compact are always paired. */
+  compact(): Promise<CompactResult> {
+    return this.queue.enqueue({ withdrawable: false, run: (signal) => this.compactor.run(signal) });
+  }
+
+  /** Empties the transcript (after any running work). The conversation stays open. */
+  clear(): Promise<void> {
+    return this.queue.enqueue({
+      withdrawable: false,
+      run: async () => {
+        this.transcript.clear();
+        this.preparer.reset();
+      },
+    });
+  }
+
+  /**
+   * Continues in another conversation (after any running work): `session_end` with reason
+   * session_switch for the old one, `session_start` for the new one, and a rebuilt system
+   * prompt. Cumulative usage starts again from zero.
+   */
+  switchSession(opened: OpenedSession): Promise<void> {
+    return this.queue.enqueue({
+      withdrawable: false,
+      run: async () => {
+        this.emitter.end("session_switch");
+        this.transcript = this.makeTranscript(opened.id, opened);
+        this.bus.session = { id: opened.id, cwd: this.cwd };
+        this.usage = emptyUsage();
+        this.emitter.rearm();
+        this.emitter.start();
+        this.preparer.reset();
+      },
+    });
+  }
+
+  /** Switches the model (and optionally the provider) from the next model step on. */
+  setModel(model: string, provider?: Provider): void {
+    if (provider) this.provider = provider;
+    this.model = model;
+    this.transcript.recordModel(this.provider.name, model);
+    this.preparer.reset();
+  }
+
+  /** Forces the next model call to rebuild the system prompt (extension reload, SYSTEM.md edits). */
+  resetSystemPrompt(): void {
+    this.preparer.reset();
+  }
+
+  get yolo(): boolean {
+    return this.permissions.yolo;
+  }
+
+  setYolo(on: boolean): void {
+    this.permissions.yolo = on;
+  }
+
+  get jail(): boolean {
+    return this.jailOn;
+  }
+
+  setJail(on: boolean): void {
+    this.jailOn = on;
+  }
+
+  // ---- internals ---------------------------------------------------------------------------
+
+  private makeTranscript(id: string, opened: OpenedSession | undefined): Transcript {
+    return new Transcript({
+      id,
+      file: opened?.file,
+      messages: opened?.loaded?.messages ?? [],
+      onError: (message) => this.emitter.host({ type: "error", message }),
+    });
+  }
+
+  private accept(text: string, imageCount: number): void {
+    const queued = this.queue.busy || this.queue.queued > 0;
+    this.emitter.lifecycle({
+      type: "user_prompt_submit",
+      ...(text !== "" ? { text } : {}),
+      ...(queued ? { queued: true } : {}),
+      ...(imageCount > 0 ? { image_count: imageCount } : {}),
+    });
+  }
+
+  private enqueueRun(label: string, run: (signal: AbortSignal) => Promise<RunResult>): Promise<RunResult> {
+    const finish = (result: RunResult): RunResult => {
+      this.emitter.host({ type: "done", stop: result.stop, ...(result.error !== undefined ? { error: result.error } : {}) });
+      return result;
+    };
+    return this.queue.enqueue<RunResult>({
+      withdrawable: true,
+      label,
+      run: async (signal) => finish(await run(signal)),
+      withdrawn: () => finish({ stop: "aborted", error: "withdrawn from the queue before it ran", text: "" }),
+    });
+  }
+
+  private runLoop(signal: AbortSignal): Promise<RunResult> {
+    // One unhelpful automatic compaction per run is enough: retrying every step would only
+    // spend requests on a transcript that cannot shrink further.
+    let autoCompaction = true;
+    return runAgentLoop({
+      provider: this.provider,
+      model: () => this.model,
+      ...(this.options.reasoning ? { reasoning: this.options.reasoning } : {}),
+      ...(this.options.maxTokens ? { maxTokens: this.options.maxTokens } : {}),
+      messages: () => this.transcript.messages,
+      append: (message) => this.transcript.append(message),
+      systemPrompt: (s) => this.preparer.get(s),
+      tools: () => this.tools(),
+      hooks: this.hooks,
+      emit: this.emitter,
+      signal,
+      maxSteps: this.maxSteps,
+      runTool: (call) => this.executeTool(call, signal),
+      beforeStep: async (s) => {
+        if (autoCompaction) autoCompaction = await this.compactor.maybeAuto(s, this.preparer.current ?? "");
+      },
+      onStepEnd: (message) => this.addUsage(message.usage ?? emptyUsage()),
+    });
+  }
+
+  private executeTool(call: ToolCallRequest, signal: AbortSignal): Promise<ToolRunOutcome> {
+    return runToolCall(call, {
+      cwd: this.cwd,
+      tools: () => this.tools(),
+      hooks: this.hooks,
+      permissions: this.permissions,
+      emit: this.emitter,
+      signal,
+      interactiveTools: this.options.interactiveTools ?? false,
+      ...(this.options.onActivateTools ? { onActivateTools: this.options.onActivateTools } : {}),
+    });
+  }
+
+  /** Adds one model call's usage (a step or a compaction summary) and emits the `usage` event. */
+  private addUsage(step: Usage): void {
+    this.usage = addUsage(this.usage, step);
+    this.emitter.host({ type: "usage", ...step, cumulative: { ...this.usage } });
+  }
+
+  private skills(): Skill[] {
+    const skills = this.options.skills;
+    return typeof skills === "function" ? skills() : (skills ?? []);
+  }
+
+  private basePrompt(): string {
+    const tools = [...this.tools().values()];
+    // The manifest only helps when the model has the skill tool to load a skill with.
+    const manifest = tools.some((t) => t.name === "skill") ? skillsManifest(this.skills()) : "";
+    return basePromptFrom(this.options.prompt ?? {}, { cwd: this.cwd, tools, skillsManifest: manifest, warn: (m) => this.warn(m) });
+  }
+
+  private warn(message: string): void {
+    if (this.options.onWarning) this.options.onWarning(message);
+    else this.emitter.host({ type: "error", message });
+  }
+
+  private newId(prefix: string): string {
+    return this.options.newId?.() ?? `${prefix}_${randomBytes(8).toString("hex")}`;
+  }
+}

@@ -1,0 +1,148 @@
+// The checker's side of the wire: the extension started by the host's own spawn helper, every
+// stdout line kept (parsed with the protocol schemas, invalid ones too) so checks can wait for a
+// frame and the stdout check can judge the whole transcript at the end. Unlike the host's
+// Connection it never drops or disconnects anything: the checker wants to see all of it.
+import {
+  encodeFrame, EXTENSION_FRAME_SCHEMAS, LineDecoder, MAX_FRAME_BYTES, parseExtensionFrame,
+  type ExtensionFrame,
+} from "../../../protocol/index.ts";
+import { spawnExtension, type ExitStatus, type ExtensionProcess, type SpawnRequest } from "../../host/spawn.ts";
+
+/** One stdout line of the extension, in arrival order. */
+export interface StdoutLine {
+  /** 0-based position in the transcript. */
+  index: number;
+  /** ms since the extension was started. */
+  at: number;
+  text: string;
+  /** The JSON object, when the line is one (valid frame or not). */
+  json: Record<string, unknown> | undefined;
+  /** The validated frame; undefined when the line is not a valid frame. */
+  frame: ExtensionFrame | undefined;
+  /** Why the line is not a valid frame. */
+  error: string | undefined;
+  /** The line is a JSON object whose `type` no extension frame has. */
+  unknownType: boolean;
+}
+
+export type WaitOutcome =
+  | { kind: "line"; line: StdoutLine }
+  | { kind: "timeout" }
+  | { kind: "exited"; status: ExitStatus };
+
+interface Waiter {
+  from: number;
+  match: (line: StdoutLine) => boolean;
+  done: (outcome: WaitOutcome) => void;
+}
+
+const KNOWN_TYPES: ReadonlySet<string> = new Set(Object.keys(EXTENSION_FRAME_SCHEMAS));
+
+export class ConformanceDriver {
+  readonly lines: StdoutLine[] = [];
+  readonly process: ExtensionProcess;
+  private readonly startedAt = Date.now();
+  private readonly waiters = new Set<Waiter>();
+  private status: ExitStatus | undefined;
+
+  /** Starts the extension as the host does (its folder as cwd, its own process group, stderr to its log). */
+  constructor(request: SpawnRequest, maxFrameBytes = MAX_FRAME_BYTES) {
+    this.process = spawnExtension(request);
+    const decoder = new LineDecoder({
+      maxFrameBytes,
+      onLine: (text) => this.receive(text),
+      onOversize: (bytes) => this.record(`(${bytes} bytes…)`, undefined, `a line of at least ${bytes} bytes exceeds the ${maxFrameBytes}-byte frame limit (zot disconnects such an extension)`),
+    });
+    this.process.stdout.on("data", (chunk: Buffer) => decoder.push(chunk));
+    this.process.stdout.on("end", () => decoder.end());
+    this.process.stdout.on("error", () => undefined);
+    // Writes after the extension died fail with EPIPE; checks see the exit instead.
+    this.process.stdin.on("error", () => undefined);
+    void this.process.exited.then((status) => {
+      this.status = status;
+      for (const waiter of [...this.waiters]) waiter.done({ kind: "exited", status });
+    });
+  }
+
+  /** ms since start. */
+  elapsed(): number {
+    return Date.now() - this.startedAt;
+  }
+
+  /** The exit status once the process is gone (and its stdout read to the end). */
+  exitStatus(): ExitStatus | undefined {
+    return this.status;
+  }
+
+  get pid(): number | undefined {
+    return this.process.pid;
+  }
+
+  /** Writes one frame to the extension's stdin; false when stdin is already closed. */
+  send(frame: { type: string } & Record<string, unknown>): boolean {
+    const stdin = this.process.stdin;
+    if (stdin.destroyed || stdin.writableEnded) return false;
+    stdin.write(encodeFrame(frame));
+    return true;
+  }
+
+  /**
+   * The first line at transcript index `from` or later that `match`es, else a timeout after
+   * `ms`, else the exit (once the process is gone and no such line arrived).
+   */
+  waitFor(match: (line: StdoutLine) => boolean, ms: number, from = 0): Promise<WaitOutcome> {
+    const found = this.lines.slice(from).find(match);
+    if (found) return Promise.resolve({ kind: "line", line: found });
+    if (this.status) return Promise.resolve({ kind: "exited", status: this.status });
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => waiter.done({ kind: "timeout" }), ms);
+      const waiter: Waiter = {
+        from,
+        match,
+        done: (outcome) => {
+          clearTimeout(timer);
+          this.waiters.delete(waiter);
+          resolve(outcome);
+        },
+      };
+      this.waiters.add(waiter);
+    });
+  }
+
+  /** Waits for a valid frame of `type` carrying `id` (the reply to a request). */
+  waitForReply(type: string, id: string, ms: number, from = 0): Promise<WaitOutcome> {
+    return this.waitFor((line) => line.json?.type === type && line.json.id === id, ms, from);
+  }
+
+  /** Resolves true when the process exits within `ms`. */
+  async waitExit(ms: number): Promise<boolean> {
+    if (this.status) return true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<false>((r) => (timer = setTimeout(() => r(false), ms)));
+    const exited = await Promise.race([this.process.exited.then(() => true as const), timeout]);
+    clearTimeout(timer);
+    return exited;
+  }
+
+  private receive(text: string): void {
+    let json: Record<string, unknown> | undefined;
+    try {
+      const value: unknown = JSON.parse(text);
+      if (value !== null && typeof value === "object" && !Array.isArray(value)) json = value as Record<string, unknown>;
+    } catch {
+      // reported by parseExtensionFrame below
+    }
+    const parsed = parseExtensionFrame(json ?? text);
+    if (parsed.ok) this.record(text, json, undefined, parsed.frame);
+    else this.record(text, json, parsed.error, undefined, typeof json?.type === "string" && !KNOWN_TYPES.has(json.type));
+  }
+
+  private record(text: string, json: Record<string, unknown> | undefined, error?: string, frame?: ExtensionFrame,
+    unknownType = false): void {
+    const line: StdoutLine = { index: this.lines.length, at: this.elapsed(), text, json, frame, error, unknownType };
+    this.lines.push(line);
+    for (const waiter of [...this.waiters]) {
+      if (line.index >= waiter.from && waiter.match(line)) waiter.done({ kind: "line", line });
+    }
+  }
+}

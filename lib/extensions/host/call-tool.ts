@@ -1,0 +1,105 @@
+// Host-mediated `call_tool`: an extension asks the host to run a tool (built-in or another
+// extension's) through the agent's normal guards and confirmation policy. Chains are traced by
+// `parent_id` (the host `tool_call` the caller is handling): cancellation of the parent reaches
+// the nested call, a chain never repeats a tool name and holds at most four calls. Without a
+// parent, a call is refused while the extension has a host-invoked tool running, so recursion
+// cannot hide. Results are bounded to 256 KiB; calls time out after 60 s or on disconnect.
+import { CALL_TOOL_MAX_CHAIN, CALL_TOOL_RESULT_MAX_BYTES, type CallToolFrame } from "../../protocol/index.ts";
+import type { ToolOutcome } from "../../tools/types.ts";
+import { observeContent } from "../../agent/loop/observation.ts";
+import type { LoadedExtension } from "./extension.ts";
+import type { ActiveCalls } from "./tool-proxy.ts";
+
+export type RunTool = (name: string, args: Record<string, unknown>,
+  ctx: { originExtension: string; parentId?: string; signal: AbortSignal }) => Promise<ToolOutcome>;
+
+export interface CallToolDeps {
+  activeCalls: ActiveCalls;
+  timeoutMs: () => number;
+  runTool: RunTool;
+}
+
+export class CallToolRouter {
+  private readonly outstanding = new Map<LoadedExtension, Map<string, AbortController>>();
+
+  constructor(private readonly deps: CallToolDeps) {}
+
+  /** Handles one `call_tool` frame; the reply is sent on the caller's connection. */
+  handle(ext: LoadedExtension, frame: CallToolFrame): void {
+    const reply = (content: ToolOutcome["content"], isError: boolean, truncated = false) => {
+      ext.conn?.send({ type: "tool_result", id: frame.id, name: frame.name, content, is_error: isError,
+        ...(truncated ? { truncated: true } : {}) });
+    };
+    const refuse = (why: string) => {
+      ext.log(`call_tool ${frame.id} (${frame.name}) refused: ${why}`);
+      reply([{ type: "text", text: `call_tool refused: ${why}` }], true);
+    };
+    if (!ext.capabilities.has("call_tool")) return refuse('the extension did not advertise the "call_tool" capability in hello');
+    const mine = this.outstanding.get(ext) ?? new Map<string, AbortController>();
+    this.outstanding.set(ext, mine);
+    if (mine.has(frame.id)) return refuse(`a call_tool request with id "${frame.id}" is already outstanding`);
+
+    let chain: string[] = [];
+    let parentSignal: AbortSignal | undefined;
+    if (frame.parent_id !== undefined) {
+      const parent = this.deps.activeCalls.get(frame.parent_id);
+      if (!parent || parent.extension !== ext) return refuse(`unknown or expired parent_id "${frame.parent_id}"`);
+      chain = parent.chain;
+      parentSignal = parent.signal;
+    } else if (this.deps.activeCalls.hasActive(ext)) {
+      return refuse("a tool of this extension invoked by the host is still running; " +
+        "set parent_id to its tool_call id to call tools from inside a tool handler");
+    }
+    if (chain.includes(frame.name)) return refuse(`tool ${frame.name} already appears in this call chain (${chain.join(" → ")})`);
+    if (chain.length + 1 > CALL_TOOL_MAX_CHAIN) {
+      return refuse(`a call chain holds at most ${CALL_TOOL_MAX_CHAIN} tool calls (${[...chain, frame.name].join(" → ")})`);
+    }
+
+    const controller = new AbortController();
+    mine.set(frame.id, controller);
+    const signal = parentSignal ? AbortSignal.any([controller.signal, parentSignal]) : controller.signal;
+    const timeoutMs = this.deps.timeoutMs();
+    let finished = false;
+    const finish = (content: ToolOutcome["content"], isError: boolean, truncated = false) => {
+      if (finished) return;
+      finished = true;
+      clearTimeout(timer);
+      mine.delete(frame.id);
+      if (!controller.signal.aborted) controller.abort();
+      reply(content, isError, truncated);
+    };
+    const timer = setTimeout(() => finish([{ type: "text", text: `call_tool ${frame.name} timed out after ${timeoutMs} ms` }], true),
+      timeoutMs);
+    controller.signal.addEventListener("abort", () => {
+      const why = controller.signal.reason instanceof CallToolCancelled ? "was cancelled" : "ended";
+      finish([{ type: "text", text: `call_tool ${frame.name} ${why}` }], true);
+    }, { once: true });
+    parentSignal?.addEventListener("abort", () => finish([{ type: "text", text: `call_tool ${frame.name} was cancelled with its parent tool call` }], true), { once: true });
+
+    this.deps.runTool(frame.name, frame.args ?? {}, { originExtension: ext.name, parentId: frame.parent_id, signal })
+      .then((outcome) => {
+        const bounded = observeContent(outcome.content ?? [], { maxBytes: CALL_TOOL_RESULT_MAX_BYTES, maxBlocks: Infinity });
+        finish(bounded.content, outcome.is_error === true, bounded.truncated);
+      }, (err: unknown) => {
+        finish([{ type: "text", text: `call_tool ${frame.name} failed: ${(err as Error)?.message ?? String(err)}` }], true);
+      });
+  }
+
+  /** `call_tool_cancel`: aborts the request; its reply says it was cancelled. */
+  cancel(ext: LoadedExtension, id: string): void {
+    this.outstanding.get(ext)?.get(id)?.abort(new CallToolCancelled());
+  }
+
+  /** The extension went away: abort everything it had outstanding (no replies can be sent). */
+  disconnect(ext: LoadedExtension): void {
+    const mine = this.outstanding.get(ext);
+    this.outstanding.delete(ext);
+    for (const controller of mine?.values() ?? []) controller.abort(new CallToolCancelled());
+  }
+}
+
+class CallToolCancelled extends Error {
+  constructor() {
+    super("call_tool cancelled");
+  }
+}

@@ -1,0 +1,136 @@
+// Startup discovery: which extension folders exist, in which order they load, and which copy of
+// a name wins. Explicit `--ext` paths come first, then `<cwd>/.zot/extensions/*`, then
+// `$ZOT_HOME/extensions/*`. The first candidate of a manifest name (in that order) claims it,
+// whatever its enabled state; later ones are reported as shadowed. Folders without a manifest
+// are ignored in the search roots (state leftovers), but an explicit path must have one.
+import { existsSync } from "node:fs";
+import { readdir, realpath, stat } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { projectExtensionsDir, type ZotPaths } from "../../paths.ts";
+import { loadManifest, MANIFEST_FILE, type LoadedManifest } from "../manifest.ts";
+
+export type ExtensionScope = "explicit" | "project" | "global";
+
+/** One folder that discovery looked at, and what it decided about it. */
+export interface Candidate {
+  dir: string;
+  scope: ExtensionScope;
+  /** The manifest name; the folder name when the manifest could not be read. */
+  name: string;
+  /** Absent when the manifest is missing or invalid (see `error`). */
+  loaded?: LoadedManifest;
+  /**
+   * `spawn`: a protocol extension to start. `bundle`: a theme-only or skill-only bundle (never
+   * spawned). `disabled`, `shadowed`: skipped. `error`: the manifest could not be used.
+   */
+  decision: "spawn" | "bundle" | "disabled" | "shadowed" | "error";
+  error?: string;
+  warnings: string[];
+  /** For `shadowed`: the folder that claimed the name. */
+  shadowedBy?: string;
+}
+
+export interface DiscoveryOptions {
+  cwd: string;
+  paths: ZotPaths;
+  explicit?: string[];
+  /** false skips the project and global roots (`--no-ext`); explicit paths still load. */
+  discover?: boolean;
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+async function canonical(path: string): Promise<string> {
+  try {
+    return await realpath(path);
+  } catch {
+    return resolve(path);
+  }
+}
+
+/** Folders of one search root that hold a manifest, in name order; dot-folders are skipped. */
+async function scanRoot(root: string): Promise<string[]> {
+  let names: string[];
+  try {
+    names = await readdir(root);
+  } catch {
+    return [];
+  }
+  const dirs: string[] = [];
+  for (const name of names.filter((n) => !n.startsWith(".")).sort()) {
+    const dir = join(root, name);
+    if ((await isDirectory(dir)) && existsSync(join(dir, MANIFEST_FILE))) dirs.push(dir);
+  }
+  return dirs;
+}
+
+async function readCandidate(dir: string, scope: ExtensionScope): Promise<Candidate> {
+  const folderName = dir.split(/[\\/]/).filter(Boolean).pop() ?? dir;
+  try {
+    const loaded = await loadManifest(dir);
+    return { dir, scope, name: loaded.manifest.name, loaded, decision: "spawn", warnings: [] };
+  } catch (err) {
+    return { dir, scope, name: folderName, decision: "error", error: (err as Error).message, warnings: [] };
+  }
+}
+
+/**
+ * Finds every extension folder and decides what to do with each, in load order. Never throws:
+ * unreadable or invalid manifests become `error` candidates whose message names the folder.
+ */
+export async function discoverExtensions(options: DiscoveryOptions): Promise<Candidate[]> {
+  const seen = new Set<string>();
+  const candidates: Candidate[] = [];
+  const add = async (dir: string, scope: ExtensionScope) => {
+    const key = await canonical(dir);
+    if (seen.has(key)) return; // the same folder named twice (or project root == global root)
+    seen.add(key);
+    candidates.push(await readCandidate(resolve(dir), scope));
+  };
+  for (const dir of options.explicit ?? []) {
+    const abs = resolve(options.cwd, dir);
+    if (!(await isDirectory(abs))) {
+      const key = await canonical(abs);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      candidates.push({ dir: abs, scope: "explicit", name: dir, decision: "error", warnings: [],
+        error: `${abs}: not a directory (--ext expects an extension folder)` });
+      continue;
+    }
+    await add(abs, "explicit");
+  }
+  if (options.discover !== false) {
+    for (const dir of await scanRoot(projectExtensionsDir(resolve(options.cwd)))) await add(dir, "project");
+    for (const dir of await scanRoot(resolve(options.paths.extensions))) await add(dir, "global");
+  }
+  decide(candidates);
+  return candidates;
+}
+
+/** Applies name claiming, enabled state and bundle kinds to candidates in load order. */
+function decide(candidates: Candidate[]): void {
+  const claimedBy = new Map<string, string>();
+  for (const c of candidates) {
+    if (c.decision === "error" || !c.loaded) continue;
+    const owner = claimedBy.get(c.name);
+    if (owner !== undefined) {
+      c.decision = "shadowed";
+      c.shadowedBy = owner;
+      continue;
+    }
+    claimedBy.set(c.name, c.dir);
+    if (c.loaded.kind !== "protocol") {
+      c.decision = "bundle";
+    } else if (!c.loaded.enabled) {
+      // An explicit path is a request to load this folder now, so it overrides `enabled: false`.
+      if (c.scope === "explicit") c.warnings.push("enabled is false in extension.json; loaded because it was passed with --ext");
+      else c.decision = "disabled";
+    }
+  }
+}

@@ -1,0 +1,298 @@
+// One loaded protocol extension: spawn, the hello handshake, the registration window until
+// `ready` (or auto-ready for legacy extensions), and its lifetime afterwards. Runtime frames are
+// handed to the host through `ExtensionSink`; this file only knows about one extension.
+import type { ExtensionFrame, HelloFrame, RegisterToolFrame } from "../../protocol/index.ts";
+import { LIFECYCLE_EVENTS, INTERCEPTABLE_EVENTS, PROTOCOL_VERSION } from "../../protocol/index.ts";
+import { ZOT_VERSION } from "../../version.ts";
+import { Connection, type InvalidFrame } from "./connection.ts";
+import type { Candidate, ExtensionScope } from "./discovery.ts";
+import { failureMessage } from "./diagnostics.ts";
+import { terminateGroup, waitGroupGone } from "../../process/group.ts";
+import type { HostLimits, HostTimeouts } from "./settings.ts";
+import { describeExit, spawnExtension, type ExtensionProcess } from "./spawn.ts";
+
+export type Phase = "starting" | "registering" | "ready" | "failed" | "stopped";
+export type ReadyMode = "ready" | "auto" | "timeout" | null;
+
+export interface ExtensionSink {
+  readonly cwd: string;
+  readonly interactive: boolean;
+  hostInfo(): { provider: string; model: string };
+  logPath(name: string): string;
+  /** A frame outside the handshake (notify, submit, panels, call_tool, …). */
+  onRuntimeFrame(ext: LoadedExtension, frame: ExtensionFrame): void;
+  /** Commands, tools or subscriptions changed. */
+  onRegistrationChange(ext: LoadedExtension): void;
+  /** The extension failed after startup finished (crash, disconnect). */
+  onRuntimeFailure(ext: LoadedExtension, message: string): void;
+}
+
+const KNOWN_EVENTS: ReadonlySet<string> = new Set(LIFECYCLE_EVENTS);
+const KNOWN_INTERCEPTS: ReadonlySet<string> = new Set(INTERCEPTABLE_EVENTS);
+
+/** Capabilities this host advertises in `hello_ack`. */
+export function hostCapabilities(interactive: boolean): string[] {
+  const caps = ["commands", "tools", "deferred_tools", "events", "intercept", "panels", "call_tool", "tool_cancel"];
+  return interactive ? [...caps, "interactive_tools"] : caps;
+}
+
+export class LoadedExtension {
+  readonly name: string;
+  readonly dir: string;
+  readonly scope: ExtensionScope;
+  readonly exec: string;
+  readonly language: string | undefined;
+  phase: Phase = "starting";
+  readyMode: ReadyMode = null;
+  startupMs = 0;
+  version: string | undefined;
+  capabilities = new Set<string>();
+  readonly commands: Array<{ name: string; description: string }> = [];
+  readonly tools: RegisterToolFrame[] = [];
+  readonly events = new Set<string>();
+  readonly intercepts = new Set<string>();
+  readonly errors: string[] = [];
+  readonly warnings: string[];
+  /** Settles when startup is over: ready, auto-ready or failed. */
+  readonly settled: Promise<void>;
+  process: ExtensionProcess | undefined;
+  conn: Connection | undefined;
+
+  private settle!: () => void;
+  private startedAt = Date.now();
+  private helloTimer: ReturnType<typeof setTimeout> | undefined;
+  private readyTimer: ReturnType<typeof setTimeout> | undefined;
+  private stopping = false;
+  private invalidLines = 0;
+
+  constructor(
+    readonly candidate: Candidate,
+    private readonly sink: ExtensionSink,
+    private readonly timeouts: HostTimeouts,
+    private readonly limits: HostLimits,
+  ) {
+    const manifest = candidate.loaded!.manifest;
+    this.name = manifest.name;
+    this.dir = candidate.dir;
+    this.scope = candidate.scope;
+    this.exec = manifest.exec!;
+    this.language = manifest.language;
+    this.warnings = [...candidate.warnings];
+    this.settled = new Promise((r) => (this.settle = r));
+  }
+
+  get alive(): boolean {
+    return this.phase === "registering" || this.phase === "ready";
+  }
+
+  get logPath(): string | undefined {
+    return this.process ? this.process.logPath : undefined;
+  }
+
+  /** Spawns the process and runs the handshake; `settled` resolves when it is over. */
+  start(): this {
+    const manifest = this.candidate.loaded!.manifest;
+    this.startedAt = Date.now();
+    let proc: ExtensionProcess;
+    try {
+      proc = spawnExtension({ name: this.name, dir: this.dir, exec: this.exec, args: manifest.args ?? [],
+        logPath: this.sink.logPath(this.name) });
+    } catch (err) {
+      // spawn throws synchronously only for arguments it cannot pass to the OS at all.
+      this.fail(`cannot start: ${(err as Error).message}`);
+      return this;
+    }
+    this.process = proc;
+    for (const warning of this.warnings) proc.log(`warning: ${warning}`);
+    this.conn = new Connection(proc.stdin, proc.stdout,
+      { ...this.limits, writeTimeoutMs: this.timeouts.write },
+      {
+        onFrame: (frame) => this.receive(frame),
+        onInvalid: (message, frame) => this.invalid(message, frame),
+        onUnsendable: (message) => this.warn(message),
+        onFatal: (reason) => this.fail(`disconnected: ${reason}`),
+      }, this.name);
+    this.helloTimer = setTimeout(() => {
+      this.readyMode = "timeout";
+      this.fail(`did not send hello within ${this.timeouts.hello} ms`);
+    }, this.timeouts.hello);
+    void proc.exited.then((status) => {
+      if (this.stopping || this.phase === "failed" || this.phase === "stopped") return;
+      const how = describeExit(status);
+      this.fail(this.phase === "starting" ? `${how} before sending hello` : `${how} unexpectedly`);
+    });
+    // It can never answer again: fail now instead of letting every request wait for its timeout.
+    void proc.stdoutClosedEarly.then((early) => {
+      if (early && !this.stopping) this.fail("closed its stdout but kept running; stopping it");
+    });
+    return this;
+  }
+
+  /** Appends a diagnostic line to this extension's log. */
+  log(message: string): void {
+    this.process?.log(message);
+  }
+
+  warn(message: string): void {
+    // Bounded: a long session of repeated timeouts must not grow the report without end.
+    if (this.warnings.length < 50) this.warnings.push(message);
+    this.log(`warning: ${message}`);
+  }
+
+  private receive(frame: ExtensionFrame): void {
+    if (this.phase === "starting") return this.receiveFirst(frame);
+    if (this.phase !== "registering" && this.phase !== "ready") return;
+    switch (frame.type) {
+      case "hello":
+        return this.warn("sent a second hello; ignored");
+      case "register_command":
+        if (this.phase === "ready") this.log(`register_command "${frame.name}" arrived after ready`);
+        this.commands.push({ name: frame.name, description: frame.description ?? "" });
+        return this.sink.onRegistrationChange(this);
+      case "register_tool":
+        if (this.phase === "ready") this.log(`register_tool "${frame.name}" arrived after ready`);
+        this.tools.push(frame);
+        return this.sink.onRegistrationChange(this);
+      case "subscribe":
+        return this.subscribe(frame.events ?? [], frame.intercept ?? []);
+      case "ready":
+        if (this.phase === "registering") this.becomeReady("ready");
+        return;
+      default:
+        return this.sink.onRuntimeFrame(this, frame);
+    }
+  }
+
+  private receiveFirst(frame: ExtensionFrame): void {
+    if (frame.type !== "hello") {
+      return this.fail(`sent a ${frame.type} frame before hello (hello must be the first frame)`);
+    }
+    clearTimeout(this.helloTimer);
+    const hello = frame as HelloFrame;
+    if (hello.name !== this.name) {
+      return this.fail(`hello name "${hello.name}" does not match the manifest name "${this.name}"`);
+    }
+    this.version = hello.version;
+    this.capabilities = new Set(hello.capabilities ?? []);
+    this.phase = "registering";
+    const { provider, model } = this.sink.hostInfo();
+    const ack = this.conn!.send({
+      type: "hello_ack", protocol_version: PROTOCOL_VERSION, zot_version: ZOT_VERSION, provider, model,
+      cwd: this.sink.cwd, extension_dir: this.dir, data_dir: this.dir,
+      capabilities: hostCapabilities(this.sink.interactive),
+    });
+    // Legacy extensions never send ready: they are readied once the registration window passes.
+    const armReady = () => {
+      if (this.phase !== "registering") return;
+      this.readyTimer = setTimeout(() => {
+        if (this.phase !== "registering") return;
+        this.log(`no ready frame within ${this.timeouts.ready} ms after hello_ack; treating it as ready (legacy extension)`);
+        this.becomeReady("auto");
+      }, this.timeouts.ready);
+    };
+    if (ack) void ack.written.then(armReady);
+  }
+
+  private subscribe(events: string[], intercepts: string[]): void {
+    for (const name of events) {
+      if (KNOWN_EVENTS.has(name)) this.events.add(name);
+      else this.log(`subscribe: unknown event "${name}" ignored`);
+    }
+    for (const name of intercepts) {
+      if (KNOWN_INTERCEPTS.has(name)) this.intercepts.add(name);
+      else this.log(`subscribe: "${name}" cannot be intercepted; ignored (observe it with events instead)`);
+    }
+    this.sink.onRegistrationChange(this);
+  }
+
+  private becomeReady(mode: "ready" | "auto"): void {
+    clearTimeout(this.readyTimer);
+    this.phase = "ready";
+    this.readyMode = mode;
+    this.startupMs = Date.now() - this.startedAt;
+    this.settle();
+  }
+
+  private invalid(message: string, frame: InvalidFrame): void {
+    // A malformed hello is a handshake error now, not a hello timeout later.
+    if (this.phase === "starting" && frame.type === "hello") return this.fail(`sent an invalid hello: ${message}`);
+    // Every request is answered: a malformed call_tool with an id fails now instead of leaving the
+    // caller waiting for its own timeout. (call_tool_cancel is one-way: logging it is enough.)
+    if (frame.type === "call_tool" && frame.id && this.alive) this.answerInvalidCall(frame.id, frame.name, frame.error);
+    this.invalidLines++;
+    // A flood of garbage must not flood the log: the first lines, then every 1000th.
+    if (this.invalidLines <= 20 || this.invalidLines % 1000 === 0) {
+      this.log(`ignored invalid stdout line #${this.invalidLines}: ${message}`);
+    }
+    if (this.invalidLines === 1) this.warnings.push(`wrote invalid stdout lines (see ${this.logPath ?? "its log"})`);
+  }
+
+  private answerInvalidCall(id: string, name: string | undefined, error: string): void {
+    const why = error.startsWith("call_tool: ") ? error.slice("call_tool: ".length) : error;
+    this.conn?.send({ type: "tool_result", id, ...(name !== undefined ? { name } : {}),
+      content: [{ type: "text", text: `invalid call_tool: ${why}` }], is_error: true });
+  }
+
+  /** Marks the extension failed, records the diagnostic, and stops its process group. */
+  fail(reason: string): void {
+    if (this.phase === "failed" || this.phase === "stopped") return;
+    const duringStartup = this.phase === "starting" || this.phase === "registering";
+    this.phase = "failed";
+    clearTimeout(this.helloTimer);
+    clearTimeout(this.readyTimer);
+    this.startupMs = Date.now() - this.startedAt;
+    const message = failureMessage(this, reason, duringStartup);
+    this.errors.push(message);
+    this.log(`error: ${reason}`);
+    this.conn?.close(reason);
+    void this.kill();
+    this.settle();
+    if (!duringStartup) this.sink.onRuntimeFailure(this, message);
+  }
+
+  private async kill(): Promise<void> {
+    const pid = this.process?.pid;
+    if (pid === undefined) return;
+    await terminateGroup(pid, this.timeouts.shutdownGrace);
+    await this.process!.exited;
+    this.process!.dispose();
+  }
+
+  /**
+   * Graceful stop: drain queued frames, send `shutdown`, wait for exit, then SIGTERM and SIGKILL
+   * the whole group. Draining, `shutdown` and the wait for the exit share one grace period (the
+   * spec's 2 s), so a consumer that stopped reading cannot stretch it. Also reaps anything the
+   * extension forked that outlived it.
+   */
+  async shutdown(): Promise<void> {
+    if (this.stopping) return;
+    this.stopping = true;
+    clearTimeout(this.helloTimer);
+    clearTimeout(this.readyTimer);
+    this.settle();
+    const proc = this.process;
+    const grace = this.timeouts.shutdownGrace;
+    const deadline = Date.now() + grace;
+    const left = () => Math.max(0, deadline - Date.now());
+    if (this.conn && !this.conn.closed) {
+      await this.conn.drain(left());
+      this.conn.send({ type: "shutdown" });
+    }
+    if (proc) {
+      const exitedInTime = await Promise.race([proc.exited.then(() => true), delay(left()).then(() => false)]);
+      if (!exitedInTime) this.log(`did not exit within ${grace} ms of shutdown; sending SIGTERM`);
+      if (proc.pid !== undefined) {
+        // The leader may be gone while children it forked still hold the group.
+        if (!(await waitGroupGone(proc.pid, exitedInTime ? 50 : 0))) await terminateGroup(proc.pid, grace);
+      }
+      await proc.exited;
+      proc.dispose();
+    }
+    this.conn?.close("the extension was shut down");
+    if (this.phase !== "failed") this.phase = "stopped";
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}

@@ -1,0 +1,353 @@
+// The extension host: discovers extensions, starts them in parallel, and routes everything
+// between them and the rest of zot — commands, tools, lifecycle events, interception (it
+// implements AgentHooks), call_tool, panels, notes, reload and shutdown. A misbehaving extension
+// becomes a diagnostic (`ext_error`, its log, the doctor report) and never takes the host down.
+import type { HostEvent } from "../../agent/events.ts";
+import { isLifecycleEvent } from "../../agent/events.ts";
+import type { EventBus } from "../../agent/event-bus.ts";
+import type { AgentHooks, AssistantMessageDecision, BeforeAgentStartInput, ToolCallDecision, TurnStartDecision } from "../../agent/loop/hooks.ts";
+import { extensionLogPath, type ZotPaths } from "../../paths.ts";
+import { BUILTIN_TOOL_NAMES, type CommandResponseFrame, type ExtensionFrame } from "../../protocol/index.ts";
+import { errorOutcome, type Tool, type ToolOutcome } from "../../tools/types.ts";
+import { CallToolRouter, type RunTool } from "./call-tool.ts";
+import { discoverExtensions, type Candidate } from "./discovery.ts";
+import { deliverEvent } from "./events.ts";
+import { LoadedExtension, type ExtensionSink } from "./extension.ts";
+import { Interceptors } from "./intercept.ts";
+import { Panels, type OpenPanel } from "./panels.ts";
+import { commandKey, Registry, type ToolEntry } from "./registry.ts";
+import { buildReports, type ExtensionReport } from "./report.ts";
+import { ensurePythonSdk } from "./sdk-env.ts";
+import { DEFAULT_LIMITS, DEFAULT_TIMEOUTS, type HostLimits, type HostTimeouts } from "./settings.ts";
+import { ActiveCalls, createToolProxy } from "./tool-proxy.ts";
+
+export type { ExtensionReport } from "./report.ts";
+export type { HostTimeouts, HostLimits } from "./settings.ts";
+export type { OpenPanel } from "./panels.ts";
+
+export interface ExtensionHostOptions {
+  /** Project directory: discovery of ./.zot/extensions, hello_ack.cwd, --ext paths resolve here. */
+  cwd: string;
+  /** $ZOT_HOME layout (global extensions, logs). */
+  paths: ZotPaths;
+  /** --ext paths: loaded first, win over discovered ones by name, remembered across reload. */
+  explicit?: string[];
+  /** false for --no-ext: skip discovery (explicit ones still load). */
+  discover?: boolean;
+  /** Lifecycle events are read from here; ext_* host events are published here. */
+  bus: EventBus;
+  info(): { provider: string; model: string };
+  /** false in print/json/rpc: interactive tools are rejected and `submit` frames ignored. */
+  interactive: boolean;
+  /** Built-in slash commands win over extension ones. */
+  builtinCommands?: string[];
+  /** Default BUILTIN_TOOL_NAMES; built-ins win. */
+  builtinTools?: string[];
+  /**
+   * call_tool: run a tool through the agent's normal guards and confirmation policy. Must pass
+   * `parentId` and a signal derived from `signal` on to the tool's ToolContext. Without it,
+   * only extension tools are callable, guarded by this host's own tool_call interceptors.
+   */
+  runTool?: RunTool;
+  /** A `submit` frame (interactive hosts only). */
+  onSubmit?(extension: string, text: string): void;
+  timeouts?: Partial<HostTimeouts>;
+  limits?: Partial<HostLimits>;
+}
+
+export class ExtensionHost implements AgentHooks {
+  private candidates: Candidate[] = [];
+  private loaded: LoadedExtension[] = [];
+  private byCandidate = new Map<Candidate, LoadedExtension>();
+  private registry: Registry;
+  private readonly activeCalls = new ActiveCalls();
+  /** Deferred tools activated by a tool_result; kept across reloads (the model knows them). */
+  private readonly activated = new Set<string>();
+  private proxies = new WeakMap<ToolEntry, Tool>();
+  private readonly panels: Panels;
+  private readonly interceptors: Interceptors;
+  private readonly callTool: CallToolRouter;
+  private readonly timeouts: HostTimeouts;
+  private readonly limits: HostLimits;
+  private readonly sink: ExtensionSink;
+  private unsubscribe: (() => void) | undefined;
+  private reloading: Promise<void> | undefined;
+  private closed = false;
+
+  private constructor(private readonly options: ExtensionHostOptions) {
+    this.timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+    this.limits = { ...DEFAULT_LIMITS, ...options.limits };
+    this.registry = this.newRegistry();
+    this.panels = new Panels((event) => this.publish(event));
+    this.interceptors = new Interceptors({
+      extensions: () => this.loaded,
+      timeoutMs: () => this.timeouts.intercept,
+      warn: (ext, message) => this.warn(ext, message),
+    });
+    this.callTool = new CallToolRouter({
+      activeCalls: this.activeCalls,
+      timeoutMs: () => this.timeouts.callTool,
+      runTool: options.runTool ?? ((name, args, ctx) => this.runOwnTool(name, args, ctx)),
+    });
+    this.sink = {
+      cwd: options.cwd,
+      interactive: options.interactive,
+      hostInfo: () => options.info(),
+      logPath: (name) => extensionLogPath(options.paths, name),
+      onRuntimeFrame: (ext, frame) => this.onRuntimeFrame(ext, frame),
+      onRegistrationChange: () => this.registry.rebuild(this.loaded),
+      onRuntimeFailure: (ext, message) => this.onRuntimeFailure(ext, message),
+    };
+  }
+
+  /**
+   * Discovers and starts every extension in parallel. Resolves when each one is ready,
+   * auto-ready or failed; never rejects for an extension's fault.
+   */
+  static async start(options: ExtensionHostOptions): Promise<ExtensionHost> {
+    const host = new ExtensionHost(options);
+    host.unsubscribe = options.bus.subscribe((event) => {
+      if (isLifecycleEvent(event)) deliverEvent(event, host.loaded);
+    });
+    await host.load();
+    return host;
+  }
+
+  /** The doctor's data: one report per discovered folder, in load order. */
+  reports(): ExtensionReport[] {
+    return buildReports(this.candidates, this.byCandidate, this.registry, this.options.paths);
+  }
+
+  /**
+   * Manifest `skills` entries of the extensions this run uses (spawned or bundle-only; not
+   * disabled, shadowed or broken ones), in load order, for skill discovery.
+   */
+  skillInputs(): Array<{ dir: string; skills: string[] }> {
+    return this.candidates
+      .filter((c) => (c.decision === "spawn" || c.decision === "bundle") && c.loaded?.manifest.skills?.length)
+      .map((c) => ({ dir: c.dir, skills: [...c.loaded!.manifest.skills!] }));
+  }
+
+  /** Active extension commands (canonical spelling), excluding those of stopped extensions. */
+  commands(): Array<{ name: string; description: string; extension: string }> {
+    return [...this.registry.commands.values()]
+      .filter((c) => c.extension.alive)
+      .map((c) => ({ name: c.name, description: c.description, extension: c.extension.name }));
+  }
+
+  /** Active extension tools: deferred ones only after a tool_result activated them. */
+  tools(): Tool[] {
+    const tools: Tool[] = [];
+    for (const entry of this.registry.tools.values()) {
+      if (!entry.extension.alive) continue;
+      if (entry.frame.deferred && !this.activated.has(entry.frame.name)) continue;
+      let proxy = this.proxies.get(entry);
+      if (!proxy) {
+        proxy = createToolProxy(entry, {
+          interactive: this.options.interactive,
+          toolCallTimeoutMs: this.timeouts.toolCall,
+          activeCalls: this.activeCalls,
+          activate: (names) => this.activate(names),
+        });
+        this.proxies.set(entry, proxy);
+      }
+      tools.push(proxy);
+    }
+    return tools;
+  }
+
+  /**
+   * Runs an extension command. undefined: no such extension command (or a built-in owns the
+   * name). An `open_panel` response opens the panel here; every other action is the caller's.
+   */
+  async invokeCommand(name: string, args: string): Promise<CommandResponseFrame | { error: string } | undefined> {
+    const key = commandKey(name);
+    if ((this.options.builtinCommands ?? []).some((b) => commandKey(b) === key)) return undefined;
+    const entry = this.registry.commands.get(key);
+    if (!entry) return undefined;
+    const ext = entry.extension;
+    if (!ext.alive || !ext.conn) return { error: `/${entry.name} is unavailable: extension "${ext.name}" is not running` };
+    const reply = await ext.conn.request<CommandResponseFrame>(
+      { type: "command_invoked", id: ext.conn.newId("cmd"), name: entry.name, args: args.trim() },
+      "command_response", { timeoutMs: this.timeouts.command });
+    if (!reply.ok) {
+      const why = reply.reason === "timeout" ? `did not answer within ${this.timeouts.command} ms` : reply.message;
+      ext.log(`command /${entry.name}: ${why}`);
+      return { error: `/${entry.name} (extension "${ext.name}"): ${why}` };
+    }
+    if (reply.frame.action === "open_panel" && reply.frame.open_panel) this.panels.openPanel(ext, reply.frame.open_panel);
+    return reply.frame;
+  }
+
+  /** A key for a panel: routed to the extension that owns it. */
+  panelKey(panelId: string, key: string, text?: string): void {
+    this.panels.key(panelId, key, text);
+  }
+
+  /** The user closed a panel: `panel_close` goes to its extension. */
+  closePanel(panelId: string): void {
+    this.panels.closeFromUser(panelId);
+  }
+
+  openPanels(): OpenPanel[] {
+    return this.panels.list();
+  }
+
+  // AgentHooks ---------------------------------------------------------------------------------
+
+  beforeAgentStart(input: BeforeAgentStartInput): Promise<string> {
+    return this.interceptors.beforeAgentStart(input);
+  }
+
+  interceptTurnStart(step: number, signal?: AbortSignal): Promise<TurnStartDecision> {
+    return this.interceptors.turnStart(step, signal);
+  }
+
+  interceptToolCall(call: { tool_id: string; tool_name: string; tool_args: Record<string, unknown>; origin_extension?: string },
+    signal?: AbortSignal): Promise<ToolCallDecision> {
+    return this.interceptors.toolCall(call, signal);
+  }
+
+  interceptsAssistantMessage(): boolean {
+    return this.interceptors.interceptors("assistant_message").length > 0;
+  }
+
+  interceptAssistantMessage(text: string, signal?: AbortSignal): Promise<AssistantMessageDecision> {
+    return this.interceptors.assistantMessage(text, signal);
+  }
+
+  // Lifecycle ----------------------------------------------------------------------------------
+
+  /**
+   * Tears every extension down, re-reads the manifests and respawns the set, explicit paths
+   * included. Each failure is published as ext_error. The session is not closed and earlier
+   * events are not replayed.
+   */
+  reload(): Promise<void> {
+    this.reloading ??= (async () => {
+      try {
+        this.panels.closeAllOf();
+        await this.stopAll();
+        if (!this.closed) await this.load();
+      } finally {
+        this.reloading = undefined;
+      }
+    })();
+    return this.reloading;
+  }
+
+  /** Drains queues, sends `shutdown`, waits the grace period, then SIGTERM/SIGKILL per group. */
+  async shutdown(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.reloading?.catch(() => undefined);
+    this.unsubscribe?.();
+    await this.stopAll();
+  }
+
+  // Internals ----------------------------------------------------------------------------------
+
+  private newRegistry(): Registry {
+    return new Registry(this.options.builtinCommands ?? [], this.options.builtinTools ?? [...BUILTIN_TOOL_NAMES]);
+  }
+
+  private async load(): Promise<void> {
+    this.candidates = await discoverExtensions({
+      cwd: this.options.cwd, paths: this.options.paths, explicit: this.options.explicit, discover: this.options.discover,
+    });
+    this.byCandidate = new Map();
+    this.loaded = [];
+    this.registry = this.newRegistry();
+    this.proxies = new WeakMap();
+    for (const candidate of this.candidates) {
+      if (candidate.decision !== "spawn") continue;
+      const ext = new LoadedExtension(candidate, this.sink, this.timeouts, this.limits);
+      this.loaded.push(ext);
+      this.byCandidate.set(candidate, ext);
+    }
+    if (this.loaded.length > 0) await ensurePythonSdk(this.options.paths.home);
+    for (const ext of this.loaded) ext.start();
+    await Promise.all(this.loaded.map((ext) => ext.settled));
+    this.registry.rebuild(this.loaded);
+    for (const c of this.candidates) {
+      if (c.decision === "error") this.publish({ type: "ext_error", extension: c.name, message: c.error ?? "invalid extension" });
+    }
+    for (const ext of this.loaded) {
+      if (ext.phase !== "failed") continue;
+      this.publishError(ext, ext.errors.at(-1) ?? "failed to start");
+    }
+  }
+
+  private async stopAll(): Promise<void> {
+    const extensions = this.loaded;
+    await Promise.all(extensions.map((ext) => ext.shutdown()));
+    for (const ext of extensions) this.callTool.disconnect(ext);
+  }
+
+  private activate(names: string[]): void {
+    for (const name of names) {
+      const entry = this.registry.tools.get(name);
+      if (entry?.frame.deferred) this.activated.add(name); // unknown names are ignored
+    }
+  }
+
+  private publish(event: HostEvent): void {
+    this.options.bus.host(event);
+  }
+
+  private publishError(ext: LoadedExtension, message: string): void {
+    this.publish({ type: "ext_error", extension: ext.name, message, ...(ext.logPath ? { log_path: ext.logPath } : {}) });
+  }
+
+  private warn(ext: LoadedExtension, message: string): void {
+    ext.warn(message);
+    this.publish({ type: "ext_notify", extension: ext.name, level: "warn", message });
+  }
+
+  private onRuntimeFailure(ext: LoadedExtension, message: string): void {
+    this.panels.closeAllOf(ext);
+    this.callTool.disconnect(ext);
+    this.publishError(ext, message);
+  }
+
+  private onRuntimeFrame(ext: LoadedExtension, frame: ExtensionFrame): void {
+    switch (frame.type) {
+      case "notify":
+        return this.publish({ type: "ext_notify", extension: ext.name, level: frame.level ?? "info", message: frame.message });
+      case "clear_notes":
+        return this.publish({ type: "ext_clear_notes", extension: ext.name });
+      case "submit":
+        if (!frame.text.trim()) return;
+        if (this.options.interactive && this.options.onSubmit) return this.options.onSubmit(ext.name, frame.text);
+        return ext.log("submit ignored: this mode has no interactive prompt queue");
+      case "panel_render":
+        return this.panels.render(ext, frame);
+      case "panel_close":
+        return this.panels.closeFromExtension(ext, frame.panel_id);
+      case "call_tool":
+        return this.callTool.handle(ext, frame);
+      case "call_tool_cancel":
+        return this.callTool.cancel(ext, frame.id);
+      case "tool_result":
+      case "command_response":
+      case "event_intercept_response":
+        return ext.log(`${frame.type} for unknown or finished request ${frame.id} ignored (late reply?)`);
+      case "shutdown_ack":
+        return;
+      default:
+        return ext.log(`unexpected ${frame.type} frame ignored`);
+    }
+  }
+
+  /** call_tool without an agent: extension tools only, through this host's own interceptors. */
+  private async runOwnTool(name: string, args: Record<string, unknown>,
+    ctx: { originExtension: string; parentId?: string; signal: AbortSignal }): Promise<ToolOutcome> {
+    const tool = this.tools().find((t) => t.name === name);
+    if (!tool) return errorOutcome(`unknown tool ${name}: no active agent tool registry (available: ${this.tools().map((t) => t.name).join(", ") || "none"})`);
+    const decision = await this.interceptToolCall({ tool_id: `call-tool-${name}`, tool_name: name, tool_args: args,
+      origin_extension: ctx.originExtension }, ctx.signal);
+    if (decision.block) return errorOutcome(decision.reason ?? "blocked", "blocked");
+    return tool.execute(decision.args, { cwd: this.options.cwd, signal: ctx.signal, originExtension: ctx.originExtension,
+      parentId: ctx.parentId });
+  }
+}

@@ -1,0 +1,120 @@
+// Interception: the host side of `event_intercept`. Interceptors are consulted serially in load
+// order (explicit extensions first). For tool_call, turn_start and assistant_message the first
+// `block` wins and rewrites chain (each interceptor sees the previous one's result); a timeout,
+// crash or invalid reply means "allow, unchanged" (fail-open) with a diagnostic. The deadline of
+// these starts once the request is written. before_agent_start replaces the system prompt, never
+// blocks, and its deadline includes the write.
+import type { AssistantMessageDecision, BeforeAgentStartInput, ToolCallDecision, TurnStartDecision } from "../../agent/loop/hooks.ts";
+import { SYSTEM_PROMPT_MAX_BYTES, type EventInterceptResponseFrame } from "../../protocol/index.ts";
+import type { Reply } from "./connection.ts";
+import type { LoadedExtension } from "./extension.ts";
+
+export interface InterceptDeps {
+  /** Live extensions in load order. */
+  extensions(): LoadedExtension[];
+  timeoutMs(): number;
+  /** A host-visible warning about one extension (extension log + ext_notify). */
+  warn(ext: LoadedExtension, message: string): void;
+}
+
+type Response = EventInterceptResponseFrame;
+
+function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+export class Interceptors {
+  constructor(private readonly deps: InterceptDeps) {}
+
+  /** Live extensions that intercept `event`, in load order. */
+  interceptors(event: string): LoadedExtension[] {
+    return this.deps.extensions().filter((e) => e.alive && e.intercepts.has(event));
+  }
+
+  private async ask(ext: LoadedExtension, payload: Record<string, unknown> & { event: string },
+    signal: AbortSignal | undefined, deadlineIncludesWrite = false): Promise<Response | undefined> {
+    const conn = ext.conn!;
+    const timeoutMs = this.deps.timeoutMs();
+    const reply: Reply<Response> = await conn.request<Response>(
+      { type: "event_intercept", id: conn.newId("intercept"), ...payload },
+      "event_intercept_response", { timeoutMs, signal, deadlineIncludesWrite });
+    if (reply.ok) return reply.frame;
+    if (reply.reason === "cancelled") return undefined;
+    if (reply.reason === "timeout" && !reply.delivered && ext.alive) {
+      // The request never made it through the pipe: close it to release the blocked writer.
+      ext.fail(`the ${payload.event} interception request could not be written within ${timeoutMs} ms`);
+    }
+    const what = reply.reason === "timeout" ? `did not answer within ${timeoutMs} ms` : reply.message;
+    this.deps.warn(ext, `${payload.event} interception ${what}; ${payload.event === "before_agent_start" ? "prompt kept" : "allowed"}`);
+    return undefined;
+  }
+
+  async toolCall(call: { tool_id: string; tool_name: string; tool_args: Record<string, unknown>; origin_extension?: string },
+    signal?: AbortSignal): Promise<ToolCallDecision> {
+    let args = call.tool_args;
+    for (const ext of this.interceptors("tool_call")) {
+      if (signal?.aborted) break;
+      const response = await this.ask(ext, {
+        event: "tool_call", tool_id: call.tool_id, tool_name: call.tool_name, tool_args: args,
+        ...(call.origin_extension !== undefined ? { origin_extension: call.origin_extension } : {}),
+      }, signal);
+      if (!response) continue;
+      if (response.block) return { block: true, reason: response.reason || `blocked by extension "${ext.name}"`, args };
+      if (response.modified_args !== undefined) {
+        if (isJsonObject(response.modified_args)) args = response.modified_args;
+        else this.deps.warn(ext, "tool_call interception: modified_args must be a JSON object; ignored");
+      }
+    }
+    return { block: false, args };
+  }
+
+  async turnStart(step: number, signal?: AbortSignal): Promise<TurnStartDecision> {
+    for (const ext of this.interceptors("turn_start")) {
+      if (signal?.aborted) break;
+      const response = await this.ask(ext, { event: "turn_start", step }, signal);
+      if (response?.block) return { block: true, reason: response.reason || `blocked by extension "${ext.name}"` };
+    }
+    return { block: false };
+  }
+
+  async assistantMessage(text: string, signal?: AbortSignal): Promise<AssistantMessageDecision> {
+    let current = text;
+    for (const ext of this.interceptors("assistant_message")) {
+      if (signal?.aborted) break;
+      const response = await this.ask(ext, { event: "assistant_message", text: current }, signal);
+      if (!response) continue;
+      if (response.block) return { block: true, reason: response.reason || `blocked by extension "${ext.name}"`, text: current };
+      if (response.replace_text !== undefined) current = response.replace_text;
+    }
+    return { block: false, text: current };
+  }
+
+  /**
+   * Runs the before_agent_start chain: each extension receives the previous result. Invalid
+   * values keep the current prompt with a warning; cancellation commits nothing.
+   */
+  async beforeAgentStart(input: BeforeAgentStartInput): Promise<string> {
+    let prompt = input.system_prompt;
+    for (const ext of this.interceptors("before_agent_start")) {
+      if (input.signal?.aborted) return input.system_prompt;
+      const response = await this.ask(ext, {
+        event: "before_agent_start", session_id: input.session_id, agent_run_id: input.agent_run_id,
+        cwd: input.cwd, provider: input.provider, model: input.model, system_prompt: prompt,
+      }, input.signal, true);
+      if (input.signal?.aborted) return input.system_prompt;
+      if (!response || response.system_prompt === undefined) continue;
+      const value = response.system_prompt;
+      if (typeof value !== "string") {
+        this.deps.warn(ext, "before_agent_start: system_prompt must be a string; prompt kept");
+        continue;
+      }
+      const encoded = Buffer.byteLength(JSON.stringify(value));
+      if (encoded > SYSTEM_PROMPT_MAX_BYTES) {
+        this.deps.warn(ext, `before_agent_start: system_prompt is ${encoded} bytes encoded; the limit is ${SYSTEM_PROMPT_MAX_BYTES}; prompt kept`);
+        continue;
+      }
+      prompt = value;
+    }
+    return prompt;
+  }
+}

@@ -1,0 +1,94 @@
+// The merged command and tool namespaces. Resolution is by load order, never by arrival time
+// (extensions start in parallel): built-ins win, then the earliest-loaded extension, then the
+// first registration within one extension. Command names match case-insensitively and keep the
+// registered spelling. Every shadowing is recorded as a conflict on both sides and logged once
+// to the shadowed extension's log.
+import type { RegisterToolFrame } from "../../protocol/index.ts";
+import type { LoadedExtension } from "./extension.ts";
+
+export interface CommandEntry {
+  name: string;
+  description: string;
+  extension: LoadedExtension;
+}
+
+export interface ToolEntry {
+  frame: RegisterToolFrame;
+  extension: LoadedExtension;
+}
+
+/** Strips the leading "/" a user types; command keys are lower case. */
+export function commandKey(name: string): string {
+  return name.replace(/^\//, "").toLowerCase();
+}
+
+export class Registry {
+  readonly commands = new Map<string, CommandEntry>();
+  readonly tools = new Map<string, ToolEntry>();
+  private conflictsOf = new Map<LoadedExtension, string[]>();
+  private readonly logged = new WeakMap<LoadedExtension, Set<string>>();
+
+  constructor(private readonly builtinCommands: string[], private readonly builtinTools: string[]) {}
+
+  conflicts(ext: LoadedExtension): string[] {
+    return this.conflictsOf.get(ext) ?? [];
+  }
+
+  /** Recomputes both namespaces from every extension's registrations, in load order. */
+  rebuild(extensions: LoadedExtension[]): void {
+    this.commands.clear();
+    this.tools.clear();
+    this.conflictsOf = new Map();
+    const builtinCommands = new Set(this.builtinCommands.map(commandKey));
+    const builtinTools = new Set(this.builtinTools);
+    for (const ext of extensions) {
+      for (const command of ext.commands) {
+        const key = commandKey(command.name);
+        if (builtinCommands.has(key)) {
+          this.conflict(ext, `command /${command.name} is shadowed by the built-in /${key}`, true);
+          continue;
+        }
+        const owner = this.commands.get(key);
+        if (owner) {
+          if (owner.extension === ext) {
+            this.conflict(ext, `command /${command.name} duplicates its own /${owner.name}; the first registration stays`, true);
+          } else {
+            this.conflict(ext, `command /${command.name} is shadowed by extension "${owner.extension.name}"`, true);
+            this.conflict(owner.extension, `command /${owner.name} shadows the one of extension "${ext.name}"`, false);
+          }
+          continue;
+        }
+        this.commands.set(key, { name: command.name, description: command.description, extension: ext });
+      }
+      for (const frame of ext.tools) {
+        if (builtinTools.has(frame.name)) {
+          this.conflict(ext, `tool ${frame.name} is shadowed by the built-in tool`, true);
+          continue;
+        }
+        const owner = this.tools.get(frame.name);
+        if (owner) {
+          if (owner.extension === ext) {
+            this.conflict(ext, `tool ${frame.name} is registered twice; the first registration stays`, true);
+          } else {
+            this.conflict(ext, `tool ${frame.name} is shadowed by extension "${owner.extension.name}"`, true);
+            this.conflict(owner.extension, `tool ${frame.name} shadows the one of extension "${ext.name}"`, false);
+          }
+          continue;
+        }
+        this.tools.set(frame.name, { frame, extension: ext });
+      }
+    }
+  }
+
+  private conflict(ext: LoadedExtension, message: string, shadowed: boolean): void {
+    const list = this.conflictsOf.get(ext) ?? [];
+    list.push(message);
+    this.conflictsOf.set(ext, list);
+    if (!shadowed) return;
+    const logged = this.logged.get(ext) ?? new Set<string>();
+    this.logged.set(ext, logged);
+    if (logged.has(message)) return;
+    logged.add(message);
+    ext.log(message);
+  }
+}

@@ -1,0 +1,93 @@
+// The per-extension report behind `zot ext doctor` (host.md's JSON shape, fields may be added):
+// what discovery decided, how startup went, what was registered, and what went wrong.
+import { extensionLogPath, type ZotPaths } from "../../paths.ts";
+import type { BundleKind } from "../manifest.ts";
+import type { Candidate, ExtensionScope } from "./discovery.ts";
+import type { LoadedExtension, ReadyMode } from "./extension.ts";
+import type { Registry } from "./registry.ts";
+
+export type ReportStatus = "ok" | "error" | "disabled" | "shadowed";
+
+export interface ExtensionReport {
+  name: string;
+  path: string;
+  scope: ExtensionScope;
+  status: ReportStatus;
+  ready: ReadyMode;
+  startup_ms: number | null;
+  /** protocol extensions are spawned; theme and skills bundles never are. */
+  kind: BundleKind | null;
+  version: string | null;
+  language: string | null;
+  exec: string | null;
+  commands: string[];
+  tools: Array<{ name: string; deferred: boolean; interactive: boolean }>;
+  subscriptions: { events: string[]; intercept: string[] };
+  conflicts: string[];
+  warnings: string[];
+  errors: string[];
+  log_path: string | null;
+  /** For a shadowed extension: the folder whose copy of the name is used. */
+  shadowed_by?: string;
+}
+
+function base(c: Candidate, paths: ZotPaths): ExtensionReport {
+  const manifest = c.loaded?.manifest;
+  return {
+    name: c.name,
+    path: c.dir,
+    scope: c.scope,
+    status: "ok",
+    ready: null,
+    startup_ms: null,
+    kind: c.loaded?.kind ?? null,
+    version: manifest?.version ?? null,
+    language: manifest?.language ?? null,
+    exec: manifest?.exec ?? null,
+    commands: [],
+    tools: [],
+    subscriptions: { events: [], intercept: [] },
+    conflicts: [],
+    warnings: [...c.warnings],
+    errors: c.error ? [c.error] : [],
+    log_path: c.loaded?.kind === "protocol" ? extensionLogPath(paths, c.name) : null,
+  };
+}
+
+/** One report per discovery candidate, in load order. */
+export function buildReports(candidates: Candidate[], loaded: Map<Candidate, LoadedExtension>, registry: Registry,
+  paths: ZotPaths): ExtensionReport[] {
+  return candidates.map((c) => {
+    const report = base(c, paths);
+    switch (c.decision) {
+      case "error":
+        report.status = "error";
+        return report;
+      case "disabled":
+        report.status = "disabled";
+        report.warnings.push("disabled in extension.json (enable it with `zot ext enable`)");
+        return report;
+      case "shadowed":
+        report.status = "shadowed";
+        report.shadowed_by = c.shadowedBy;
+        report.warnings.push(`shadowed by the extension of the same name in ${c.shadowedBy}`);
+        return report;
+      case "bundle":
+        return report;
+    }
+    const ext = loaded.get(c);
+    if (!ext) return report;
+    report.status = ext.phase === "failed" ? "error" : "ok";
+    report.ready = ext.readyMode;
+    report.startup_ms = ext.startupMs;
+    report.version = ext.version ?? report.version;
+    report.commands = ext.commands.map((cmd) => cmd.name);
+    report.tools = ext.tools.map((t) => ({ name: t.name, deferred: t.deferred === true, interactive: t.interactive === true }));
+    report.subscriptions = { events: [...ext.events], intercept: [...ext.intercepts] };
+    report.conflicts = [...registry.conflicts(ext)];
+    report.warnings = [...ext.warnings];
+    report.errors = [...ext.errors];
+    report.log_path = ext.logPath ?? report.log_path;
+    return report;
+  });
+}

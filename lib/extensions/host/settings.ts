@@ -1,0 +1,47 @@
+// Timeouts and limits of the host, with the spec's values as defaults. Tests shrink them.
+import {
+  CALL_TOOL_TIMEOUT_MS, HELLO_TIMEOUT_MS, INTERCEPT_TIMEOUT_MS, MAX_FRAME_BYTES, OUTBOUND_QUEUE_MAX_BYTES,
+  OUTBOUND_QUEUE_MAX_FRAMES, READY_TIMEOUT_MS, SHUTDOWN_GRACE_MS, TOOL_CALL_TIMEOUT_MS, WRITE_TIMEOUT_MS,
+} from "../../protocol/index.ts";
+
+export interface HostTimeouts {
+  /** Spawn → first `hello` frame. */
+  hello: number;
+  /** `hello_ack` → `ready`; after it a legacy extension is auto-readied. */
+  ready: number;
+  /** `event_intercept` reply deadline. */
+  intercept: number;
+  /** Non-interactive extension `tool_call` reply deadline. */
+  toolCall: number;
+  /** `call_tool` request deadline. */
+  callTool: number;
+  /** `command_invoked` reply deadline (the spec sets none; a hung command must not hang zot). */
+  command: number;
+  /** Each shutdown stage: drain, `shutdown` → exit, SIGTERM → exit. */
+  shutdownGrace: number;
+  /** One frame may stay blocked in the pipe at most this long. */
+  write: number;
+}
+
+export interface HostLimits {
+  maxFrameBytes: number;
+  queueFrames: number;
+  queueBytes: number;
+}
+
+export const DEFAULT_TIMEOUTS: HostTimeouts = {
+  hello: HELLO_TIMEOUT_MS,
+  ready: READY_TIMEOUT_MS,
+  intercept: INTERCEPT_TIMEOUT_MS,
+  toolCall: TOOL_CALL_TIMEOUT_MS,
+  callTool: CALL_TOOL_TIMEOUT_MS,
+  command: TOOL_CALL_TIMEOUT_MS,
+  shutdownGrace: SHUTDOWN_GRACE_MS,
+  write: WRITE_TIMEOUT_MS,
+};
+
+export const DEFAULT_LIMITS: HostLimits = {
+  maxFrameBytes: MAX_FRAME_BYTES,
+  queueFrames: OUTBOUND_QUEUE_MAX_FRAMES,
+  queueBytes: OUTBOUND_QUEUE_MAX_BYTES,
+};

@@ -1,0 +1,190 @@
+// Starting one extension subprocess: in its own folder and its own process group, with piped
+// stdin/stdout and stderr appended straight to `$ZOT_HOME/logs/ext-<name>.log` (the child writes
+// to the file itself, so a chatty stderr can never block on the host). The host appends its own
+// diagnostics to the same log, prefixed `[zot]`.
+import { spawn, type ChildProcessByStdio } from "node:child_process";
+import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, statSync, writeSync } from "node:fs";
+import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
+import type { Readable, Writable } from "node:stream";
+import { ZOT_VERSION } from "../../version.ts";
+import { trackGroup, untrackGroup } from "./process-group.ts";
+import { extensionEnv } from "./sdk-env.ts";
+import { processAlive } from "../../process/group.ts";
+
+export interface ExitStatus {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** The spawn itself failed (ENOENT, EACCES, …). */
+  error?: string;
+}
+
+export interface SpawnRequest {
+  name: string;
+  dir: string;
+  exec: string;
+  args: string[];
+  logPath: string;
+}
+
+/** A running (or failed-to-start) extension subprocess. */
+export interface ExtensionProcess {
+  readonly pid: number | undefined;
+  readonly stdin: Writable;
+  readonly stdout: Readable;
+  /** The executable actually started. */
+  readonly command: string;
+  /** The log path, when the log could be opened. */
+  readonly logPath: string | undefined;
+  /** Settles once the process has exited and its stdout ended (or could not start). */
+  readonly exited: Promise<ExitStatus>;
+  /**
+   * Settles once stdout reaches end of file: true when the process was still running
+   * STDOUT_LINGER_MS later (it can never answer again), false when it exited (normal exit, crash).
+   */
+  readonly stdoutClosedEarly: Promise<boolean>;
+  /** The last known exit status, once exited. */
+  exitStatus(): ExitStatus | undefined;
+  /** Appends a `[zot]` diagnostic line to the extension's log. */
+  log(message: string): void;
+  /** Releases the log file descriptor (after the process is gone). */
+  dispose(): void;
+}
+
+function isExecutableFile(path: string): boolean {
+  try {
+    if (!statSync(path).isFile()) return false;
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A manifest `exec` with a path separator is relative to the extension folder; a bare name is
+ * looked up on PATH, falling back to a file of that name in the folder.
+ */
+export function resolveExec(dir: string, exec: string): string {
+  if (isAbsolute(exec)) return exec;
+  if (/[\\/]/.test(exec)) return resolve(dir, exec);
+  for (const entry of (process.env.PATH ?? "").split(delimiter).filter(Boolean)) {
+    if (isExecutableFile(join(entry, exec))) return exec;
+  }
+  return existsSync(join(dir, exec)) ? join(dir, exec) : exec;
+}
+
+function openLog(path: string, header: string): number | undefined {
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    const fd = openSync(path, "a");
+    writeSync(fd, header);
+    return fd;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * How long after the exit we keep reading stdout that a forked grandchild still holds open; and
+ * how long after stdout's end of file a process that is exiting gets to report its exit.
+ */
+const STDOUT_LINGER_MS = 250;
+
+export function spawnExtension(request: SpawnRequest): ExtensionProcess {
+  const command = resolveExec(request.dir, request.exec);
+  const header = `\n[zot] ${new Date().toISOString()} zot ${ZOT_VERSION} starting ${request.name}: ` +
+    `${[command, ...request.args].join(" ")} (in ${request.dir})\n`;
+  let logFd = openLog(request.logPath, header);
+  let child: ChildProcessByStdio<Writable, Readable, null>;
+  try {
+    child = spawn(command, request.args, {
+      cwd: request.dir,
+      env: extensionEnv(),
+      detached: true, // its own process group: signals reach everything it forks
+      stdio: ["pipe", "pipe", logFd ?? "ignore"],
+      windowsHide: true,
+    }) as ChildProcessByStdio<Writable, Readable, null>;
+  } catch (err) {
+    if (logFd !== undefined) closeSync(logFd);
+    throw err;
+  }
+  const pid = child.pid;
+  if (pid !== undefined) trackGroup(pid);
+
+  let status: ExitStatus | undefined;
+  let settle!: (s: ExitStatus) => void;
+  const exited = new Promise<ExitStatus>((r) => (settle = r));
+  const finish = (s: ExitStatus) => {
+    if (status) return;
+    status = s;
+    if (pid !== undefined) untrackGroup(pid);
+    settle(s);
+  };
+  child.on("error", (err) => {
+    // Only a failed spawn ends the process here; a failed kill also emits "error".
+    if (child.pid === undefined) finish({ code: null, signal: null, error: err.message });
+  });
+  child.on("exit", (code, signal) => {
+    let ended = false;
+    const done = () => finish({ code, signal });
+    child.stdout.once("end", () => {
+      ended = true;
+      done();
+    });
+    child.stdout.once("close", done);
+    setTimeout(() => ended || done(), STDOUT_LINGER_MS).unref();
+  });
+  child.on("close", (code, signal) => finish({ code, signal }));
+  // stdout usually ends as the process exits; the exit event may trail the end of file a little.
+  const stdoutClosedEarly = new Promise<boolean>((resolveEarly) => {
+    let seen = false;
+    const onEof = () => {
+      if (seen) return;
+      seen = true;
+      if (status) return resolveEarly(false);
+      const timer = setTimeout(() => resolveEarly(!status && pid !== undefined && processAlive(pid)), STDOUT_LINGER_MS);
+      timer.unref();
+      void exited.then(() => {
+        clearTimeout(timer);
+        resolveEarly(false);
+      });
+    };
+    child.stdout.once("end", onEof);
+    child.stdout.once("close", onEof);
+  });
+
+  return {
+    pid,
+    stdin: child.stdin,
+    stdout: child.stdout,
+    command,
+    logPath: logFd === undefined ? undefined : request.logPath,
+    exited,
+    stdoutClosedEarly,
+    exitStatus: () => status,
+    log(message: string) {
+      if (logFd === undefined) return;
+      try {
+        writeSync(logFd, `[zot] ${message.replace(/\n(?!$)/g, "\n[zot]   ")}\n`);
+      } catch {
+        // the log is best-effort
+      }
+    },
+    dispose() {
+      if (logFd === undefined) return;
+      try {
+        closeSync(logFd);
+      } catch {
+        // already closed
+      }
+      logFd = undefined;
+    },
+  };
+}
+
+/** "exited with status 3" / "was killed by SIGKILL" / the spawn error. */
+export function describeExit(status: ExitStatus): string {
+  if (status.error) return status.error;
+  if (status.signal) return `was terminated by signal ${status.signal}`;
+  return `exited with status ${status.code ?? "unknown"}`;
+}

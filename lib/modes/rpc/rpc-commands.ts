@@ -1,0 +1,58 @@
+// The commands rpc mode accepts on stdin (host.md "RPC mode"), validated with valibot.
+import * as v from "valibot";
+import { describeIssues } from "../../protocol/issues.ts";
+
+const id = v.optional(v.union([v.string(), v.number()], "id must be a string or number"));
+const str = (field: string) => v.string(`${field} must be a string`);
+
+const ImageSchema = v.looseObject({ mime_type: str("mime_type"), data: str("data") });
+
+const SCHEMAS = {
+  hello: v.looseObject({ type: v.literal("hello"), id, token: v.optional(str("token")) }),
+  prompt: v.looseObject({
+    type: v.literal("prompt"), id, message: str("message"),
+    images: v.optional(v.array(ImageSchema, "images must be an array of {mime_type, data}")),
+  }),
+  command: v.looseObject({ type: v.literal("command"), id, name: str("name"), args: v.optional(str("args"), "") }),
+  abort: v.looseObject({ type: v.literal("abort"), id }),
+  compact: v.looseObject({ type: v.literal("compact"), id }),
+  get_state: v.looseObject({ type: v.literal("get_state"), id }),
+  get_messages: v.looseObject({ type: v.literal("get_messages"), id }),
+  get_commands: v.looseObject({ type: v.literal("get_commands"), id }),
+  get_tools: v.looseObject({ type: v.literal("get_tools"), id }),
+  clear: v.looseObject({ type: v.literal("clear"), id }),
+  set_model: v.looseObject({ type: v.literal("set_model"), id, model: str("model") }),
+  get_models: v.looseObject({ type: v.literal("get_models"), id }),
+  panel_key: v.looseObject({ type: v.literal("panel_key"), id, panel_id: str("panel_id"), key: str("key"), text: v.optional(str("text")) }),
+  ping: v.looseObject({ type: v.literal("ping"), id }),
+} as const;
+
+type Schemas = typeof SCHEMAS;
+export type RpcCommand = { [K in keyof Schemas]: v.InferOutput<Schemas[K]> }[keyof Schemas];
+export type RpcCommandType = keyof Schemas;
+export const RPC_COMMANDS = Object.keys(SCHEMAS) as RpcCommandType[];
+
+const table = new Map<string, v.GenericSchema>(Object.entries(SCHEMAS));
+
+export type RpcParse =
+  | { ok: true; command: RpcCommand }
+  | { ok: false; error: string; id?: string | number; command?: string };
+
+export function parseRpcCommand(line: string): RpcParse {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch (err) {
+    return { ok: false, error: `invalid JSON: ${(err as Error).message}` };
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return { ok: false, error: "a command must be a JSON object" };
+  const record = value as Record<string, unknown>;
+  const cid = typeof record.id === "string" || typeof record.id === "number" ? record.id : undefined;
+  const type = record.type;
+  if (typeof type !== "string") return { ok: false, error: "type: a command needs a string type", id: cid };
+  const schema = table.get(type);
+  if (!schema) return { ok: false, error: `unknown command "${type}" (known: ${RPC_COMMANDS.join(", ")})`, id: cid, command: type };
+  const parsed = v.safeParse(schema, record);
+  if (!parsed.success) return { ok: false, error: describeIssues(parsed.issues), id: cid, command: type };
+  return { ok: true, command: parsed.output as RpcCommand };
+}
