@@ -70,8 +70,8 @@ export function zotHost(home: string): Contender {
     async start() {
       const host = await ExtensionHost.start({
         cwd: home, paths: pathsUnder(home), explicit: [join(fixtures, "echo")], discover: false,
-        bus: new EventBus({ id: "bench", cwd: home }),
-        info: () => ({ provider: "none", model: "none" }), interactive: false,
+        agent: { bus: new EventBus({ id: "bench", cwd: home }), info: () => ({ provider: "none", model: "none" }) },
+        interactive: false,
       });
       const tool = host.tools().find((t) => t.name === "echo");
       if (!tool) {

@@ -5,11 +5,34 @@ import type { HostEvent, LifecycleEvent, StampedLifecycleEvent, ZotEvent } from 
 
 export type EventListener = (event: ZotEvent) => void;
 
+/** The conversation lifecycle events belong to. */
+export interface SessionIdentity {
+  id: string;
+  cwd: string;
+}
+
 export class EventBus {
   private sequence = 0;
   private readonly listeners = new Set<EventListener>();
+  private identity: () => SessionIdentity;
 
-  constructor(public session: { id: string; cwd: string }) {}
+  /** `initial` stamps events until a session binds itself with `bindSession`. */
+  constructor(initial: SessionIdentity) {
+    this.identity = () => initial;
+  }
+
+  /**
+   * Makes `source` the one owner of the identity stamped on lifecycle events: the session that
+   * drives this bus (a session switch changes what it returns, nothing writes the bus).
+   */
+  bindSession(source: () => SessionIdentity): void {
+    this.identity = source;
+  }
+
+  /** The identity lifecycle events are stamped with now. */
+  get session(): SessionIdentity {
+    return this.identity();
+  }
 
   subscribe(listener: EventListener): () => void {
     this.listeners.add(listener);
@@ -18,7 +41,8 @@ export class EventBus {
 
   /** Stamps and delivers a lifecycle event; returns the stamped object. */
   lifecycle(event: LifecycleEvent): StampedLifecycleEvent {
-    const stamped = { ...event, session_id: this.session.id, cwd: this.session.cwd, sequence: ++this.sequence } as StampedLifecycleEvent;
+    const { id, cwd } = this.identity();
+    const stamped = { ...event, session_id: id, cwd, sequence: ++this.sequence } as StampedLifecycleEvent;
     this.deliver(stamped);
     return stamped;
   }

@@ -4,19 +4,19 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { AgentSession } from "../agent/session/agent-session.ts";
-import { EventBus } from "../agent/event-bus.ts";
-import { openSession, type SessionSelection } from "../agent/session/session-select.ts";
+import type { EventBus } from "../agent/event-bus.ts";
+import { openSession } from "../agent/session/session-select.ts";
 import { discoverSkills } from "../agent/prompt/skills.ts";
 import type { Confirmer } from "../agent/loop/permissions.ts";
-import type { RootOptions } from "../cli/root-args.ts";
 import { UsageError } from "../errors.ts";
 import { readConfig, updateConfig } from "../config.ts";
-import { ExtensionHost } from "../extensions/host/host.ts";
+import { ExtensionHost, type HostAgent } from "../extensions/host/host.ts";
 import { zotPaths, type ZotPaths } from "../paths.ts";
 import { createProvider, isProviderName, resolveApiKey } from "../providers/index.ts";
 import { unknownToolNames } from "../tools/index.ts";
 import type { Skill } from "../tools/skill-file.ts";
 import { BUILTIN_COMMANDS } from "./builtin-commands.ts";
+import { resolveRunConfig, type RunConfig, type RunConfigInput } from "./run-config.ts";
 import { resolveModelSettings, type ModelSettings } from "./settings.ts";
 
 export interface Runtime {
@@ -38,21 +38,24 @@ export interface Runtime {
 }
 
 export interface RuntimeOptions {
-  env: Record<string, string | undefined>;
-  interactive: boolean;
-  warn(message: string): void;
+  /** Where API keys, ZOT_HOME and ZOT_PROVIDER/ZOT_MODEL are read (default process.env). */
+  env?: Record<string, string | undefined>;
+  /** True in the REPL: interactive tools may show panels and `submit` frames are honoured. */
+  interactive?: boolean;
+  /** Non-fatal warnings for the user (default: stderr). */
+  warn?(message: string): void;
   confirmer?: Confirmer;
   /**
-   * Called once the event bus exists, before extensions start, so a mode sees their load
-   * errors; `info` is what json mode's first `session` line reports.
+   * Called once the session and its event bus exist, before extensions start, so a mode sees
+   * their load errors; `info` is what json mode's first `session` line reports.
    */
   onBus?(bus: EventBus, info: { session_id: string; cwd: string; provider: string; model: string }): void;
   /** An extension's `submit` frame (interactive hosts only). */
   onSubmit?(extension: string, text: string): void;
 }
 
-function resolveCwd(cwd: string | undefined): string {
-  const dir = resolve(cwd ?? process.cwd());
+function resolveCwd(cwd: string): string {
+  const dir = resolve(cwd);
   let isDir = false;
   try {
     isDir = statSync(dir).isDirectory();
@@ -63,124 +66,127 @@ function resolveCwd(cwd: string | undefined): string {
   return dir;
 }
 
-function sessionSelection(options: RootOptions): SessionSelection {
-  if (options.noSession) return { kind: "none" };
-  if (options.session) return { kind: "path", path: options.session };
-  if (options.resume !== undefined) return { kind: "resume", id: options.resume === true ? undefined : options.resume };
-  if (options.continue) return { kind: "continue" };
-  return { kind: "new" };
+/** The host's view of a session: its bus, its live model, and tools run through its guards. */
+function hostAgentOf(session: AgentSession): HostAgent {
+  return {
+    bus: session.bus,
+    info: () => session.info(),
+    runTool: async (name, args, ctx) => {
+      const result = await session.runTool(name, args, { originExtension: ctx.originExtension, signal: ctx.signal, parentId: ctx.parentId });
+      return { content: result.content, is_error: result.is_error, status: result.status, activate_tools: result.activate_tools };
+    },
+  };
 }
 
-export async function createRuntime(options: RootOptions, io: RuntimeOptions): Promise<Runtime> {
-  const cwd = resolveCwd(options.cwd);
-  if (options.tools) {
-    const unknown = unknownToolNames(options.tools);
+/**
+ * Builds one run: the agent session first, then the extension host attached to it. Calling it
+ * again with another config builds an independent second session in the same process.
+ */
+export async function createRuntime(input: RunConfig | RunConfigInput, io: RuntimeOptions = {}): Promise<Runtime> {
+  const config = resolveRunConfig(input);
+  const env = io.env ?? process.env;
+  const cwd = resolveCwd(config.cwd);
+  if (config.tools) {
+    const unknown = unknownToolNames(config.tools);
     if (unknown.length > 0) throw new UsageError(`unknown tool ${unknown.join(", ")} in --tools (built-in tools: read, write, edit, bash, skill)`);
   }
-  const paths = zotPaths(io.env);
-  const config = await readConfig(paths.config, io.warn);
-  const settings = resolveModelSettings(options, io.env, config);
+  const paths = zotPaths(env);
+  const warn = io.warn ?? ((message: string) => void process.stderr.write(`zot: warning: ${message}\n`));
+  const saved = await readConfig(paths.config, warn);
+  const settings = resolveModelSettings(config, env, saved);
   const providerFor = (s: ModelSettings) =>
     createProvider({
       provider: s.provider,
       baseUrl: s.baseUrl,
-      apiKey: resolveApiKey({ provider: s.provider, flag: options.apiKey, env: io.env, authFile: paths.auth })?.key,
+      apiKey: resolveApiKey({ provider: s.provider, flag: config.apiKey, env, authFile: paths.auth })?.key,
     });
-  const provider = providerFor(settings);
-  if (options.provider || options.model) {
-    await updateConfig(paths.config, { provider: settings.provider, model: settings.model }).catch((err: Error) =>
-      io.warn(`could not save ${paths.config}: ${err.message}`));
-  }
+  const rememberModel = async () => {
+    await updateConfig(paths.config, { provider: session.info().provider, model: session.info().model }).catch((err: Error) =>
+      warn(`could not save ${paths.config}: ${err.message}`));
+  };
 
-  const opened = openSession(sessionSelection(options), {
+  const opened = openSession(config.session, {
     sessionsDir: paths.sessions, cwd, provider: settings.provider, model: settings.model,
   });
-  const bus = new EventBus({ id: opened.id, cwd });
-  io.onBus?.(bus, { session_id: opened.id, cwd, provider: settings.provider, model: settings.model });
-
-  let session: AgentSession | undefined;
-  const host = await ExtensionHost.start({
+  const skills = new SkillCatalog(config, cwd, paths.home, warn);
+  const session = new AgentSession({
     cwd,
-    paths,
-    explicit: options.ext.map((p) => resolve(p)),
-    discover: !options.noExt,
-    bus,
-    info: () => ({ provider: session?.state.provider ?? settings.provider, model: session?.state.model ?? settings.model }),
-    interactive: io.interactive,
-    builtinCommands: BUILTIN_COMMANDS.map((c) => c.name),
-    runTool: async (name, args, ctx) => {
-      if (!session) return { content: [{ type: "text", text: "zot is still starting" }], is_error: true, status: "failed" };
-      const result = await session.runTool(name, args, { originExtension: ctx.originExtension, signal: ctx.signal, parentId: ctx.parentId });
-      return { content: result.content, is_error: result.is_error, status: result.status, activate_tools: result.activate_tools };
-    },
-    onSubmit: io.onSubmit,
-  });
-
-  const skills = (): Skill[] =>
-    options.noSkill
-      ? []
-      : discoverSkills({
-          cwd,
-          zotHome: paths.home,
-          user: options.withSkills,
-          extensions: host.skillInputs(),
-          onWarning: io.warn,
-        });
-  let skillList = skills();
-
-  session = new AgentSession({
-    cwd,
-    provider,
+    provider: providerFor(settings),
     model: settings.model,
-    bus,
-    hooks: host,
-    tools: options.tools ? { only: options.tools } : undefined,
-    extraTools: () => host.tools(),
-    skills: () => skillList,
+    tools: config.tools ? { only: config.tools } : undefined,
+    skills: () => skills.list,
     prompt: {
       systemFile: paths.systemPrompt,
-      systemPrompt: options.systemPrompt,
-      append: options.appendSystemPrompt,
-      ...(options.noContextFiles ? {} : { contextFiles: { userDir: paths.home } }),
+      systemPrompt: config.systemPrompt,
+      append: config.appendSystemPrompt,
+      ...(config.contextFiles ? { contextFiles: { userDir: paths.home } } : {}),
     },
-    maxSteps: options.maxSteps,
-    reasoning: options.reasoning,
-    yolo: options.yolo,
+    maxSteps: config.maxSteps,
+    reasoning: config.reasoning,
+    yolo: config.yolo,
     confirmer: io.confirmer,
-    jail: options.jail,
+    jail: config.jail,
     session: opened,
-    interactiveTools: io.interactive,
-    onWarning: io.warn,
+    interactiveTools: io.interactive ?? false,
+    onWarning: warn,
   });
-  const live = session;
+  if (config.rememberModel && (config.provider || config.model)) await rememberModel();
+  io.onBus?.(session.bus, { session_id: opened.id, cwd, provider: settings.provider, model: settings.model });
+
+  const host = new ExtensionHost({
+    cwd,
+    paths,
+    explicit: config.extensions.paths.map((p) => resolve(p)),
+    discover: config.extensions.discover,
+    agent: hostAgentOf(session),
+    interactive: io.interactive ?? false,
+    builtinCommands: BUILTIN_COMMANDS.map((c) => c.name),
+    onSubmit: io.onSubmit,
+  });
+  session.attachExtensions({ hooks: host, tools: () => host.tools() });
+  await host.start();
+  skills.refresh(host);
 
   return {
     cwd,
     paths,
     settings,
-    bus,
+    bus: session.bus,
     host,
-    session: live,
+    session,
     async setModel(spec) {
       const slash = spec.indexOf("/");
       const prefix = spec.slice(0, Math.max(0, slash));
       if (isProviderName(prefix)) {
         const next = { ...settings, provider: prefix, model: spec.slice(slash + 1) };
-        live.setModel(next.model, providerFor(next));
+        session.setModel(next.model, providerFor(next));
       } else {
-        live.setModel(spec);
+        session.setModel(spec);
       }
-      await updateConfig(paths.config, { provider: live.state.provider, model: live.state.model }).catch((err: Error) =>
-        io.warn(`could not save ${paths.config}: ${err.message}`));
+      await rememberModel();
     },
     async reloadExtensions() {
       await host.reload();
-      skillList = skills();
-      live.resetSystemPrompt();
+      skills.refresh(host);
+      session.resetSystemPrompt();
     },
     async close({ abort } = {}) {
-      await live.close({ abort });
+      await session.close({ abort });
       await host.shutdown();
     },
   };
+}
+
+/** The skills a run offers: project, user (when asked) and extension skills, re-read on reload. */
+class SkillCatalog {
+  list: Skill[] = [];
+
+  constructor(private readonly config: RunConfig, private readonly cwd: string, private readonly zotHome: string,
+    private readonly warn: (message: string) => void) {}
+
+  refresh(host: ExtensionHost): void {
+    this.list = this.config.skills.enabled
+      ? discoverSkills({ cwd: this.cwd, zotHome: this.zotHome, user: this.config.skills.user, extensions: host.skillInputs(), onWarning: this.warn })
+      : [];
+  }
 }

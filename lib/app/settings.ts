@@ -2,7 +2,7 @@
 // saved in config.json (only when it was for the same provider), then the provider's default.
 import type { ZotConfig } from "../config.ts";
 import { DEFAULT_MODELS, isProviderName, type ProviderName } from "../providers/index.ts";
-import type { RootOptions } from "../cli/root-args.ts";
+import type { RunConfig } from "./run-config.ts";
 import { UsageError } from "../errors.ts";
 
 export interface ModelSettings {
@@ -12,7 +12,7 @@ export interface ModelSettings {
 }
 
 export function resolveModelSettings(
-  options: Pick<RootOptions, "provider" | "model" | "baseUrl">,
+  options: Pick<RunConfig, "provider" | "model" | "baseUrl">,
   env: Record<string, string | undefined>,
   config: ZotConfig,
 ): ModelSettings {

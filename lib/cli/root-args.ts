@@ -2,6 +2,8 @@
 // cannot do is done here: repeatable flags (-e, --append-system-prompt), `-r [ID]` with an
 // optional value, and refusing unknown flags (citty accepts them silently).
 import { parseArgs, type ArgsDef } from "citty";
+import { resolveRunConfig, type RunConfig } from "../app/run-config.ts";
+import type { SessionSelection } from "../agent/session/session-select.ts";
 import { UsageError } from "../errors.ts";
 
 export const ROOT_ARGS = {
@@ -69,6 +71,37 @@ export interface RootOptions {
 }
 
 export { UsageError };
+
+function sessionSelection(options: RootOptions): SessionSelection {
+  if (options.noSession) return { kind: "none" };
+  if (options.session) return { kind: "path", path: options.session };
+  if (options.resume !== undefined) return { kind: "resume", id: options.resume === true ? undefined : options.resume };
+  if (options.continue) return { kind: "continue" };
+  return { kind: "new" };
+}
+
+/** The run the flags describe (mode, prompt and the informational flags stay with the CLI). */
+export function toRunConfig(options: RootOptions): RunConfig {
+  return resolveRunConfig({
+    cwd: options.cwd,
+    provider: options.provider,
+    model: options.model,
+    apiKey: options.apiKey,
+    baseUrl: options.baseUrl,
+    rememberModel: true,
+    systemPrompt: options.systemPrompt,
+    appendSystemPrompt: options.appendSystemPrompt,
+    contextFiles: !options.noContextFiles,
+    reasoning: options.reasoning,
+    session: sessionSelection(options),
+    tools: options.tools,
+    maxSteps: options.maxSteps,
+    extensions: { paths: options.ext, discover: !options.noExt },
+    skills: { enabled: !options.noSkill, user: options.withSkills },
+    yolo: options.yolo,
+    jail: options.jail,
+  });
+}
 
 const REPEATABLE = new Map([["-e", "ext"], ["--ext", "ext"], ["--append-system-prompt", "append-system-prompt"]]);
 const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;

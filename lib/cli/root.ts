@@ -2,7 +2,7 @@
 import { renderUsage } from "citty";
 import { listModels } from "../providers/index.ts";
 import { ZOT_VERSION } from "../version.ts";
-import { parseRootArgs, ROOT_ARGS, UsageError, type RootOptions } from "./root-args.ts";
+import { parseRootArgs, ROOT_ARGS, toRunConfig, UsageError, type RootOptions } from "./root-args.ts";
 
 const ROOT_COMMAND = {
   meta: { name: "zot", version: ZOT_VERSION, description: "A coding agent with an extension system. `zot ext --help` manages extensions." },
@@ -34,16 +34,17 @@ export async function runRoot(argv: string[], env: Record<string, string | undef
     }
     return 0;
   }
+  const config = toRunConfig(options);
   try {
     switch (options.mode) {
       case "print":
-        return await (await import("../modes/print.ts")).runPrint(options, env);
+        return await (await import("../modes/print.ts")).runPrint(config, options.prompt, env);
       case "json":
-        return await (await import("../modes/json.ts")).runJson(options, env);
+        return await (await import("../modes/json.ts")).runJson(config, options.prompt, env);
       case "rpc":
-        return await (await import("../modes/rpc/rpc.ts")).runRpc(options, env);
+        return await (await import("../modes/rpc/rpc.ts")).runRpc(config, env);
       case "interactive":
-        return await (await import("../modes/interactive.ts")).runInteractive(options, env);
+        return await (await import("../modes/interactive.ts")).runInteractive(config, options.prompt, env);
     }
   } catch (err) {
     if (err instanceof UsageError) {

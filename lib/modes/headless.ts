@@ -4,7 +4,7 @@ import type { RunResult } from "../agent/loop/loop.ts";
 import type { EventBus } from "../agent/event-bus.ts";
 import { createRuntime, type Runtime } from "../app/runtime.ts";
 import { runSlash, type SlashOutcome } from "../app/slash.ts";
-import type { RootOptions } from "../cli/root-args.ts";
+import type { RunConfig } from "../app/run-config.ts";
 import { UsageError } from "../errors.ts";
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, exitCodeOf } from "./exit-code.ts";
 import { attachStdin, readPipedStdin } from "./input.ts";
@@ -22,13 +22,14 @@ export interface HeadlessView {
   failedEarly(message: string): void;
 }
 
-export async function runHeadless(options: RootOptions, env: Record<string, string | undefined>, view: HeadlessView): Promise<number> {
-  const prompt = attachStdin(options.prompt, await readPipedStdin());
+export async function runHeadless(config: RunConfig, argPrompt: string | undefined, env: Record<string, string | undefined>,
+  view: HeadlessView): Promise<number> {
+  const prompt = attachStdin(argPrompt, await readPipedStdin());
   if (prompt === undefined || prompt.trim() === "") throw new UsageError("a prompt is required in this mode (an argument, or text on stdin)");
 
   let rt: Runtime;
   try {
-    rt = await createRuntime(options, { env, interactive: false, warn: view.warn, onBus: view.onBus });
+    rt = await createRuntime(config, { env, interactive: false, warn: view.warn, onBus: view.onBus });
   } catch (err) {
     if (err instanceof UsageError) throw err;
     view.failedEarly((err as Error).message);

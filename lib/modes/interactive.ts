@@ -2,8 +2,8 @@
 // nobody to type, so a prompt given on the command line or stdin runs as in print mode.
 import { emitKeypressEvents } from "node:readline";
 import { createRuntime, type Runtime } from "../app/runtime.ts";
-import type { RootOptions } from "../cli/root-args.ts";
-import { UsageError } from "../cli/root-args.ts";
+import type { RunConfig } from "../app/run-config.ts";
+import { UsageError } from "../errors.ts";
 import { EXIT_FAILURE, EXIT_INTERRUPTED } from "./exit-code.ts";
 import { runPrint } from "./print.ts";
 import { Repl } from "./repl/controller.ts";
@@ -18,9 +18,9 @@ const BRACKETED_PASTE_OFF = "\x1b[?2004l";
 /** How long a lone ESC waits for the rest of an escape sequence before it counts as Esc. */
 const ESCAPE_TIMEOUT_MS = 50;
 
-export async function runInteractive(options: RootOptions, env: Record<string, string | undefined>,
+export async function runInteractive(config: RunConfig, prompt: string | undefined, env: Record<string, string | undefined>,
   stdin: NodeJS.ReadStream = process.stdin, stdout: NodeJS.WriteStream = process.stdout): Promise<number> {
-  if (!stdin.isTTY) return runPrint({ ...options, mode: "print" }, env);
+  if (!stdin.isTTY) return runPrint(config, prompt, env);
 
   const repl = new Repl({
     style: makeStyle(colorEnabled(env, Boolean(stdout.isTTY))),
@@ -64,7 +64,7 @@ export async function runInteractive(options: RootOptions, env: Record<string, s
   let rt: Runtime | undefined;
   try {
     try {
-      rt = await createRuntime(options, {
+      rt = await createRuntime(config, {
         env,
         interactive: true,
         warn: (message) => repl.warn(message),
@@ -84,7 +84,7 @@ export async function runInteractive(options: RootOptions, env: Record<string, s
       return EXIT_INTERRUPTED;
     }
     rt.session.start();
-    const code = await repl.attach(rt, options.prompt);
+    const code = await repl.attach(rt, prompt);
     await rt.close({ abort: true });
     return code;
   } finally {

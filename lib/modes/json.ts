@@ -2,17 +2,17 @@
 // one event stream, last line `done` (held back until the session has ended, so events of the
 // shutdown such as session_end come before it). Nothing else ever reaches stdout.
 import { PROTOCOL_VERSION } from "../protocol/limits.ts";
-import type { RootOptions } from "../cli/root-args.ts";
+import type { RunConfig } from "../app/run-config.ts";
 import { ZOT_VERSION } from "../version.ts";
 import { runHeadless } from "./headless.ts";
 import { ndjsonSink } from "./ndjson.ts";
 import type { HostEvent } from "../agent/events.ts";
 
-export function runJson(options: RootOptions, env: Record<string, string | undefined>): Promise<number> {
+export function runJson(config: RunConfig, prompt: string | undefined, env: Record<string, string | undefined>): Promise<number> {
   const sink = ndjsonSink();
   const err = (text: string) => process.stderr.write(`${text}\n`);
   let done: Extract<HostEvent, { type: "done" }> | undefined;
-  return runHeadless(options, env, {
+  return runHeadless(config, prompt, env, {
     onBus(bus, info) {
       sink.write({ type: "session", ...info, zot_version: ZOT_VERSION, protocol_version: PROTOCOL_VERSION });
       bus.subscribe((event) => {

@@ -1,13 +1,13 @@
 // `zot -p`: only the final assistant text on stdout (nothing when the run fails); notes,
 // warnings and errors on stderr, extension notes prefixed with the extension's name.
-import type { RootOptions } from "../cli/root-args.ts";
+import type { RunConfig } from "../app/run-config.ts";
 import { runHeadless } from "./headless.ts";
 import { renderPanelText, stderrNoteLine } from "./notes.ts";
 
-export function runPrint(options: RootOptions, env: Record<string, string | undefined>): Promise<number> {
+export function runPrint(config: RunConfig, prompt: string | undefined, env: Record<string, string | undefined>): Promise<number> {
   const out = (text: string) => process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
   const err = (text: string) => process.stderr.write(`${text}\n`);
-  return runHeadless(options, env, {
+  return runHeadless(config, prompt, env, {
     onBus(bus) {
       bus.subscribe((event) => {
         const line = stderrNoteLine(event);

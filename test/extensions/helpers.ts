@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { EventBus } from "../../lib/agent/event-bus.ts";
 import type { HostEvent, ZotEvent } from "../../lib/agent/events.ts";
 import { ExtensionHost, type ExtensionHostOptions, type HostTimeouts } from "../../lib/extensions/host/host.ts";
+import type { RunTool } from "../../lib/extensions/host/call-tool.ts";
 import { pathsUnder, projectExtensionsDir, type ZotPaths } from "../../lib/paths.ts";
 import { processAlive } from "../../lib/process/group.ts";
 
@@ -93,14 +94,17 @@ export interface TestHost {
   of<T extends HostEvent["type"]>(type: T): Array<Extract<HostEvent, { type: T }>>;
 }
 
-export async function startHost(sb: Sandbox, options: Partial<ExtensionHostOptions> = {}): Promise<TestHost> {
-  const bus = options.bus ?? new EventBus({ id: "session-1", cwd: sb.cwd });
+/** Host options; `bus` and `runTool` make up the agent the host is attached to. */
+export type TestHostOptions = Partial<Omit<ExtensionHostOptions, "agent">> & { bus?: EventBus; runTool?: RunTool };
+
+export async function startHost(sb: Sandbox, options: TestHostOptions = {}): Promise<TestHost> {
+  const { bus = new EventBus({ id: "session-1", cwd: sb.cwd }), runTool, ...hostOptions } = options;
   const events: ZotEvent[] = [];
   bus.subscribe((e) => events.push(e));
   const host = await ExtensionHost.start({
-    cwd: sb.cwd, paths: sb.paths, bus, interactive: true,
-    info: () => ({ provider: "anthropic", model: "test-model" }),
-    ...options,
+    cwd: sb.cwd, paths: sb.paths, interactive: true,
+    agent: { bus, info: () => ({ provider: "anthropic", model: "test-model" }), ...(runTool ? { runTool } : {}) },
+    ...hostOptions,
     timeouts: { ...FAST, ...options.timeouts },
   });
   sb.hosts.add(host);

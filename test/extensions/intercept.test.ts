@@ -142,10 +142,11 @@ describe("System prompt replacement (before_agent_start)", () => {
   it("the deadline includes the request write: a blocked write closes that extension's pipe", async () => {
     writeExtension(sb.globalDir, "deaf", { name: "deaf", noRead: true, legacy: true, register: [{ type: "subscribe", intercept: ["before_agent_start"] }] });
     interceptor(sb.globalDir, "listener", ["before_agent_start"], `{system_prompt: msg.system_prompt.slice(0, 4) + " +listener"}`);
-    t = await startHost(sb, { timeouts: { intercept: 300, write: 60_000 } });
+    // 2 MiB must reach the listener within the deadline too: leave room for a loaded machine.
+    t = await startHost(sb, { timeouts: { intercept: 1500, write: 60_000 } });
     expect(await t.host.beforeAgentStart(input("base" + "p".repeat(2 * 1024 * 1024)))).toBe("base +listener");
     expect(t.host.reports().find((r) => r.name === "deaf")).toMatchObject({ status: "error",
-      errors: [expect.stringMatching(/before_agent_start interception request could not be written within 300 ms/)] });
+      errors: [expect.stringMatching(/before_agent_start interception request could not be written within 1500 ms/)] });
   });
 
   it("cancellation commits nothing", async () => {

@@ -79,7 +79,7 @@ describe("Lifecycle: shutdown", () => {
       import { ExtensionHost } from ${JSON.stringify(join(import.meta.dirname, "../../lib/extensions/host/host.ts"))};
       import { pathsUnder } from ${JSON.stringify(join(import.meta.dirname, "../../lib/paths.ts"))};
       const host = await ExtensionHost.start({ cwd: ${JSON.stringify(sb.cwd)}, paths: pathsUnder(${JSON.stringify(sb.paths.home)}),
-        bus: new EventBus({ id: "s", cwd: "/" }), interactive: false, info: () => ({ provider: "p", model: "m" }) });
+        agent: { bus: new EventBus({ id: "s", cwd: "/" }), info: () => ({ provider: "p", model: "m" }) }, interactive: false });
       console.log(host.reports()[0].status);
       ${ending}
       setTimeout(() => {}, 10_000);

@@ -17,7 +17,8 @@ export interface PreparerIdentity {
 export interface SystemPromptPreparerOptions {
   /** Builds the unmodified base prompt; called at the start of each pass. */
   base: () => string;
-  hooks: AgentHooks;
+  /** Read at each preparation: extensions may be attached after the session is built. */
+  hooks: () => AgentHooks;
   identity: () => PreparerIdentity;
   newRunId?: () => string;
 }
@@ -72,7 +73,7 @@ export class SystemPromptPreparer {
     const runId = (this.options.newRunId ?? randomUUID)();
     this.lastRunId = runId;
     const identity = this.options.identity();
-    const prompt = await this.options.hooks.beforeAgentStart({
+    const prompt = await this.options.hooks().beforeAgentStart({
       ...identity,
       agent_run_id: runId,
       system_prompt: this.options.base(),

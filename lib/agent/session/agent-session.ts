@@ -33,9 +33,10 @@ export const DEFAULT_MAX_STEPS = 50;
 export class AgentSession {
   readonly cwd: string;
   readonly bus: EventBus;
-  readonly hooks: AgentHooks;
   readonly maxSteps: number;
   private readonly options: AgentSessionOptions;
+  private hooks: AgentHooks;
+  private extensionTools: () => Tool[];
   private readonly emitter: SessionEmitter;
   private readonly queue = new WorkQueue();
   private readonly permissions: PermissionPolicy;
@@ -54,12 +55,13 @@ export class AgentSession {
     this.provider = options.provider;
     this.model = options.model;
     this.hooks = options.hooks ?? NO_HOOKS;
+    this.extensionTools = options.extraTools ?? (() => []);
     this.maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
     this.jailOn = options.jail ?? false;
     const opened = options.session;
     const sessionId = opened?.id ?? `mem-${randomBytes(6).toString("hex")}`;
     this.bus = options.bus ?? new EventBus({ id: sessionId, cwd: this.cwd });
-    this.bus.session = { id: sessionId, cwd: this.cwd };
+    this.bus.bindSession(() => ({ id: this.transcript.id, cwd: this.cwd }));
     this.emitter = new SessionEmitter(this.bus);
     this.transcript = this.makeTranscript(sessionId, opened);
     this.permissions = new PermissionPolicy({ yolo: options.yolo, confirmer: options.confirmer, warn: (m) => this.warn(m) });
@@ -68,7 +70,7 @@ export class AgentSession {
       createBuiltinTools({ ...options.tools, cwd: this.cwd, jail: () => this.jailOn, skills: options.skills ?? [] });
     this.preparer = new SystemPromptPreparer({
       base: () => this.basePrompt(),
-      hooks: this.hooks,
+      hooks: () => this.hooks,
       identity: () => ({ session_id: this.transcript.id, cwd: this.cwd, provider: this.provider.name, model: this.model }),
     });
     this.compactor = new Compactor({
@@ -119,7 +121,7 @@ export class AgentSession {
 
   /** The tools the model can call now: built-ins, then extension tools not shadowed by them. */
   tools(): Map<string, Tool> {
-    return resolveTools(this.builtins, this.options.extraTools?.() ?? []);
+    return resolveTools(this.builtins, this.extensionTools());
   }
 
   /** The effective system prompt (runs the before_agent_start chain when not prepared yet). */
@@ -131,7 +133,22 @@ export class AgentSession {
     return this.options.contextWindow ?? modelInfo(this.provider.name, this.model).context_window;
   }
 
+  /** What an extension host shows extensions (hello_ack, get_state): the live provider and model. */
+  info(): { provider: string; model: string } {
+    return { provider: this.provider.name, model: this.model };
+  }
+
   // ---- lifecycle ---------------------------------------------------------------------------
+
+  /**
+   * Attaches extensions to a session built without them: their interception points and their
+   * tools (asked for at every step). Done before the extensions start, so a `call_tool` during
+   * startup already passes the interceptors of the extensions that are ready.
+   */
+  attachExtensions(extensions: { hooks: AgentHooks; tools: () => Tool[] }): void {
+    this.hooks = extensions.hooks;
+    this.extensionTools = extensions.tools;
+  }
 
   /** Emits `session_start` now (interactive and rpc modes); headless modes may skip this. */
   start(): void {
@@ -259,7 +276,6 @@ export class AgentSession {
       run: async () => {
         this.emitter.end("session_switch");
         this.transcript = this.makeTranscript(opened.id, opened);
-        this.bus.session = { id: opened.id, cwd: this.cwd };
         this.usage = emptyUsage();
         this.emitter.rearm();
         this.emitter.start();

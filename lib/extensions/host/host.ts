@@ -25,6 +25,21 @@ export type { ExtensionReport } from "./report.ts";
 export type { HostTimeouts, HostLimits } from "./settings.ts";
 export type { OpenPanel } from "./panels.ts";
 
+/**
+ * What the host needs from the agent session it is attached to: the event bus (lifecycle
+ * events in, ext_* events out), the live provider and model, and a way to run a tool.
+ */
+export interface HostAgent {
+  readonly bus: EventBus;
+  info(): { provider: string; model: string };
+  /**
+   * call_tool: run a tool through the agent's normal guards and confirmation policy. Must pass
+   * `parentId` and a signal derived from `signal` on to the tool's ToolContext. Without it,
+   * only extension tools are callable, guarded by this host's own tool_call interceptors.
+   */
+  runTool?: RunTool;
+}
+
 export interface ExtensionHostOptions {
   /** Project directory: discovery of ./.zot/extensions, hello_ack.cwd, --ext paths resolve here. */
   cwd: string;
@@ -34,21 +49,14 @@ export interface ExtensionHostOptions {
   explicit?: string[];
   /** false for --no-ext: skip discovery (explicit ones still load). */
   discover?: boolean;
-  /** Lifecycle events are read from here; ext_* host events are published here. */
-  bus: EventBus;
-  info(): { provider: string; model: string };
+  /** The session the host serves. */
+  agent: HostAgent;
   /** false in print/json/rpc: interactive tools are rejected and `submit` frames ignored. */
   interactive: boolean;
   /** Built-in slash commands win over extension ones. */
   builtinCommands?: string[];
   /** Default BUILTIN_TOOL_NAMES; built-ins win. */
   builtinTools?: string[];
-  /**
-   * call_tool: run a tool through the agent's normal guards and confirmation policy. Must pass
-   * `parentId` and a signal derived from `signal` on to the tool's ToolContext. Without it,
-   * only extension tools are callable, guarded by this host's own tool_call interceptors.
-   */
-  runTool?: RunTool;
   /** A `submit` frame (interactive hosts only). */
   onSubmit?(extension: string, text: string): void;
   timeouts?: Partial<HostTimeouts>;
@@ -74,7 +82,7 @@ export class ExtensionHost implements AgentHooks {
   private reloading: Promise<void> | undefined;
   private closed = false;
 
-  private constructor(private readonly options: ExtensionHostOptions) {
+  constructor(private readonly options: ExtensionHostOptions) {
     this.timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.registry = this.newRegistry();
@@ -87,12 +95,12 @@ export class ExtensionHost implements AgentHooks {
     this.callTool = new CallToolRouter({
       activeCalls: this.activeCalls,
       timeoutMs: () => this.timeouts.callTool,
-      runTool: options.runTool ?? ((name, args, ctx) => this.runOwnTool(name, args, ctx)),
+      runTool: options.agent.runTool ?? ((name, args, ctx) => this.runOwnTool(name, args, ctx)),
     });
     this.sink = {
       cwd: options.cwd,
       interactive: options.interactive,
-      hostInfo: () => options.info(),
+      hostInfo: () => options.agent.info(),
       logPath: (name) => extensionLogPath(options.paths, name),
       onRuntimeFrame: (ext, frame) => this.onRuntimeFrame(ext, frame),
       onRegistrationChange: () => this.registry.rebuild(this.loaded),
@@ -106,11 +114,17 @@ export class ExtensionHost implements AgentHooks {
    */
   static async start(options: ExtensionHostOptions): Promise<ExtensionHost> {
     const host = new ExtensionHost(options);
-    host.unsubscribe = options.bus.subscribe((event) => {
-      if (isLifecycleEvent(event)) deliverEvent(event, host.loaded);
-    });
-    await host.load();
+    await host.start();
     return host;
+  }
+
+  /** The same for a host built first (so a session can attach it before extensions start). */
+  async start(): Promise<void> {
+    if (this.unsubscribe) throw new Error("the extension host is already started");
+    this.unsubscribe = this.options.agent.bus.subscribe((event) => {
+      if (isLifecycleEvent(event)) deliverEvent(event, this.loaded);
+    });
+    await this.load();
   }
 
   /** The doctor's data: one report per discovered folder, in load order. */
@@ -292,7 +306,7 @@ export class ExtensionHost implements AgentHooks {
   }
 
   private publish(event: HostEvent): void {
-    this.options.bus.host(event);
+    this.options.agent.bus.host(event);
   }
 
   private publishError(ext: LoadedExtension, message: string): void {

@@ -31,10 +31,9 @@ export async function diagnoseExtensions(options: DoctorOptions): Promise<Doctor
     paths: options.paths,
     explicit: options.explicit,
     discover: options.discover,
-    bus,
+    agent: { bus, info: () => ({ provider: options.provider, model: options.model }) },
     // The interactive REPL is the default startup; diagnose what it would load.
     interactive: true,
-    info: () => ({ provider: options.provider, model: options.model }),
     timeouts: options.timeouts,
   });
   try {

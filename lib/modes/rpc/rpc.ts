@@ -2,7 +2,7 @@
 // Commands arrive on stdin; each gets one `response` line; events stream as in json mode.
 // With ZOT_RPC_TOKEN set, nothing starts until a `hello` with that token arrives.
 import { createRuntime, type Runtime } from "../../app/runtime.ts";
-import type { RootOptions } from "../../cli/root-args.ts";
+import type { RunConfig } from "../../app/run-config.ts";
 import { LineDecoder } from "../../protocol/codec.ts";
 import { PROTOCOL_VERSION } from "../../protocol/limits.ts";
 import { ZOT_VERSION } from "../../version.ts";
@@ -13,7 +13,7 @@ import { handleRpcCommand, type RpcContext } from "./rpc-handlers.ts";
 
 type Id = string | number | undefined;
 
-export async function runRpc(options: RootOptions, env: Record<string, string | undefined>,
+export async function runRpc(config: RunConfig, env: Record<string, string | undefined>,
   stdin: NodeJS.ReadableStream = process.stdin): Promise<number> {
   const sink = ndjsonSink();
   const err = (text: string) => process.stderr.write(`${text}\n`);
@@ -26,7 +26,7 @@ export async function runRpc(options: RootOptions, env: Record<string, string | 
   let rt: Runtime | undefined;
   let starting: Promise<Runtime> | undefined;
   const start = () =>
-    (starting ??= createRuntime(options, {
+    (starting ??= createRuntime(config, {
       env,
       interactive: false,
       warn: (m) => err(`zot: warning: ${m}`),
