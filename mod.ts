@@ -1,5 +1,14 @@
-// zot's public surface: the TypeScript SDK for extension authors and the protocol types.
+// zot's public surface: the TypeScript SDK for extension authors, the protocol types, and the
+// embedding API (run zot's agent inside another program).
 export * from "./lib/protocol/index.ts";
 export * from "./lib/sdk/index.ts";
 export type { Manifest } from "./lib/extensions/manifest.ts";
 export { ZOT_VERSION } from "./lib/version.ts";
+
+// Embedding: `createZot(config)` builds a run the way the CLI does.
+export { createZot, type EmbedOptions, type Zot } from "./lib/app/embed.ts";
+export { resolveRunConfig, type RunConfig, type RunConfigInput } from "./lib/app/run-config.ts";
+export type { Runtime } from "./lib/app/runtime.ts";
+export type { RunResult } from "./lib/agent/loop/loop.ts";
+export type { HostEvent, StampedLifecycleEvent, ZotEvent } from "./lib/agent/events.ts";
+export type { ConfirmAnswer, Confirmer, ConfirmRequest } from "./lib/agent/loop/permissions.ts";
