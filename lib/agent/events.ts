@@ -3,6 +3,7 @@
 // writer. No consumer invents its own shapes: a consumer filters and formats.
 import type { ToolContent, ToolStatus } from "../tools/types.ts";
 import type { StopReason } from "../providers/types.ts";
+import { isLifecycleEventName, type LifecycleEventName } from "../protocol/event-names.ts";
 
 /** Fields every lifecycle notification carries, stamped by the EventBus. */
 export interface Stamp {
@@ -67,7 +68,10 @@ export type LifecycleEvent =
   | { type: "subagent_start"; agent_id: string; agent_run_id: string; name: string }
   | { type: "subagent_stop"; agent_id: string; agent_run_id: string; name: string; status: RunStatus; error?: string };
 
-export type LifecycleEventName = LifecycleEvent["type"];
+/** Fails to compile unless the payloads above cover exactly the protocol's lifecycle event names. */
+type PayloadsMatchNames = [LifecycleEvent["type"], LifecycleEventName] extends [LifecycleEventName, LifecycleEvent["type"]]
+  ? true : never;
+const payloadsMatchNames: PayloadsMatchNames = true;
 
 /** Host observations beyond the lifecycle events (host.md, "One event vocabulary"). */
 export type HostEvent =
@@ -97,12 +101,6 @@ export type HostEvent =
 export type StampedLifecycleEvent = LifecycleEvent & Stamp;
 export type ZotEvent = StampedLifecycleEvent | HostEvent;
 
-export const LIFECYCLE_EVENT_NAMES: ReadonlySet<string> = new Set<LifecycleEventName>([
-  "session_start", "session_end", "user_prompt_submit", "turn_start", "turn_end", "tool_call",
-  "tool_result", "tool_confirmation_requested", "permission_decision", "assistant_message",
-  "pre_compact", "post_compact", "subagent_start", "subagent_stop",
-]);
-
 export function isLifecycleEvent(event: ZotEvent): event is StampedLifecycleEvent {
-  return LIFECYCLE_EVENT_NAMES.has(event.type);
+  return isLifecycleEventName(event.type);
 }

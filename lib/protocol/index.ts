@@ -1,5 +1,7 @@
-// The extension wire protocol: frame schemas for both directions, the JSONL codec and limits.
+// The extension wire protocol: frame schemas for both directions, the JSONL codec, limits and
+// event names.
 export * from "./limits.ts";
+export * from "./event-names.ts";
 export * from "./blocks.ts";
 export * from "./extension-frames.ts";
 export * from "./host-frames.ts";

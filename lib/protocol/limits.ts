@@ -43,27 +43,6 @@ export const SYSTEM_PROMPT_MAX_BYTES = 1024 * 1024;
 /** Names of the built-in tools; extension tools of the same name are shadowed. */
 export const BUILTIN_TOOL_NAMES = ["read", "write", "edit", "bash", "skill"] as const;
 
-export const LIFECYCLE_EVENTS = [
-  "session_start",
-  "session_end",
-  "user_prompt_submit",
-  "turn_start",
-  "turn_end",
-  "tool_call",
-  "tool_result",
-  "tool_confirmation_requested",
-  "permission_decision",
-  "assistant_message",
-  "pre_compact",
-  "post_compact",
-  "subagent_start",
-  "subagent_stop",
-] as const;
-export type LifecycleEventName = (typeof LIFECYCLE_EVENTS)[number];
-
-export const INTERCEPTABLE_EVENTS = ["before_agent_start", "tool_call", "turn_start", "assistant_message"] as const;
-export type InterceptableEventName = (typeof INTERCEPTABLE_EVENTS)[number];
-
 export const PANEL_KEYS = [
   "up", "down", "left", "right", "enter", "esc", "tab", "pageup", "pagedown", "home", "end", "backspace", "delete", "rune",
 ] as const;

@@ -4,7 +4,7 @@
 import process from "node:process";
 import { format } from "node:util";
 
-import { LIFECYCLE_EVENTS, NOTIFY_LEVELS, type NotifyLevel } from "../protocol/index.ts";
+import { isLifecycleEventName, NOTIFY_LEVELS, type NotifyLevel } from "../protocol/index.ts";
 import { CallToolClient } from "./call-tool.ts";
 import { Connection, type RunOutcome } from "./connection.ts";
 import { interceptedEvents } from "./intercept.ts";
@@ -106,7 +106,7 @@ export class Extension {
   /** Observes a lifecycle event (see LIFECYCLE_EVENTS). Handlers run one at a time, in order. */
   on(event: string, handler: EventHandler): this {
     if (this.announced() && !this.registry.events.has(event)) throw this.lateSubscription(`on("${event}")`);
-    if (!(LIFECYCLE_EVENTS as readonly string[]).includes(event)) {
+    if (!isLifecycleEventName(event)) {
       this.log(`subscribing to "${event}", which this SDK does not know; the host may never send it`);
     }
     this.registry.addEventHandler(event, handler);

@@ -2,7 +2,7 @@
 // `ready` (or auto-ready for legacy extensions), and its lifetime afterwards. Runtime frames are
 // handed to the host through `ExtensionSink`; this file only knows about one extension.
 import type { ExtensionFrame, HelloFrame, RegisterToolFrame } from "../../protocol/index.ts";
-import { LIFECYCLE_EVENTS, INTERCEPTABLE_EVENTS, PROTOCOL_VERSION } from "../../protocol/index.ts";
+import { isInterceptableEventName, isLifecycleEventName, PROTOCOL_VERSION } from "../../protocol/index.ts";
 import { ZOT_VERSION } from "../../version.ts";
 import { Connection, type InvalidFrame } from "./connection.ts";
 import type { Candidate, ExtensionScope } from "./discovery.ts";
@@ -26,9 +26,6 @@ export interface ExtensionSink {
   /** The extension failed after startup finished (crash, disconnect). */
   onRuntimeFailure(ext: LoadedExtension, message: string): void;
 }
-
-const KNOWN_EVENTS: ReadonlySet<string> = new Set(LIFECYCLE_EVENTS);
-const KNOWN_INTERCEPTS: ReadonlySet<string> = new Set(INTERCEPTABLE_EVENTS);
 
 /** Capabilities this host advertises in `hello_ack`. */
 export function hostCapabilities(interactive: boolean): string[] {
@@ -195,11 +192,11 @@ export class LoadedExtension {
 
   private subscribe(events: string[], intercepts: string[]): void {
     for (const name of events) {
-      if (KNOWN_EVENTS.has(name)) this.events.add(name);
+      if (isLifecycleEventName(name)) this.events.add(name);
       else this.log(`subscribe: unknown event "${name}" ignored`);
     }
     for (const name of intercepts) {
-      if (KNOWN_INTERCEPTS.has(name)) this.intercepts.add(name);
+      if (isInterceptableEventName(name)) this.intercepts.add(name);
       else this.log(`subscribe: "${name}" cannot be intercepted; ignored (observe it with events instead)`);
     }
     this.sink.onRegistrationChange(this);

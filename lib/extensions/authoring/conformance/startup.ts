@@ -1,8 +1,7 @@
 // Startup checks: hello (first frame, in time, its name, its capabilities), the hello_ack the
 // host sends, the registrations that follow and the `ready` sentinel.
 import {
-  BUILTIN_TOOL_NAMES, INTERCEPTABLE_EVENTS, LIFECYCLE_EVENTS, PROTOCOL_VERSION,
-  type InterceptableEventName, type LifecycleEventName, type RegisterToolFrame,
+  BUILTIN_TOOL_NAMES, isInterceptableEventName, isLifecycleEventName, PROTOCOL_VERSION, type RegisterToolFrame,
 } from "../../../protocol/index.ts";
 import { ZOT_VERSION } from "../../../version.ts";
 import { hostCapabilities } from "../../host/extension.ts";
@@ -69,8 +68,6 @@ export function sendHelloAck(s: Session): void {
   });
 }
 
-const KNOWN_EVENTS: ReadonlySet<string> = new Set(LIFECYCLE_EVENTS);
-const KNOWN_INTERCEPTS: ReadonlySet<string> = new Set(INTERCEPTABLE_EVENTS);
 const BUILTINS: ReadonlySet<string> = new Set(BUILTIN_TOOL_NAMES);
 const REGISTRATION_TYPES = new Set(["register_command", "register_tool", "subscribe"]);
 
@@ -124,12 +121,12 @@ function judgeRegistrations(s: Session, window: StdoutLine[]): void {
       toolNames.add(frame.name);
     } else if (frame.type === "subscribe") {
       for (const name of frame.events ?? []) {
-        if (!KNOWN_EVENTS.has(name)) warnings.push(`unknown event "${name}" (zot ignores it)`);
-        else if (!s.events.includes(name as LifecycleEventName)) s.events.push(name as LifecycleEventName);
+        if (!isLifecycleEventName(name)) warnings.push(`unknown event "${name}" (zot ignores it)`);
+        else if (!s.events.includes(name)) s.events.push(name);
       }
       for (const name of frame.intercept ?? []) {
-        if (!KNOWN_INTERCEPTS.has(name)) warnings.push(`"${name}" cannot be intercepted (zot ignores it)`);
-        else if (!s.intercepts.includes(name as InterceptableEventName)) s.intercepts.push(name as InterceptableEventName);
+        if (!isInterceptableEventName(name)) warnings.push(`"${name}" cannot be intercepted (zot ignores it)`);
+        else if (!s.intercepts.includes(name)) s.intercepts.push(name);
       }
     }
   }
