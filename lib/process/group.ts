@@ -1,7 +1,8 @@
-// Process-group termination, shared by extension supervision and the bash tool. A child spawned
-// detached leads its own group, so signalling `-pgid` reaches everything it forked. Zombies
-// count as members for kill(0) but are dead; where /proc exists we look past them, because a
-// container's init may reap orphaned grandchildren late or never.
+// Process groups: liveness, termination and the exit-time safety net, shared by extension
+// supervision and the bash tool. A child spawned detached leads its own group, so signalling
+// `-pgid` reaches everything it forked. Zombies count as members for kill(0) but are dead; where
+// /proc exists we look past them, because a container's init may reap orphaned grandchildren
+// late or never.
 import { readdirSync, readFileSync } from "node:fs";
 
 /** Whether group `pgid` has a member that is not a zombie. */
@@ -91,4 +92,39 @@ export async function terminateGroup(pgid: number, graceMs: number, reapMs = 2_0
   if (await waitGroupGone(pgid, graceMs)) return true;
   signalGroup(pgid, "SIGKILL");
   return waitGroupGone(pgid, reapMs);
+}
+
+// The safety net: groups still tracked when zot exits (a crash, process.exit without a graceful
+// shutdown, a fatal signal nobody handles) are SIGKILLed synchronously, so no extension outlives zot.
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+const FATAL_SIGNALS: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+
+function killTrackedGroups(): void {
+  for (const group of liveGroups) signalGroup(group, "SIGKILL");
+}
+
+/**
+ * A signal that would kill zot by default skips "exit" handlers. When no one else listens for
+ * it, kill the groups and re-raise it so the default action still applies; when someone does,
+ * they own the graceful path (which ends in shutdown() or process.exit).
+ */
+function onFatalSignal(signal: NodeJS.Signals): void {
+  if (process.listenerCount(signal) > 1) return;
+  killTrackedGroups();
+  process.removeListener(signal, onFatalSignal);
+  process.kill(process.pid, signal);
+}
+
+/** Kills group `pgid` if it is still tracked when zot exits. */
+export function trackGroup(pgid: number): void {
+  liveGroups.add(pgid);
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on("exit", killTrackedGroups);
+  if (process.platform !== "win32") for (const signal of FATAL_SIGNALS) process.on(signal, onFatalSignal);
+}
+
+export function untrackGroup(pgid: number): void {
+  liveGroups.delete(pgid);
 }

@@ -7,9 +7,8 @@ import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, stat
 import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { ZOT_VERSION } from "../../version.ts";
-import { trackGroup, untrackGroup } from "./process-group.ts";
+import { processAlive, trackGroup, untrackGroup } from "../../process/group.ts";
 import { extensionEnv } from "./sdk-env.ts";
-import { processAlive } from "../../process/group.ts";
 
 export interface ExitStatus {
   code: number | null;
