@@ -3,8 +3,11 @@
 // `parent_id` (the host `tool_call` the caller is handling): cancellation of the parent reaches
 // the nested call, a chain never repeats a tool name and holds at most four calls. Without a
 // parent, a call is refused while the extension has a host-invoked tool running, so recursion
-// cannot hide. Results are bounded to 256 KiB; calls time out after 60 s or on disconnect.
-import { CALL_TOOL_MAX_CHAIN, CALL_TOOL_RESULT_MAX_BYTES, type CallToolFrame } from "../../protocol/index.ts";
+// cannot hide. Results are bounded to 256 KiB; calls time out after 60 s or end on disconnect.
+// Outstanding requests are the protocol's PendingRequests, one set per calling extension.
+import {
+  CALL_TOOL_MAX_CHAIN, CALL_TOOL_RESULT_MAX_BYTES, PendingRequests, type CallToolFrame, type Settlement,
+} from "../../protocol/index.ts";
 import type { ToolOutcome } from "../../tools/types.ts";
 import { observeContent } from "../../agent/loop/observation.ts";
 import type { LoadedExtension } from "./extension.ts";
@@ -19,8 +22,15 @@ export interface CallToolDeps {
   runTool: RunTool;
 }
 
+/** The tool_result a call_tool request is answered with. */
+interface Answer {
+  content: ToolOutcome["content"];
+  isError: boolean;
+  truncated?: boolean;
+}
+
 export class CallToolRouter {
-  private readonly outstanding = new Map<LoadedExtension, Map<string, AbortController>>();
+  private readonly outstanding = new Map<LoadedExtension, PendingRequests<Answer>>();
 
   constructor(private readonly deps: CallToolDeps) {}
 
@@ -35,9 +45,9 @@ export class CallToolRouter {
       reply([{ type: "text", text: `call_tool refused: ${why}` }], true);
     };
     if (!ext.capabilities.has("call_tool")) return refuse('the extension did not advertise the "call_tool" capability in hello');
-    const mine = this.outstanding.get(ext) ?? new Map<string, AbortController>();
+    const mine = this.outstanding.get(ext) ?? new PendingRequests<Answer>();
     this.outstanding.set(ext, mine);
-    if (mine.has(frame.id)) return refuse(`a call_tool request with id "${frame.id}" is already outstanding`);
+    if (mine.get(frame.id)) return refuse(`a call_tool request with id "${frame.id}" is already outstanding`);
 
     let chain: string[] = [];
     let parentSignal: AbortSignal | undefined;
@@ -56,46 +66,51 @@ export class CallToolRouter {
     }
 
     const controller = new AbortController();
-    mine.set(frame.id, controller);
     const signal = parentSignal ? AbortSignal.any([controller.signal, parentSignal]) : controller.signal;
     const timeoutMs = this.deps.timeoutMs();
-    let finished = false;
-    const finish = (content: ToolOutcome["content"], isError: boolean, truncated = false) => {
-      if (finished) return;
-      finished = true;
-      clearTimeout(timer);
-      mine.delete(frame.id);
-      if (!controller.signal.aborted) controller.abort();
-      reply(content, isError, truncated);
-    };
-    const timer = setTimeout(() => finish([{ type: "text", text: `call_tool ${frame.name} timed out after ${timeoutMs} ms` }], true),
-      timeoutMs);
-    controller.signal.addEventListener("abort", () => {
-      const why = controller.signal.reason instanceof CallToolCancelled ? "was cancelled" : "ended";
-      finish([{ type: "text", text: `call_tool ${frame.name} ${why}` }], true);
-    }, { once: true });
-    parentSignal?.addEventListener("abort", () => finish([{ type: "text", text: `call_tool ${frame.name} was cancelled with its parent tool call` }], true), { once: true });
+    const request = mine.open({
+      id: frame.id,
+      timeoutMs,
+      signal: parentSignal,
+      onSettle: (settlement) => {
+        // A cancelled or disconnected call is answered before the tool hears of the abort.
+        const stopped = !settlement.ok && (settlement.reason === "closed" || settlement.cause instanceof CallToolCancelled);
+        if (!stopped && !controller.signal.aborted) controller.abort();
+        const answer = settlement.ok ? settlement.reply : failureAnswer(frame.name, settlement, timeoutMs);
+        reply(answer.content, answer.isError, answer.truncated);
+        if (stopped) controller.abort(new CallToolCancelled());
+      },
+    });
 
     this.deps.runTool(frame.name, frame.args ?? {}, { originExtension: ext.name, parentId: frame.parent_id, signal })
       .then((outcome) => {
         const bounded = observeContent(outcome.content ?? [], { maxBytes: CALL_TOOL_RESULT_MAX_BYTES, maxBlocks: Infinity });
-        finish(bounded.content, outcome.is_error === true, bounded.truncated);
+        request.resolve({ content: bounded.content, isError: outcome.is_error === true, truncated: bounded.truncated });
       }, (err: unknown) => {
-        finish([{ type: "text", text: `call_tool ${frame.name} failed: ${(err as Error)?.message ?? String(err)}` }], true);
+        request.resolve({ content: [{ type: "text", text: `call_tool ${frame.name} failed: ${(err as Error)?.message ?? String(err)}` }],
+          isError: true });
       });
   }
 
   /** `call_tool_cancel`: aborts the request; its reply says it was cancelled. */
   cancel(ext: LoadedExtension, id: string): void {
-    this.outstanding.get(ext)?.get(id)?.abort(new CallToolCancelled());
+    this.outstanding.get(ext)?.fail(id, "aborted", "cancelled", new CallToolCancelled());
   }
 
   /** The extension went away: abort everything it had outstanding (no replies can be sent). */
   disconnect(ext: LoadedExtension): void {
     const mine = this.outstanding.get(ext);
     this.outstanding.delete(ext);
-    for (const controller of mine?.values() ?? []) controller.abort(new CallToolCancelled());
+    mine?.close("the extension went away");
   }
+}
+
+function failureAnswer(name: string, settlement: Extract<Settlement<Answer>, { ok: false }>, timeoutMs: number): Answer {
+  const text = settlement.reason === "timeout" ? `call_tool ${name} timed out after ${timeoutMs} ms`
+    : settlement.reason === "aborted" && !(settlement.cause instanceof CallToolCancelled)
+      ? `call_tool ${name} was cancelled with its parent tool call`
+      : `call_tool ${name} was cancelled`;
+  return { content: [{ type: "text", text }], isError: true };
 }
 
 class CallToolCancelled extends Error {

@@ -1,8 +1,12 @@
 // The transport to one extension: JSONL in (validated frames, 4 MiB limit while reading), a
-// bounded ordered queue out, and request/response correlation by id with timeouts and
-// cancellation. Every pending request is settled when the peer goes away (MCP-SDK style).
+// bounded ordered queue out, and requests correlated by id through the protocol's
+// PendingRequests, with deadlines that start once the request is written and cancellation that
+// withdraws a frame still queued. Every pending request is settled when the peer goes away.
 import type { Readable, Writable } from "node:stream";
-import { encodeFrame, LineDecoder, parseExtensionFrame, type ExtensionFrame } from "../../protocol/index.ts";
+import {
+  encodeFrame, LineDecoder, parseExtensionFrame, PendingRequests,
+  type ExtensionFrame, type FrameReceiver, type FrameTransport, type OutgoingFrame, type RequestFailureReason,
+} from "../../protocol/index.ts";
 import { OutboundQueue, type QueuedWrite } from "./outbound-queue.ts";
 
 export interface ConnectionLimits {
@@ -24,7 +28,7 @@ export interface InvalidFrame {
   name?: string;
 }
 
-export interface ConnectionHandlers {
+export interface ConnectionHandlers extends FrameReceiver<ExtensionFrame> {
   /** A valid frame that is not the reply to a pending request. */
   onFrame(frame: ExtensionFrame): void;
   /**
@@ -53,6 +57,11 @@ export type Reply<F> =
       written: Promise<boolean>;
     };
 
+type FailureReason = Extract<Reply<unknown>, { ok: false }>["reason"];
+const FAILURE_REASONS: Record<RequestFailureReason, FailureReason> = {
+  timeout: "timeout", aborted: "cancelled", closed: "disconnected", failed: "invalid",
+};
+
 /** A write still in flight this long after its request was cancelled counts as blocked. */
 const CANCELLED_WRITE_GRACE_MS = 250;
 const NOT_WRITTEN = Promise.resolve(false);
@@ -68,16 +77,9 @@ export interface RequestOptions {
 /** Extension frames that answer a host request, by the request's frame type. */
 const REPLY_TYPES = new Set(["tool_result", "command_response", "event_intercept_response"]);
 
-interface Pending {
-  replyType: string;
-  write: QueuedWrite | undefined;
-  settle(reply: Reply<ExtensionFrame>): void;
-}
-
-export class Connection {
+export class Connection implements FrameTransport {
   private readonly queue: OutboundQueue;
-  private readonly pending = new Map<string, Pending>();
-  private nextId = 0;
+  private readonly pending: PendingRequests<ExtensionFrame, { replyType: string }>;
   private closedReason: string | undefined;
 
   constructor(
@@ -85,8 +87,9 @@ export class Connection {
     stdout: Readable,
     private readonly limits: ConnectionLimits,
     private readonly handlers: ConnectionHandlers,
-    private readonly idPrefix = "zot",
+    idPrefix = "zot",
   ) {
+    this.pending = new PendingRequests({ idPrefix });
     this.queue = new OutboundQueue(stdin, {
       maxFrames: limits.queueFrames,
       maxBytes: limits.queueBytes,
@@ -111,14 +114,20 @@ export class Connection {
 
   /** A fresh request id, unique for this connection. */
   newId(kind: string): string {
-    return `${this.idPrefix}-${kind}-${++this.nextId}`;
+    return this.pending.newId(kind);
+  }
+
+  /** Queues a one-way frame; false when it could not be queued (see write). */
+  send(frame: OutgoingFrame): boolean {
+    return this.write(frame) !== undefined;
   }
 
   /**
-   * Queues a one-way frame. Returns undefined when it could not be queued: the connection is
-   * closed, or the frame alone exceeds the frame limit (reported through onUnsendable).
+   * Queues a frame and returns its write, to learn when it is flushed. Returns undefined when it
+   * could not be queued: the connection is closed, or the frame alone exceeds the frame limit
+   * (reported through onUnsendable).
    */
-  send(frame: { type: string } & Record<string, unknown>): QueuedWrite | undefined {
+  write(frame: OutgoingFrame): QueuedWrite | undefined {
     if (this.closedReason) return undefined;
     const data = encodeFrame(frame);
     if (Buffer.byteLength(data) - 1 > this.limits.maxFrameBytes) {
@@ -136,48 +145,43 @@ export class Connection {
     options: RequestOptions,
   ): Promise<Reply<F>> {
     return new Promise((resolve) => {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      let done = false;
-      const onAbort = () => {
-        const write = entry.write;
-        if (write?.state === "queued") this.queue.withdraw(write);
-        settle(failure("cancelled", "cancelled"));
-        if (write?.state !== "in_flight") return;
-        // The write may just be finishing; if it stays blocked, the partially written frame
-        // cannot be withdrawn and the transport must go.
-        const grace = Math.min(CANCELLED_WRITE_GRACE_MS, this.limits.writeTimeoutMs);
-        const blocked = setTimeout(() => {
-          if (write.state === "in_flight") this.fatal(`a ${frame.type} request was cancelled while its write was blocked`);
-        }, grace);
-        void write.written.then(() => clearTimeout(blocked));
-      };
-      const failure = (reason: "timeout" | "disconnected" | "cancelled" | "invalid", message: string): Reply<ExtensionFrame> => ({
-        ok: false, reason, message, delivered: entry.write?.state === "written", written: entry.write?.written ?? NOT_WRITTEN,
+      let write: QueuedWrite | undefined;
+      const request = this.pending.open({
+        id: frame.id,
+        meta: { replyType },
+        timeoutMs: options.timeoutMs,
+        deferDeadline: !options.deadlineIncludesWrite,
+        signal: options.signal,
+        onSettle: (settlement) => {
+          if (settlement.ok) return resolve({ ok: true, frame: settlement.reply as F });
+          if (settlement.reason === "aborted" && write?.state === "queued") this.queue.withdraw(write);
+          // An invalid reply proves the request arrived.
+          const invalid = settlement.reason === "failed";
+          resolve({
+            ok: false, reason: FAILURE_REASONS[settlement.reason], message: settlement.message,
+            delivered: invalid || write?.state === "written",
+            written: invalid ? Promise.resolve(true) : write?.written ?? NOT_WRITTEN,
+          });
+          if (settlement.reason === "aborted" && write?.state === "in_flight") this.blockedAfterCancel(write, frame.type);
+        },
       });
-      const settle = (reply: Reply<ExtensionFrame>) => {
-        if (done) return;
-        done = true;
-        clearTimeout(timer);
-        options.signal?.removeEventListener("abort", onAbort);
-        this.pending.delete(frame.id);
-        resolve(reply as Reply<F>);
-      };
-      const entry: Pending = { replyType, write: undefined, settle };
-      if (this.closedReason) return settle(failure("disconnected", this.closedReason));
-      if (options.signal?.aborted) return settle(failure("cancelled", "cancelled"));
-      this.pending.set(frame.id, entry);
-      const startTimer = () => {
-        if (options.timeoutMs === null || done) return;
-        timer = setTimeout(() => settle(failure("timeout", `no reply within ${options.timeoutMs} ms`)), options.timeoutMs);
-      };
-      if (options.deadlineIncludesWrite) startTimer();
-      options.signal?.addEventListener("abort", onAbort, { once: true });
-      entry.write = this.send(frame);
-      if (!entry.write) return settle(failure("disconnected", this.closedReason ?? "the request could not be sent"));
-      if (!options.deadlineIncludesWrite) {
-        void entry.write.written.then((ok) => (ok ? startTimer() : undefined));
-      }
+      if (request.done) return;
+      write = this.write(frame);
+      if (!write) request.fail("closed", this.closedReason ?? "the request could not be sent");
+      else if (!options.deadlineIncludesWrite) void write.written.then((ok) => (ok ? request.startDeadline() : undefined));
     });
+  }
+
+  /**
+   * The write of a cancelled request may just be finishing; if it stays blocked, the partially
+   * written frame cannot be withdrawn and the transport must go.
+   */
+  private blockedAfterCancel(write: QueuedWrite, type: string): void {
+    const grace = Math.min(CANCELLED_WRITE_GRACE_MS, this.limits.writeTimeoutMs);
+    const blocked = setTimeout(() => {
+      if (write.state === "in_flight") this.fatal(`a ${type} request was cancelled while its write was blocked`);
+    }, grace);
+    void write.written.then(() => clearTimeout(blocked));
   }
 
   /** Waits until queued frames are flushed (true) or `ms` pass (false). */
@@ -190,10 +194,7 @@ export class Connection {
     if (this.closedReason) return;
     this.closedReason = reason;
     this.queue.close();
-    for (const p of [...this.pending.values()]) {
-      p.settle({ ok: false, reason: "disconnected", message: reason, delivered: p.write?.state === "written",
-        written: p.write?.written ?? NOT_WRITTEN });
-    }
+    this.pending.close(reason);
     // Destroying (not ending) stdin also releases a writer blocked on a full pipe.
     this.stdin.destroy();
   }
@@ -210,9 +211,7 @@ export class Connection {
     if (!parsed.ok) {
       // An invalid reply still answers its request, so the caller is not left waiting.
       const pending = parsed.id !== undefined ? this.pending.get(parsed.id) : undefined;
-      if (pending && parsed.type === pending.replyType) {
-        pending.settle({ ok: false, reason: "invalid", message: parsed.error, delivered: true, written: Promise.resolve(true) });
-      }
+      if (pending && parsed.type === pending.meta.replyType) pending.fail("failed", parsed.error);
       const name = parsed.type === "call_tool" && parsed.id !== undefined ? readName(line) : undefined;
       this.handlers.onInvalid(`${parsed.error} in line: ${preview(line)}`,
         { error: parsed.error, type: parsed.type, id: parsed.id, name });
@@ -222,8 +221,8 @@ export class Connection {
     if (REPLY_TYPES.has(frame.type)) {
       const id = (frame as { id: string }).id;
       const pending = this.pending.get(id);
-      if (pending && pending.replyType === frame.type) {
-        pending.settle({ ok: true, frame });
+      if (pending && pending.meta.replyType === frame.type) {
+        pending.resolve(frame);
         return;
       }
     }

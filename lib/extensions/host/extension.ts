@@ -173,7 +173,7 @@ export class LoadedExtension {
     this.capabilities = new Set(hello.capabilities ?? []);
     this.phase = "registering";
     const { provider, model } = this.sink.hostInfo();
-    const ack = this.conn!.send({
+    const ack = this.conn!.write({
       type: "hello_ack", protocol_version: PROTOCOL_VERSION, zot_version: ZOT_VERSION, provider, model,
       cwd: this.sink.cwd, extension_dir: this.dir, data_dir: this.dir,
       capabilities: hostCapabilities(this.sink.interactive),
