@@ -1,29 +1,26 @@
-// Outstanding `call_tool` requests: correlation by id, timeout and cancellation (both send
-// `call_tool_cancel`), and every pending request settled when the host goes away.
-import { CALL_TOOL_TIMEOUT_MS, type CallToolResultFrame } from "../protocol/index.ts";
+// Outstanding `call_tool` requests on the protocol's PendingRequests: correlation by id, timeout
+// and cancellation (both send `call_tool_cancel`), and every pending request settled when the
+// host goes away.
+import {
+  CALL_TOOL_TIMEOUT_MS, PendingRequests, type CallToolResultFrame, type FrameTransport, type Settlement,
+} from "../protocol/index.ts";
 import { CallToolError } from "./errors.ts";
 import { isPlainObject } from "./responses.ts";
 import type { CallToolOptions, CallToolResult, JsonObject } from "./types.ts";
 import type { OutboundFrame } from "./writer.ts";
 
-interface Pending {
-  name: string;
-  resolve(result: CallToolResult): void;
-  fail(error: CallToolError): void;
-}
-
 export interface CallToolClientOptions {
   /** Writes a frame; false when the connection is closed. */
-  send(frame: OutboundFrame): boolean;
+  send: FrameTransport<OutboundFrame>["send"];
   defaultTimeoutMs?: number;
 }
 
+type Failure = Extract<Settlement<CallToolResultFrame>, { ok: false }>;
+
 export class CallToolClient {
-  private readonly pending = new Map<string, Pending>();
-  private seq = 0;
+  private readonly pending = new PendingRequests<CallToolResultFrame, { name: string }>({ idPrefix: "call" });
   /** undefined until hello_ack; then whether the host advertised `call_tool`. */
   private supported: boolean | undefined;
-  private closedReason: string | undefined;
 
   constructor(private readonly options: CallToolClientOptions) {}
 
@@ -37,75 +34,62 @@ export class CallToolClient {
       Promise.reject(new CallToolError(code, `call_tool ${name}: ${message}`, { cause }));
     if (typeof name !== "string" || name === "") return refuse("invalid", "the tool name must be a non-empty string");
     if (!isPlainObject(args)) return refuse("invalid", "args must be a JSON object");
-    if (this.closedReason !== undefined) return refuse("disconnected", this.closedReason);
+    const closedReason = this.pending.closedReason;
+    if (closedReason !== undefined) return refuse("disconnected", closedReason);
     if (this.supported === undefined) return refuse("unsupported", "the host has not acknowledged hello yet");
     if (!this.supported) return refuse("unsupported", "the host does not support call_tool (no capability in hello_ack)");
     const { signal } = options;
     if (signal?.aborted) return refuse("cancelled", "cancelled before it was sent", signal.reason);
 
-    const id = `call-${++this.seq}`;
+    const id = this.pending.newId();
     const frame: OutboundFrame = { type: "call_tool", id, name, args };
     if (options.parentId !== undefined) frame.parent_id = options.parentId;
+    const timeoutMs = options.timeoutMs ?? this.options.defaultTimeoutMs ?? CALL_TOOL_TIMEOUT_MS;
     return new Promise<CallToolResult>((resolve, reject) => {
-      const timeoutMs = options.timeoutMs ?? this.options.defaultTimeoutMs ?? CALL_TOOL_TIMEOUT_MS;
-      const cleanup = (): void => {
-        this.pending.delete(id);
-        clearTimeout(timer);
-        signal?.removeEventListener("abort", onAbort);
-      };
-      const abandon = (error: CallToolError): void => {
-        if (!this.pending.has(id)) return;
-        cleanup();
-        this.options.send({ type: "call_tool_cancel", id });
-        reject(error);
-      };
-      const onAbort = (): void =>
-        abandon(new CallToolError("cancelled", `call_tool ${name}: cancelled`, { cause: signal?.reason }));
-      const timer = setTimeout(
-        () => abandon(new CallToolError("timeout", `call_tool ${name}: no result within ${timeoutMs} ms`)),
-        timeoutMs,
-      );
-      signal?.addEventListener("abort", onAbort, { once: true });
-      this.pending.set(id, {
-        name,
-        resolve: (result) => {
-          cleanup();
-          resolve(result);
-        },
-        fail: (error) => {
-          cleanup();
-          reject(error);
+      const request = this.pending.open({
+        id, meta: { name }, timeoutMs, signal,
+        onSettle: (settlement) => {
+          if (settlement.ok) return resolve(resultOf(settlement.reply, name));
+          // Abandoned by this side: the host may still be running it.
+          if (settlement.reason === "timeout" || settlement.reason === "aborted") this.options.send({ type: "call_tool_cancel", id });
+          reject(errorOf(settlement, name, id, timeoutMs));
         },
       });
       let sent: boolean;
       try {
         sent = this.options.send(frame);
       } catch (err) {
-        this.pending.get(id)?.fail(new CallToolError("invalid", `call_tool ${name}: ${(err as Error).message}`));
+        request.fail("failed", "not sent", new CallToolError("invalid", `call_tool ${name}: ${(err as Error).message}`));
         return;
       }
-      if (!sent) this.pending.get(id)?.fail(new CallToolError("disconnected", `call_tool ${name}: the host is gone`));
+      if (!sent) request.fail("failed", "not sent", new CallToolError("disconnected", `call_tool ${name}: the host is gone`));
     });
   }
 
-  /** Settles the request a host `tool_result` answers; false for an unknown id. */
+  /** Settles the request a host `tool_result` answers; false for an id that is not pending. */
   settle(frame: CallToolResultFrame): boolean {
-    const pending = this.pending.get(frame.id);
-    if (!pending) return false;
-    pending.resolve({
-      name: frame.name ?? pending.name,
-      content: frame.content,
-      isError: frame.is_error,
-      truncated: frame.truncated ?? false,
-    });
-    return true;
+    return this.pending.resolve(frame.id, frame);
   }
 
   /** Fails every outstanding request and refuses new ones (shutdown, EOF). */
   close(reason: string): void {
-    this.closedReason = reason;
-    for (const [id, pending] of [...this.pending]) {
-      pending.fail(new CallToolError("disconnected", `call_tool ${pending.name} (${id}): ${reason}`));
-    }
+    this.pending.close(reason);
+  }
+}
+
+function resultOf(frame: CallToolResultFrame, name: string): CallToolResult {
+  return { name: frame.name ?? name, content: frame.content, isError: frame.is_error, truncated: frame.truncated ?? false };
+}
+
+function errorOf(failure: Failure, name: string, id: string, timeoutMs: number): CallToolError {
+  switch (failure.reason) {
+    case "timeout":
+      return new CallToolError("timeout", `call_tool ${name}: no result within ${timeoutMs} ms`);
+    case "aborted":
+      return new CallToolError("cancelled", `call_tool ${name}: cancelled`, { cause: failure.cause });
+    case "closed":
+      return new CallToolError("disconnected", `call_tool ${name} (${id}): ${failure.message}`);
+    case "failed":
+      return failure.cause as CallToolError; // set by call() above, already worded
   }
 }
