@@ -6,8 +6,10 @@ import { MAX_FRAME_BYTES } from "./limits.ts";
 
 export interface LineDecoderOptions {
   maxFrameBytes?: number;
-  /** One complete line (without "\n" and a trailing "\r"). Empty lines are skipped. */
+  /** One complete line (without "\n" and a trailing "\r"). Empty lines are skipped unless kept. */
   onLine(line: string): void;
+  /** Deliver empty lines too: for a test driver that must see every line a peer wrote. */
+  keepEmptyLines?: boolean;
   /** A line exceeded the limit; `bytes` is how much of it was seen when it was cut off. */
   onOversize?(bytes: number): void;
 }
@@ -73,7 +75,7 @@ export class LineDecoder {
       this.options.onOversize?.(line.length);
       return;
     }
-    if (line.length === 0) return;
+    if (line.length === 0 && !this.options.keepEmptyLines) return;
     this.options.onLine(line.toString("utf8"));
   }
 

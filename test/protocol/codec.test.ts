@@ -33,6 +33,14 @@ describe("framing: JSONL split on \\n only", () => {
     expect(lines).toEqual(['{"type":"a"}', '{"type":"b"}']);
   });
 
+  it("delivers empty lines when asked to keep them, and still no line for a final newline", () => {
+    const lines: string[] = [];
+    const decoder = new LineDecoder({ keepEmptyLines: true, onLine: (l) => lines.push(l) });
+    decoder.push(Buffer.from('{"type":"a"}\r\n\r\n\n{"type":"b"}\n'));
+    decoder.end();
+    expect(lines).toEqual(['{"type":"a"}', "", "", '{"type":"b"}']);
+  });
+
   it("does not split on U+2028 / U+2029 inside strings", () => {
     const frame = encodeFrame({ type: "notify", message: "one\u2028two\u2029three" });
     expect(frame).toContain("\u2028");

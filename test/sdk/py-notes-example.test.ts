@@ -24,6 +24,7 @@ afterEach(async () => {
   for (const d of drivers.splice(0)) {
     await d.close();
     expect(d.invalidLines).toEqual([]);
+    expect(d.invalidFrames).toEqual([]);
   }
   rmSync(dataDir, { recursive: true, force: true });
 });

@@ -21,6 +21,7 @@ afterEach(async () => {
   for (const d of drivers.splice(0)) {
     await d.close();
     expect(d.invalidLines).toEqual([]); // stdout carried protocol frames only
+    expect(d.invalidFrames).toEqual([]); // each one valid by the protocol schemas
   }
 });
 

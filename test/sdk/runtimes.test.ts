@@ -185,6 +185,7 @@ describe.each(runtimes)("the ts-scratchpad example on $runtime", ({ command, pat
     await exchange({ type: "shutdown" }, { type: "shutdown_ack" });
     expect(await d.exited).toEqual({ code: 0, signal: null });
     expect(d.invalidLines).toEqual([]);
+    expect(d.invalidFrames).toEqual([]);
     expect(d.frames.filter((f) => f.id === "t4")).toEqual([]);
     expect(JSON.parse(readFileSync(join(dataDir, "scratchpad.json"), "utf8"))).toEqual([
       "buy milk",

@@ -142,6 +142,7 @@ describe.each(runtimes)("TypeScript SDK on $runtime", ({ start }) => {
     for (const d of started.splice(0)) {
       await d.close(500);
       expect(d.invalidLines).toEqual([]); // nothing but protocol frames on stdout
+      expect(d.invalidFrames).toEqual([]); // and every frame valid by the protocol schemas
     }
   });
   const fresh = async (ack: object = ACK, args: string[] = []) => {
@@ -175,6 +176,7 @@ describe.each(runtimes)("TypeScript SDK on $runtime", ({ start }) => {
     afterAll(async () => {
       await d.close(500);
       expect(d.invalidLines).toEqual([]);
+      expect(d.invalidFrames).toEqual([]);
     });
     const ex = (frame: object, ...expected: object[]) => exchange(d, frame, ...expected);
 

@@ -1,7 +1,10 @@
-// A minimal host-side driver for SDK tests: spawns an extension, writes frames to its stdin and
-// hands back the JSON lines it prints. It is deliberately not the real host (no validation, no
-// timeouts of its own beyond `next`), so SDK tests see exactly what the extension wrote.
+// The host side of the wire for SDK tests: a thin wrapper of the `zot ext test` driver
+// (ConformanceDriver) around any command, with stderr kept in memory. It is deliberately not the
+// real host (no handshake, no timeouts of its own beyond `next`), so SDK tests see exactly what
+// the extension wrote: every stdout line, empty ones included.
 import { spawn } from "node:child_process";
+import { ConformanceDriver, type StdoutLine } from "../../lib/extensions/authoring/conformance/driver.ts";
+import { signalGroup } from "../../lib/process/group.ts";
 
 /** One parsed stdout line of the extension. */
 export type Frame = Record<string, unknown>;
@@ -30,21 +33,16 @@ export interface ExtDriver {
   next(predicate?: (frame: Frame) => boolean, timeoutMs?: number): Promise<Frame>;
   /** Every frame received so far, in order, consumed or not. */
   readonly frames: Frame[];
-  /** Non-empty stdout lines that were not a JSON object (a protocol violation). */
+  /** Stdout lines that were not a JSON object (a protocol violation), empty lines included. */
   readonly invalidLines: string[];
+  /** JSON objects on stdout that the protocol's schemas refuse, each with the reason. */
+  readonly invalidFrames: string[];
   /** Everything the extension wrote to stderr so far (plus a spawn error, if any). */
   stderr(): string;
   /** Settles once the process has exited and its stdout is fully read. */
   exited: Promise<ExitStatus>;
   /** Ends stdin, waits up to `graceMs` (default 2000) for exit, then SIGKILLs the group. */
   close(graceMs?: number): Promise<ExitStatus>;
-}
-
-interface Waiter {
-  predicate: (frame: Frame) => boolean;
-  resolve: (frame: Frame) => void;
-  reject: (err: Error) => void;
-  timer: ReturnType<typeof setTimeout>;
 }
 
 /** Spawns `command args` in its own process group with piped stdio. */
@@ -55,112 +53,58 @@ export function startDriver(command: string, args: string[] = [], options: Drive
     stdio: ["pipe", "pipe", "pipe"],
     detached: true, // own process group, so close() can kill grandchildren too
   });
-  const frames: Frame[] = [];
-  const invalidLines: string[] = [];
-  const unconsumed: Frame[] = [];
-  const waiters: Waiter[] = [];
   let stderrText = "";
-  let pending: Buffer = Buffer.alloc(0);
-  let done = false;
-
-  const describe = (why: string): Error =>
-    new Error(
-      `${why}\nunconsumed frames: ${JSON.stringify(unconsumed)}\nstderr tail: ${stderrText.slice(-2000)}`,
-    );
-
-  const deliver = (frame: Frame): void => {
-    frames.push(frame);
-    const i = waiters.findIndex((w) => w.predicate(frame));
-    if (i < 0) {
-      unconsumed.push(frame);
-      return;
-    }
-    const [waiter] = waiters.splice(i, 1);
-    clearTimeout(waiter!.timer);
-    waiter!.resolve(frame);
-  };
-
-  const acceptLine = (bytes: Buffer): void => {
-    const line = bytes.toString("utf8");
-    try {
-      const value: unknown = JSON.parse(line);
-      if (value !== null && typeof value === "object" && !Array.isArray(value)) return deliver(value as Frame);
-    } catch {
-      // fall through: recorded as invalid below
-    }
-    invalidLines.push(line);
-  };
-
-  // Split on "\n" only: JSON strings may legally contain U+2028/U+2029.
-  child.stdout.on("data", (chunk: Buffer) => {
-    pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
-    let nl: number;
-    while ((nl = pending.indexOf(0x0a)) >= 0) {
-      acceptLine(pending.subarray(0, nl));
-      pending = pending.subarray(nl + 1);
-    }
-  });
   child.stderr.on("data", (chunk: Buffer) => {
     stderrText += chunk.toString("utf8");
   });
-  // Writes after the child exited fail with EPIPE; tests observe that through `exited`.
-  child.stdin.on("error", () => {});
-
-  const exited = new Promise<ExitStatus>((resolve) => {
-    child.on("error", (err) => {
-      stderrText += `\n[driver] spawn failed: ${err.message}`;
-    });
-    child.on("close", (code, signal) => {
-      if (pending.length > 0) acceptLine(pending); // a last line without "\n"
-      pending = Buffer.alloc(0);
-      done = true;
-      for (const w of waiters.splice(0)) {
-        clearTimeout(w.timer);
-        w.reject(describe(`extension exited (code ${code}, signal ${signal}) before a matching frame`));
-      }
-      resolve({ code, signal });
-    });
+  child.on("error", (err) => {
+    stderrText += `\n[driver] spawn failed: ${err.message}`;
   });
+  const exited = new Promise<ExitStatus>((resolve) => child.on("close", (code, signal) => resolve({ code, signal })));
+  const driver = new ConformanceDriver({ pid: child.pid, stdin: child.stdin, stdout: child.stdout, exited },
+    { keepEmptyLines: true });
 
-  const killGroup = (): void => {
-    try {
-      if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
-    } catch {
-      // already gone
-    }
+  const frameLines = (): StdoutLine[] => driver.lines.filter((line) => line.json !== undefined);
+  const consumed = new Set<number>();
+  const describe = (why: string): Error => {
+    const unconsumed = frameLines().filter((line) => !consumed.has(line.index)).map((line) => line.json);
+    return new Error(`${why}\nunconsumed frames: ${JSON.stringify(unconsumed)}\nstderr tail: ${stderrText.slice(-2000)}`);
   };
 
   return {
     send(frame) {
-      child.stdin.write(`${JSON.stringify(frame)}\n`);
+      driver.sendRaw(`${JSON.stringify(frame)}\n`);
     },
     sendRaw(data) {
-      child.stdin.write(data);
+      driver.sendRaw(data);
     },
-    next(predicate = () => true, timeoutMs = 5_000) {
-      const i = unconsumed.findIndex(predicate);
-      if (i >= 0) return Promise.resolve(unconsumed.splice(i, 1)[0]!);
-      if (done) return Promise.reject(describe("extension already exited; no matching frame"));
-      return new Promise<Frame>((resolve, reject) => {
-        const waiter: Waiter = {
-          predicate,
-          resolve,
-          reject,
-          timer: setTimeout(() => {
-            waiters.splice(waiters.indexOf(waiter), 1);
-            reject(describe(`no matching frame within ${timeoutMs} ms`));
-          }, timeoutMs),
-        };
-        waiters.push(waiter);
-      });
+    async next(predicate = () => true, timeoutMs = 5_000) {
+      // Claiming inside the match gives each frame to one waiter only, the earliest one asking.
+      const claim = (line: StdoutLine): boolean => {
+        if (line.json === undefined || consumed.has(line.index) || !predicate(line.json)) return false;
+        consumed.add(line.index);
+        return true;
+      };
+      const outcome = await driver.waitFor(claim, timeoutMs);
+      if (outcome.kind === "line") return outcome.line.json!;
+      if (outcome.kind === "timeout") throw describe(`no matching frame within ${timeoutMs} ms`);
+      const { code, signal } = outcome.status;
+      throw describe(`extension exited (code ${code}, signal ${signal}) before a matching frame`);
     },
-    frames,
-    invalidLines,
+    get frames() {
+      return frameLines().map((line) => line.json!);
+    },
+    get invalidLines() {
+      return driver.lines.filter((line) => line.json === undefined).map((line) => line.text);
+    },
+    get invalidFrames() {
+      return frameLines().filter((line) => !line.frame).map((line) => `${line.error} in ${line.text.slice(0, 200)}`);
+    },
     stderr: () => stderrText,
     exited,
     async close(graceMs = 2_000) {
-      if (!done) child.stdin.end();
-      const timer = setTimeout(killGroup, graceMs);
+      if (!driver.exitStatus()) driver.endInput();
+      const timer = setTimeout(() => child.pid !== undefined && signalGroup(child.pid, "SIGKILL"), graceMs);
       const status = await exited;
       clearTimeout(timer);
       return status;

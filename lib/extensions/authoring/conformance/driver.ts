@@ -1,12 +1,14 @@
-// The checker's side of the wire: the extension started by the host's own spawn helper, every
-// stdout line kept (parsed with the protocol schemas, invalid ones too) so checks can wait for a
-// frame and the stdout check can judge the whole transcript at the end. Unlike the host's
-// Connection it never drops or disconnects anything: the checker wants to see all of it.
+// The checker's side of the wire: a running extension's stdio, every stdout line kept (parsed
+// with the protocol schemas, invalid ones too) so checks can wait for a frame and the stdout
+// check can judge the whole transcript at the end, and requests matched to their replies by the
+// protocol's PendingRequests. Unlike the host's Connection it never drops or disconnects
+// anything: the checker wants to see all of it. SDK tests drive extensions through it too.
+import type { Readable, Writable } from "node:stream";
 import {
-  encodeFrame, EXTENSION_FRAME_SCHEMAS, LineDecoder, MAX_FRAME_BYTES, parseExtensionFrame,
-  type ExtensionFrame,
+  encodeFrame, EXTENSION_FRAME_SCHEMAS, LineDecoder, MAX_FRAME_BYTES, parseExtensionFrame, PendingRequests,
+  type ExtensionFrame, type OutgoingFrame,
 } from "../../../protocol/index.ts";
-import { spawnExtension, type ExitStatus, type ExtensionProcess, type SpawnRequest } from "../../host/spawn.ts";
+import type { ExitStatus } from "../../host/spawn.ts";
 
 /** One stdout line of the extension, in arrival order. */
 export interface StdoutLine {
@@ -30,6 +32,21 @@ export type WaitOutcome =
   | { kind: "timeout" }
   | { kind: "exited"; status: ExitStatus };
 
+/** The process the driver talks to: the host's spawned extension, or any child with piped stdio. */
+export interface DriverProcess {
+  readonly pid: number | undefined;
+  readonly stdin: Writable;
+  readonly stdout: Readable;
+  /** Settles once the process has exited and its stdout was read to the end. */
+  readonly exited: Promise<ExitStatus>;
+}
+
+export interface DriverOptions {
+  maxFrameBytes?: number;
+  /** Record empty stdout lines too (as lines that are not JSON); zot itself skips them. */
+  keepEmptyLines?: boolean;
+}
+
 interface Waiter {
   from: number;
   match: (line: StdoutLine) => boolean;
@@ -38,28 +55,30 @@ interface Waiter {
 
 const KNOWN_TYPES: ReadonlySet<string> = new Set(Object.keys(EXTENSION_FRAME_SCHEMAS));
 
-export class ConformanceDriver {
+export class ConformanceDriver<P extends DriverProcess = DriverProcess> {
   readonly lines: StdoutLine[] = [];
-  readonly process: ExtensionProcess;
   private readonly startedAt = Date.now();
   private readonly waiters = new Set<Waiter>();
+  private readonly requests = new PendingRequests<StdoutLine, { replyType: string }>();
   private status: ExitStatus | undefined;
 
-  /** Starts the extension as the host does (its folder as cwd, its own process group, stderr to its log). */
-  constructor(request: SpawnRequest, maxFrameBytes = MAX_FRAME_BYTES) {
-    this.process = spawnExtension(request);
+  /** Drives `process`, started just now (for the extension as the host does: see spawnExtension). */
+  constructor(readonly process: P, options: DriverOptions = {}) {
+    const maxFrameBytes = options.maxFrameBytes ?? MAX_FRAME_BYTES;
     const decoder = new LineDecoder({
       maxFrameBytes,
+      keepEmptyLines: options.keepEmptyLines,
       onLine: (text) => this.receive(text),
       onOversize: (bytes) => this.record(`(${bytes} bytes…)`, undefined, `a line of at least ${bytes} bytes exceeds the ${maxFrameBytes}-byte frame limit (zot disconnects such an extension)`),
     });
-    this.process.stdout.on("data", (chunk: Buffer) => decoder.push(chunk));
-    this.process.stdout.on("end", () => decoder.end());
-    this.process.stdout.on("error", () => undefined);
+    process.stdout.on("data", (chunk: Buffer) => decoder.push(chunk));
+    process.stdout.on("end", () => decoder.end());
+    process.stdout.on("error", () => undefined);
     // Writes after the extension died fail with EPIPE; checks see the exit instead.
-    this.process.stdin.on("error", () => undefined);
-    void this.process.exited.then((status) => {
+    process.stdin.on("error", () => undefined);
+    void process.exited.then((status) => {
       this.status = status;
+      this.requests.close("the extension exited");
       for (const waiter of [...this.waiters]) waiter.done({ kind: "exited", status });
     });
   }
@@ -79,11 +98,36 @@ export class ConformanceDriver {
   }
 
   /** Writes one frame to the extension's stdin; false when stdin is already closed. */
-  send(frame: { type: string } & Record<string, unknown>): boolean {
+  send(frame: OutgoingFrame): boolean {
+    return this.sendRaw(encodeFrame(frame));
+  }
+
+  /** Writes text or bytes to stdin as they are (to test framing); false when stdin is already closed. */
+  sendRaw(data: string | Uint8Array): boolean {
     const stdin = this.process.stdin;
     if (stdin.destroyed || stdin.writableEnded) return false;
-    stdin.write(encodeFrame(frame));
+    stdin.write(data);
     return true;
+  }
+
+  /** Ends the extension's stdin (EOF), as a host that goes away does. */
+  endInput(): void {
+    this.process.stdin.end();
+  }
+
+  /**
+   * Sends `frame` and waits `ms` for the line of type `replyType` carrying its id (a valid frame
+   * or not), else the timeout, else the exit.
+   */
+  request(frame: OutgoingFrame & { id: string }, replyType: string, ms: number): Promise<WaitOutcome> {
+    return new Promise((resolve) => {
+      const request = this.requests.open({
+        id: frame.id, meta: { replyType }, timeoutMs: ms,
+        onSettle: (settlement) => resolve(settlement.ok ? { kind: "line", line: settlement.reply }
+          : settlement.reason === "timeout" ? { kind: "timeout" } : { kind: "exited", status: this.status! }),
+      });
+      if (!request.done) this.send(frame);
+    });
   }
 
   /**
@@ -107,11 +151,6 @@ export class ConformanceDriver {
       };
       this.waiters.add(waiter);
     });
-  }
-
-  /** Waits for a valid frame of `type` carrying `id` (the reply to a request). */
-  waitForReply(type: string, id: string, ms: number, from = 0): Promise<WaitOutcome> {
-    return this.waitFor((line) => line.json?.type === type && line.json.id === id, ms, from);
   }
 
   /** Resolves true when the process exits within `ms`. */
@@ -141,6 +180,11 @@ export class ConformanceDriver {
     unknownType = false): void {
     const line: StdoutLine = { index: this.lines.length, at: this.elapsed(), text, json, frame, error, unknownType };
     this.lines.push(line);
+    const id = json?.id;
+    if (typeof id === "string") {
+      const request = this.requests.get(id);
+      if (request && request.meta.replyType === json!.type) request.resolve(line);
+    }
     for (const waiter of [...this.waiters]) {
       if (line.index >= waiter.from && waiter.match(line)) waiter.done({ kind: "line", line });
     }

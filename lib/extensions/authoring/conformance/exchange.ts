@@ -18,8 +18,7 @@ export async function exchange(
   const { driver } = s;
   const mark = driver.lines.length;
   const sentAt = driver.elapsed();
-  driver.send(frame);
-  const outcome = await driver.waitForReply(replyType, frame.id, ms, mark);
+  const outcome = await driver.request(frame, replyType, ms);
   if (outcome.kind === "line") {
     const { line } = outcome;
     if (!line.frame) return { ok: false, detail: `invalid ${replyType}: ${line.error}` };

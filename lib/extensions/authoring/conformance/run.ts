@@ -8,6 +8,7 @@ import { basename, join } from "node:path";
 import { terminateGroup } from "../../../process/group.ts";
 import { extensionLogPath, type ZotPaths } from "../../../paths.ts";
 import { loadManifest, type LoadedManifest } from "../../manifest.ts";
+import { spawnExtension, type ExtensionProcess } from "../../host/spawn.ts";
 import { checkCommands, checkToolCancel, checkTools, lateResultNote } from "./calls.ts";
 import { ConformanceDriver } from "./driver.ts";
 import { checkEvents, checkIntercepts } from "./events.ts";
@@ -51,9 +52,11 @@ export async function testExtension(options: ConformanceOptions): Promise<Confor
   else list.pass("manifest", `exec ${[manifest.exec, ...(manifest.args ?? [])].join(" ")}`);
 
   const logPath = extensionLogPath(options.paths, manifest.name);
-  let driver: ConformanceDriver;
+  let driver: ConformanceDriver<ExtensionProcess>;
   try {
-    driver = new ConformanceDriver({ name: manifest.name, dir: options.dir, exec: manifest.exec!, args: manifest.args ?? [], logPath });
+    // Started as the host does: its folder as cwd, its own process group, stderr to its log.
+    driver = new ConformanceDriver(spawnExtension({ name: manifest.name, dir: options.dir, exec: manifest.exec!,
+      args: manifest.args ?? [], logPath }));
   } catch (err) {
     // spawn throws synchronously only for arguments the OS cannot take at all.
     list.fail("hello", `cannot start: ${(err as Error).message}`);
