@@ -44,6 +44,11 @@ export interface RuntimeOptions {
   interactive?: boolean;
   /** Non-fatal warnings for the user (default: stderr). */
   warn?(message: string): void;
+  /**
+   * What the provider SDKs log (a deprecated model, for one), each distinct line once per run
+   * (default: `warn`). The REPL shows these as dim notes.
+   */
+  notice?(message: string): void;
   confirmer?: Confirmer;
   /**
    * Called once the session and its event bus exist, before extensions start, so a mode sees
@@ -94,10 +99,12 @@ export async function createRuntime(input: RunConfig | RunConfigInput, io: Runti
   const warn = io.warn ?? ((message: string) => void process.stderr.write(`zot: warning: ${message}\n`));
   const saved = await readConfig(paths.config, warn);
   const settings = resolveModelSettings(config, env, saved);
+  const sdkWarn = onceEach(io.notice ?? warn);
   const providerFor = (s: ModelSettings) =>
     createProvider({
       provider: s.provider,
       baseUrl: s.baseUrl,
+      warn: sdkWarn,
       apiKey: resolveApiKey({ provider: s.provider, flag: config.apiKey, env, authFile: paths.auth })?.key,
     });
   const rememberModel = async () => {
@@ -174,6 +181,16 @@ export async function createRuntime(input: RunConfig | RunConfigInput, io: Runti
       await session.close({ abort });
       await host.shutdown();
     },
+  };
+}
+
+/** Passes each distinct message on once: SDKs repeat their warnings on every request. */
+function onceEach(sink: (message: string) => void): (message: string) => void {
+  const seen = new Set<string>();
+  return (message) => {
+    if (seen.has(message)) return;
+    seen.add(message);
+    sink(message);
   };
 }
 

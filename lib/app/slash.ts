@@ -58,7 +58,7 @@ async function runBuiltin(rt: Runtime, name: string, args: string, interactive: 
       return { kind: "output", text: helpText(rt, interactive) };
     case "model": {
       if (!args) {
-        const known = listModels(s.state.provider).map((m) => `  ${m.id}`).join("\n");
+        const known = listModels(s.state.provider).map((m) => `  ${m.id}${m.deprecated ? ` (deprecated, end of life ${m.deprecated})` : ""}`).join("\n");
         return { kind: "output", text: `Model: ${s.state.provider}/${s.state.model}${known ? `\nKnown models:\n${known}` : ""}` };
       }
       await rt.setModel(args);

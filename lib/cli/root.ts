@@ -1,5 +1,7 @@
 // The root command: parse flags, then hand over to the chosen mode.
+import { stripVTControlCharacters } from "node:util";
 import { renderUsage } from "citty";
+import { colorEnabled } from "../modes/repl/style.ts";
 import { listModels } from "../providers/index.ts";
 import { ZOT_VERSION } from "../version.ts";
 import { parseRootArgs, ROOT_ARGS, toRunConfig, UsageError, type RootOptions } from "./root-args.ts";
@@ -21,7 +23,9 @@ export async function runRoot(argv: string[], env: Record<string, string | undef
   if (options.help) {
     // Help goes to stdout only when stdout is for people.
     const out = options.mode === "json" || options.mode === "rpc" ? process.stderr : process.stdout;
-    out.write(`${await renderUsage(ROOT_COMMAND)}\n`);
+    const usage = await renderUsage(ROOT_COMMAND);
+    // citty colours usage whatever the output is; colour only a terminal, and never with NO_COLOR.
+    out.write(`${colorEnabled(env, Boolean(out.isTTY)) ? usage : stripVTControlCharacters(usage)}\n`);
     return 0;
   }
   if (options.version) {
@@ -30,7 +34,8 @@ export async function runRoot(argv: string[], env: Record<string, string | undef
   }
   if (options.listModels) {
     for (const m of listModels(options.provider)) {
-      process.stdout.write(`${m.provider}/${m.id}\tcontext ${m.context_window}\t$${m.cost.input}/$${m.cost.output} per Mtok\n`);
+      const deprecated = m.deprecated ? `\tdeprecated (end of life ${m.deprecated})` : "";
+      process.stdout.write(`${m.provider}/${m.id}\tcontext ${m.context_window}\t$${m.cost.input}/$${m.cost.output} per Mtok${deprecated}\n`);
     }
     return 0;
   }

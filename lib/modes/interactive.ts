@@ -68,6 +68,7 @@ export async function runInteractive(config: RunConfig, prompt: string | undefin
         env,
         interactive: true,
         warn: (message) => repl.warn(message),
+        notice: (message) => repl.notice(message),
         confirmer: repl.confirm.confirmer,
         onBus: (bus) => bus.subscribe((event) => repl.onEvent(event)),
         onSubmit: (extension, text) => repl.submitFromExtension(extension, text),

@@ -5,6 +5,7 @@ import { toAnthropicParams } from "./anthropic-request.ts";
 import type { AssistantDraft } from "./draft.ts";
 import { describeFailure, IncompleteStreamError } from "./errors.ts";
 import { streamWithRetry, type RetryOptions } from "./retry.ts";
+import { routingConsoleWarn, sdkLogger, stderrWarn, type SdkWarn } from "./sdk-log.ts";
 import { touching } from "./stall.ts";
 import type { AssistantContent, Provider, StopReason, StreamEvent, StreamRequest, ToolCallBlock } from "./types.ts";
 
@@ -15,12 +16,12 @@ export interface AnthropicProviderOptions {
   apiKey?: string;
   baseUrl?: string;
   retry?: RetryOptions;
+  /** The SDK's log lines and warnings, one line each (default: stderr). */
+  warn?: SdkWarn;
 }
 
 const SDK_ERRORS = { APIError, APIConnectionError, APIUserAbortError };
 
-/** Logs from the SDK (only with ANTHROPIC_LOG set) go to stderr, never into a protocol stdout. */
-const stderrLogger = { debug: console.error, info: console.error, warn: console.error, error: console.error };
 
 /** Never looks for credentials on its own: no key means no Authorization header at all. */
 class KeylessAnthropic extends Anthropic {
@@ -30,10 +31,11 @@ class KeylessAnthropic extends Anthropic {
 }
 
 export function createAnthropicProvider(options: AnthropicProviderOptions = {}): Provider {
+  const warn = options.warn ?? stderrWarn;
   const common = {
     baseURL: options.baseUrl ?? ANTHROPIC_BASE_URL,
     maxRetries: 0,
-    logger: stderrLogger,
+    logger: sdkLogger(warn),
   };
   const client = options.apiKey
     ? new Anthropic({ ...common, apiKey: options.apiKey })
@@ -51,7 +53,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions = {}):
         async *attempt(signal, draft, alive) {
           // Built per attempt: building can throw on bad input, which then ends as a stop `error`.
           const params = toAnthropicParams(request);
-          const events = await client.messages.create(params, { signal });
+          const events = await routingConsoleWarn(warn, () => client.messages.create(params, { signal }));
           // The SDK swallows `ping` events, so only real events count as signs of life.
           yield* translate(touching(events, alive), draft);
         },

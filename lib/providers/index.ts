@@ -4,6 +4,7 @@ import { API_KEY_ENV, isLoopbackUrl } from "./credentials.ts";
 import { modelInfo, type ProviderName } from "./models.ts";
 import { createOpenAIProvider, OPENAI_BASE_URL } from "./openai.ts";
 import type { RetryOptions } from "./retry.ts";
+import type { SdkWarn } from "./sdk-log.ts";
 import type { Provider, Usage } from "./types.ts";
 import { priceUsage, type TokenCounts } from "./usage.ts";
 
@@ -11,6 +12,7 @@ export type * from "./types.ts";
 export { API_KEY_ENV, CredentialsError, isLoopbackUrl, resolveApiKey, type ResolveApiKeyOptions, type ResolvedApiKey } from "./credentials.ts";
 export { DEFAULT_CONTEXT_WINDOW, DEFAULT_MODELS, findModel, listModels, modelInfo, type ProviderName } from "./models.ts";
 export { DEFAULT_RETRY, type RetryOptions } from "./retry.ts";
+export type { SdkWarn } from "./sdk-log.ts";
 export { addUsage, costOf, emptyUsage, priceUsage, type TokenCounts } from "./usage.ts";
 
 export const PROVIDER_NAMES: readonly ProviderName[] = ["anthropic", "openai"];
@@ -31,6 +33,8 @@ export interface CreateProviderOptions {
   /** Defaults to the provider's public API. For openai it includes the `/v1` path. */
   baseUrl?: string;
   retry?: RetryOptions;
+  /** The SDK's log lines and warnings, one line each (default: stderr). */
+  warn?: SdkWarn;
 }
 
 /** Configuration that cannot work, found before any request is made (usage error, exit 2). */
@@ -54,7 +58,7 @@ export function createProvider(options: CreateProviderOptions): Provider {
   if (!URL.canParse(baseUrl)) throw new ProviderConfigError(`invalid base URL "${baseUrl}"`);
   const apiKey = options.apiKey?.trim() || undefined;
   if (!apiKey && !isLoopbackUrl(baseUrl)) throw new ProviderConfigError(missingKeyMessage(provider, baseUrl));
-  const settings = { apiKey, baseUrl, retry: options.retry };
+  const settings = { apiKey, baseUrl, retry: options.retry, warn: options.warn };
   return provider === "anthropic" ? createAnthropicProvider(settings) : createOpenAIProvider(settings);
 }
 

@@ -39,6 +39,12 @@ const ANTHROPIC: Row[] = [
   ["claude-haiku-4-5", 200 * K, 64 * K, 1, 5, 0.1, 1.25, "budget"],
 ];
 
+// End-of-life dates of deprecated models, as the vendor (and its SDK) announces them.
+const DEPRECATED: Record<string, string> = {
+  "claude-opus-4-5": "January 22nd, 2027",
+  "claude-sonnet-4-5": "November 30th, 2026",
+};
+
 // OpenAI bills no cache writes; cached input is read at the cache_read price.
 const OPENAI: Row[] = [
   ["gpt-5.4", 400 * K, 128 * K, 2.5, 15, 0.25, 0],
@@ -66,6 +72,7 @@ function toInfo(provider: ProviderName, [id, context, maxOutput, input, output, 
     cost: { input, output, cache_read: cacheRead, cache_write: cacheWrite },
   };
   if (thinking) info.thinking = thinking;
+  if (DEPRECATED[id]) info.deprecated = DEPRECATED[id];
   return info;
 }
 

@@ -6,6 +6,7 @@ import type { AssistantDraft } from "./draft.ts";
 import { describeFailure, IncompleteStreamError } from "./errors.ts";
 import { toOpenAIParams } from "./openai-request.ts";
 import { streamWithRetry, type RetryOptions } from "./retry.ts";
+import { routingConsoleWarn, sdkLogger, stderrWarn, type SdkWarn } from "./sdk-log.ts";
 import { touching } from "./stall.ts";
 import type { AssistantContent, Provider, StopReason, StreamEvent, StreamRequest, TextBlock, ThinkingBlock, ToolCallBlock } from "./types.ts";
 
@@ -17,18 +18,20 @@ export interface OpenAIProviderOptions {
   /** Includes the version path, as OpenAI-compatible servers expect (`http://localhost:11434/v1`). */
   baseUrl?: string;
   retry?: RetryOptions;
+  /** The SDK's log lines and warnings, one line each (default: stderr). */
+  warn?: SdkWarn;
 }
 
 const SDK_ERRORS = { APIError, APIConnectionError, APIUserAbortError };
 
-const stderrLogger = { debug: console.error, info: console.error, warn: console.error, error: console.error };
 
 export function createOpenAIProvider(options: OpenAIProviderOptions = {}): Provider {
   const baseURL = options.baseUrl ?? OPENAI_BASE_URL;
+  const warn = options.warn ?? stderrWarn;
   const client = new OpenAI({
     baseURL,
     maxRetries: 0,
-    logger: stderrLogger,
+    logger: sdkLogger(warn),
     // The SDK insists on a key; for a keyless server send none rather than a made-up one.
     apiKey: options.apiKey || "unused",
     ...(options.apiKey ? {} : { defaultHeaders: { Authorization: null } }),
@@ -46,7 +49,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions = {}): Provi
         describe: (err) => describeFailure(err, SDK_ERRORS),
         async *attempt(signal, draft, alive) {
           const params = toOpenAIParams(request, { maxTokensField });
-          const chunks = await client.chat.completions.create(params, { signal });
+          const chunks = await routingConsoleWarn(warn, () => client.chat.completions.create(params, { signal }));
           // SSE comment keep-alives (`: …`) never reach the iterator; only chunks count.
           yield* translate(touching(chunks, alive), draft);
         },

@@ -100,4 +100,6 @@ export interface ModelInfo {
   max_output?: number;
   /** How the model takes a reasoning effort: a thinking-token budget or adaptive thinking. */
   thinking?: "budget" | "adaptive";
+  /** The vendor's end-of-life date when the model is deprecated. */
+  deprecated?: string;
 }

@@ -1,6 +1,7 @@
 // `zot ext …`: the extension management commands. main.ts routes here with the arguments after
 // `ext`; each subcommand is a citty command whose run returns the exit code.
 import { stripVTControlCharacters } from "node:util";
+import { colorEnabled } from "../../modes/repl/style.ts";
 import { type ArgsDef, type CommandDef, renderUsage, runCommand } from "citty";
 import { checkArgs, UsageError } from "./args.ts";
 import { doctorCommand } from "./doctor.ts";
@@ -29,11 +30,17 @@ export const EXT_COMMANDS: Record<string, AnyCommand> = {
 
 const parent: AnyCommand = { meta: { name: "zot ext" } };
 
-function extUsage(): string {
+/** A command's first sentence, on one row: the table stays one table however long the description. */
+export function summaryOf(description: string | undefined): string {
+  const flat = (description ?? "").replace(/\s+/g, " ").trim();
+  return (flat.split(/(?<=[.:]) /)[0] ?? "").replace(/[.:]$/, "");
+}
+
+export function extUsage(): string {
   const width = Math.max(...Object.keys(EXT_COMMANDS).map((n) => n.length));
   const lines = Object.entries(EXT_COMMANDS).map(([name, cmd]) => {
     const meta = cmd.meta as { description?: string } | undefined;
-    return `  ${name.padEnd(width)}  ${meta?.description ?? ""}`;
+    return `  ${name.padEnd(width)}  ${summaryOf(meta?.description)}`;
   });
   return `Manage zot extensions.\n\nUsage: zot ext <command> [options]\n\nCommands:\n${lines.join("\n")}\n\n`
     + "Use `zot ext <command> --help` for a command's options.\n";
@@ -50,7 +57,7 @@ function fail(message: string, code: number, usageHint?: string): number {
 }
 
 /** Runs `zot ext <argv…>`; returns the exit code (0 ok, 1 failure, 2 usage error). */
-export async function runExt(argv: string[]): Promise<number> {
+export async function runExt(argv: string[], env: Record<string, string | undefined> = process.env): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined) return fail("missing command", 2, extUsage());
   if (name === "--help" || name === "-h" || name === "help") {
@@ -63,7 +70,7 @@ export async function runExt(argv: string[]): Promise<number> {
   if (wantsHelp(rest)) {
     const usage = await renderUsage(command, parent);
     // citty colours usage whatever the output is; keep escapes out of pipes and files.
-    process.stdout.write(`${process.stdout.isTTY ? usage : stripVTControlCharacters(usage)}\n`);
+    process.stdout.write(`${colorEnabled(env, Boolean(process.stdout.isTTY)) ? usage : stripVTControlCharacters(usage)}\n`);
     return 0;
   }
   try {

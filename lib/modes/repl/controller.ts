@@ -70,6 +70,11 @@ export class Repl {
     this.view.commitAside([this.o.style.yellow(`zot: warning: ${message}`)]);
   }
 
+  /** A dim line above the live area (provider SDK notices such as a deprecated model). */
+  notice(message: string): void {
+    this.view.commitAside([this.o.style.dim(`zot: ${message}`)]);
+  }
+
   onEvent(event: ZotEvent): void {
     this.view.handle(event);
   }
