@@ -51,7 +51,8 @@ export type LifecycleEvent =
       tool_args_raw?: string;
       status: ToolStatus;
       executed: boolean;
-      result: { content: ToolContent[]; is_error: boolean; truncated?: boolean };
+      /** `diff`: the unified diff of a file change (edit, write), within the observation budget. */
+      result: { content: ToolContent[]; is_error: boolean; diff?: string; truncated?: boolean };
       /** Set when the call came from an extension (`call_tool`, or a `tool_prompt` action). */
       origin_extension?: string;
     }

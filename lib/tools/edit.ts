@@ -4,6 +4,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { describeType, requireString } from "./args.ts";
 import { applyEdits, EditError, formatHunks, type TextEdit } from "./edit-apply.ts";
+import { diffDetails, fileDiff } from "./file-diff.ts";
 import { guardExecute, throwIfCancelled, ToolFailure } from "./failure.ts";
 import { looksBinary } from "./file-kind.ts";
 import { describeFsError } from "./fs-errors.ts";
@@ -51,44 +52,69 @@ export function createEditTool(options: EditToolOptions): Tool {
       const n = Array.isArray(args.edits) ? args.edits.length : 1;
       return `${String(args.path ?? "")} (${n} edit${n === 1 ? "" : "s"})`;
     },
+    async change(args) {
+      const plan = await planEdit(args, options);
+      return (await fileDiff(plan.raw, plan.before, plan.after)).diff;
+    },
     execute: guardExecute("edit", async (args, ctx) => {
-      const raw = requireString("edit", args, "path", "the file to edit");
-      const edits = readEdits(args);
-      const abs = resolveToolPath("edit", raw, options);
-
-      const bytes = await readFile(abs).catch((err) => { throw describeFsError("edit", raw, abs, err, options.cwd); });
-      if (looksBinary(bytes)) throw new ToolFailure(`edit: ${raw} is a binary file; edit only changes text files.`);
-      let text = bytes.toString("utf8");
-      const bom = text.startsWith("\uFEFF");
-      if (bom) text = text.slice(1);
-      const crlf = usesCrlfOnly(text);
-      if (crlf) text = text.replace(/\r\n/g, "\n");
-      const normalized = crlf ? edits.map((e) => ({ old_text: toLf(e.old_text), new_text: toLf(e.new_text) })) : edits;
-
-      let result: ReturnType<typeof applyEdits>;
-      try {
-        result = applyEdits(text, normalized, raw);
-      } catch (err) {
-        if (err instanceof EditError) throw new ToolFailure(`edit: ${err.message}`);
-        throw err;
-      }
-      if (result.text === text) {
-        throw new ToolFailure(`edit: the edits leave ${raw} unchanged (new_text equals old_text). Nothing was written.`);
-      }
-      let out = crlf ? result.text.replace(/\n/g, "\r\n") : result.text;
-      if (bom) out = `\uFEFF${out}`;
+      const plan = await planEdit(args, options);
+      const { raw, abs, edits, result } = plan;
       throwIfCancelled("edit", ctx.signal);
-      await writeFile(abs, out, "utf8").catch((err) => { throw describeFsError("edit", raw, abs, err, options.cwd); });
+      await writeFile(abs, plan.bytes, "utf8").catch((err) => { throw describeFsError("edit", raw, abs, err, options.cwd); });
 
       const added = result.hunks.reduce((n, h) => n + h.added.length, 0);
       const removed = result.hunks.reduce((n, h) => n + h.removed.length, 0);
       const head = `Edited ${raw}: ${edits.length} edit${edits.length === 1 ? "" : "s"}, +${added} -${removed} lines.`;
+      const diff = await fileDiff(raw, plan.before, plan.after);
       return {
         content: [{ type: "text", text: `${head}\n${formatHunks(result.hunks, maxDiffLines)}` }],
-        details: { path: abs, hunks: result.hunks, line_endings: crlf ? "crlf" : "lf" },
+        details: { path: abs, hunks: result.hunks, line_endings: plan.crlf ? "crlf" : "lf", ...diffDetails(diff) },
       };
     }),
   };
+}
+
+interface EditPlan {
+  raw: string;
+  abs: string;
+  edits: TextEdit[];
+  result: ReturnType<typeof applyEdits>;
+  /** The file's text before and after, with LF line ends (what the model and the diff see). */
+  before: string;
+  after: string;
+  crlf: boolean;
+  /** What goes to disk: the original line ends and byte-order mark kept. */
+  bytes: string;
+}
+
+/** Reads the file and applies the edits in memory; throws ToolFailure when they cannot apply. */
+async function planEdit(args: Record<string, unknown>, options: EditToolOptions): Promise<EditPlan> {
+  const raw = requireString("edit", args, "path", "the file to edit");
+  const edits = readEdits(args);
+  const abs = resolveToolPath("edit", raw, options);
+
+  const bytes = await readFile(abs).catch((err) => { throw describeFsError("edit", raw, abs, err, options.cwd); });
+  if (looksBinary(bytes)) throw new ToolFailure(`edit: ${raw} is a binary file; edit only changes text files.`);
+  let text = bytes.toString("utf8");
+  const bom = text.startsWith("\uFEFF");
+  if (bom) text = text.slice(1);
+  const crlf = usesCrlfOnly(text);
+  if (crlf) text = text.replace(/\r\n/g, "\n");
+  const normalized = crlf ? edits.map((e) => ({ old_text: toLf(e.old_text), new_text: toLf(e.new_text) })) : edits;
+
+  let result: ReturnType<typeof applyEdits>;
+  try {
+    result = applyEdits(text, normalized, raw);
+  } catch (err) {
+    if (err instanceof EditError) throw new ToolFailure(`edit: ${err.message}`);
+    throw err;
+  }
+  if (result.text === text) {
+    throw new ToolFailure(`edit: the edits leave ${raw} unchanged (new_text equals old_text). Nothing was written.`);
+  }
+  let out = crlf ? result.text.replace(/\n/g, "\r\n") : result.text;
+  if (bom) out = `\uFEFF${out}`;
+  return { raw, abs, edits, result, before: text, after: result.text, crlf, bytes: out };
 }
 
 /** `edits: [{old_text, new_text}]`, or the single-pair shorthand `old_text`/`new_text`. */

@@ -15,7 +15,7 @@ export interface ToolOutcome {
   status?: ToolStatus;
   /** Names of deferred tools this result activates. */
   activate_tools?: string[];
-  /** Private details for the UI and session (never exported to extensions). */
+  /** Details for the UI and session; of these only `diff` reaches observers (the tool_result event). */
   details?: Record<string, unknown>;
 }
 
@@ -39,6 +39,11 @@ export interface Tool extends ToolDefinition {
   interactive?: boolean;
   /** One line shown in confirmations and compact tool lines. */
   preview?(args: Record<string, unknown>): string;
+  /**
+   * The unified diff the call would make to a file, computed without side effects, so a
+   * confirmation can show it; may throw (then nothing is shown).
+   */
+  change?(args: Record<string, unknown>): Promise<string>;
   execute(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome>;
 }
 

@@ -1,10 +1,11 @@
 // The `write` tool: writes a whole file, creating missing parent folders, and reports the
 // number of bytes written and whether the file was new.
-import { mkdir, stat, writeFile } from "node:fs/promises";
+import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { requireString } from "./args.ts";
 import { guardExecute, throwIfCancelled, ToolFailure } from "./failure.ts";
-import { formatBytes } from "./file-kind.ts";
+import { diffDetails, fileDiff } from "./file-diff.ts";
+import { formatBytes, looksBinary } from "./file-kind.ts";
 import { describeFsError } from "./fs-errors.ts";
 import { resolveToolPath, type PathOptions } from "./tool-path.ts";
 import type { Tool } from "./types.ts";
@@ -30,6 +31,12 @@ export function createWriteTool(options: WriteToolOptions): Tool {
       const content = typeof args.content === "string" ? args.content : "";
       return `${String(args.path ?? "")} (${formatBytes(Buffer.byteLength(content, "utf8"))})`;
     },
+    async change(args) {
+      const raw = requireString("write", args, "path", "the file to write");
+      const content = requireString("write", args, "content", "the full text to write");
+      const abs = resolveToolPath("write", raw, options);
+      return (await fileDiff(raw, await previousText(abs), toLf(content))).diff;
+    },
     execute: guardExecute("write", async (args, ctx) => {
       const raw = requireString("write", args, "path", "the file to write");
       const content = requireString("write", args, "content", "the full text to write");
@@ -39,6 +46,7 @@ export function createWriteTool(options: WriteToolOptions): Tool {
       if (existing?.isDirectory()) {
         throw new ToolFailure(`write: ${raw} is an existing directory; give a file path inside it instead.`);
       }
+      const before = existing ? await previousText(abs) : "";
       throwIfCancelled("write", ctx.signal);
       try {
         await mkdir(dirname(abs), { recursive: true });
@@ -50,8 +58,19 @@ export function createWriteTool(options: WriteToolOptions): Tool {
       const verb = existing ? "Overwrote" : "Created";
       return {
         content: [{ type: "text", text: `${verb} ${raw}: wrote ${bytes} bytes.` }],
-        details: { path: abs, bytes, created: !existing },
+        details: { path: abs, bytes, created: !existing, ...diffDetails(await fileDiff(raw, before, toLf(content))) },
       };
     }),
   };
+}
+
+/** The text a write replaces, LF line ends; nothing for a missing, unreadable or binary file. */
+async function previousText(abs: string): Promise<string> {
+  const bytes = await readFile(abs).catch(() => undefined);
+  if (!bytes || looksBinary(bytes)) return "";
+  return toLf(bytes.toString("utf8").replace(/^\uFEFF/, ""));
+}
+
+function toLf(text: string): string {
+  return text.replace(/\r\n/g, "\n");
 }

@@ -6,6 +6,8 @@ import type { ToolContent } from "../../tools/types.ts";
 
 export interface Observation {
   content: ToolContent[];
+  /** A file-changing tool's unified diff, in what budget the content left. */
+  diff?: string;
   /** True when anything was shortened or omitted. */
   truncated: boolean;
 }
@@ -23,6 +25,10 @@ const DEFAULT_LIMITS: ObservationLimits = { maxBytes: OBSERVATION_MAX_BYTES, max
  * an image that does not fit and any unsupported block are omitted.
  */
 export function observeContent(content: readonly unknown[], limits: ObservationLimits = DEFAULT_LIMITS): Observation {
+  return observeWithin(content, limits).observation;
+}
+
+function observeWithin(content: readonly unknown[], limits: ObservationLimits): { observation: Observation; remaining: number } {
   const out: ToolContent[] = [];
   let budget = limits.maxBytes;
   let truncated = false;
@@ -53,7 +59,19 @@ export function observeContent(content: readonly unknown[], limits: ObservationL
       truncated = true;
     }
   }
-  return { content: out, truncated };
+  return { observation: { content: out, truncated }, remaining: budget };
+}
+
+/**
+ * The observation of a result: its content first, then a file change's diff in the budget
+ * left (cut at a UTF-8 boundary, or left out when nothing is left).
+ */
+export function observeResult(content: readonly unknown[], diff: unknown, limits: ObservationLimits = DEFAULT_LIMITS): Observation {
+  const { observation: observed, remaining } = observeWithin(content, limits);
+  if (typeof diff !== "string" || diff === "") return observed;
+  if (Buffer.byteLength(diff, "utf8") <= remaining) return { ...observed, diff };
+  const cut = cutUtf8(diff, remaining);
+  return { ...observed, ...(cut !== "" ? { diff: cut } : {}), truncated: true };
 }
 
 /** The longest prefix of `text` whose UTF-8 encoding fits in `maxBytes`, never splitting a character. */

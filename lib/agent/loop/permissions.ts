@@ -13,6 +13,8 @@ export interface ConfirmRequest {
   tool_preview: string;
   tool_args: Record<string, unknown>;
   origin_extension?: string;
+  /** The unified diff the call would make to a file, shown before the question. */
+  diff?: string;
   signal: AbortSignal;
 }
 
@@ -32,6 +34,8 @@ export interface PermissionRequest {
   origin_extension?: string;
   /** The one-line preview shown when asking; may throw (then the call is denied). */
   preview: () => string;
+  /** The file change the call would make, when the tool can tell; may reject (then none is shown). */
+  change?: () => Promise<string>;
   /** Called right before the confirmer is asked (emits tool_confirmation_requested). */
   onAsk: (preview: string) => void;
   signal: AbortSignal;
@@ -82,6 +86,7 @@ export class PermissionPolicy {
     } catch (err) {
       return { decision: "denied", source: "policy", reason: `could not preview the call: ${(err as Error)?.message ?? String(err)}` };
     }
+    const diff = await request.change?.().catch(() => undefined);
     request.onAsk(preview);
     let answer: ConfirmAnswer;
     try {
@@ -92,6 +97,7 @@ export class PermissionPolicy {
           tool_preview: preview,
           tool_args: request.tool_args,
           origin_extension: request.origin_extension,
+          ...(diff ? { diff } : {}),
           signal: request.signal,
         }),
         request.signal,

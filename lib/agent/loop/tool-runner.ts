@@ -4,7 +4,7 @@
 // one tool_result event and never throws: failure is data (status + executed + content).
 import { isAbortError, raceAbort } from "./abort.ts";
 import type { AgentHooks } from "./hooks.ts";
-import { observeContent } from "./observation.ts";
+import { observeResult } from "./observation.ts";
 import type { PermissionPolicy } from "./permissions.ts";
 import type { Emitter } from "../session/emitter.ts";
 import type { Tool, ToolContent, ToolOutcome, ToolStatus } from "../../tools/types.ts";
@@ -52,7 +52,7 @@ export interface ToolRunOutcome {
 export async function runToolCall(call: ToolCallRequest, env: ToolRunEnv): Promise<ToolRunOutcome> {
   const origin = call.origin_extension !== undefined ? { origin_extension: call.origin_extension } : {};
   const finish = (args: Record<string, unknown>, outcome: Omit<ToolRunOutcome, "tool_id" | "tool_name" | "args">, raw?: string) => {
-    const observed = observeContent(outcome.content);
+    const observed = observeResult(outcome.content, outcome.details?.diff);
     env.emit.lifecycle({
       type: "tool_result",
       tool_id: call.tool_id,
@@ -60,7 +60,12 @@ export async function runToolCall(call: ToolCallRequest, env: ToolRunEnv): Promi
       ...(raw !== undefined ? { tool_args_raw: raw } : { tool_args: args }),
       status: outcome.status,
       executed: outcome.executed,
-      result: { content: observed.content, is_error: outcome.is_error, ...(observed.truncated ? { truncated: true } : {}) },
+      result: {
+        content: observed.content,
+        is_error: outcome.is_error,
+        ...(observed.diff !== undefined ? { diff: observed.diff } : {}),
+        ...(observed.truncated || outcome.details?.diff_truncated === true ? { truncated: true } : {}),
+      },
       ...origin,
     });
     return { tool_id: call.tool_id, tool_name: call.tool_name, args, ...outcome };
@@ -125,6 +130,7 @@ export async function runToolCall(call: ToolCallRequest, env: ToolRunEnv): Promi
     tool_args: args,
     ...origin,
     preview: () => previewOf(tool, args),
+    ...(tool.change ? { change: () => tool.change!(args) } : {}),
     onAsk: (tool_preview) =>
       env.emit.lifecycle({ type: "tool_confirmation_requested", tool_id: call.tool_id, tool_name: call.tool_name, tool_preview, ...origin }),
     signal: env.signal,
