@@ -22,8 +22,13 @@ export async function runInteractive(config: RunConfig, prompt: string | undefin
   stdin: NodeJS.ReadStream = process.stdin, stdout: NodeJS.WriteStream = process.stdout): Promise<number> {
   if (!stdin.isTTY) return runPrint(config, prompt, env);
 
+  const color = colorEnabled(env, Boolean(stdout.isTTY));
+  const style = makeStyle(color);
+  // The markdown renderer (marked, highlight.js) loads only here, while extensions start.
+  const markdown = import("./repl/markdown-setup.ts").then((m) => m.createMarkdownStream({ style, color, env }))
+    .catch(() => undefined); // without it, answers stream as plain text
   const repl = new Repl({
-    style: makeStyle(colorEnabled(env, Boolean(stdout.isTTY))),
+    style,
     out: {
       write: (text) => void stdout.write(text),
       columns: () => stdout.columns || 80,
@@ -80,6 +85,8 @@ export async function runInteractive(config: RunConfig, prompt: string | undefin
       return EXIT_FAILURE;
     }
     starting = false;
+    const stream = await markdown;
+    if (stream) repl.view.useMarkdown(stream);
     if (interrupted) {
       await rt.close({ abort: true });
       return EXIT_INTERRUPTED;

@@ -42,7 +42,10 @@ export class Repl {
 
   constructor(private readonly o: ReplOptions) {
     this.screen = new LiveScreen(o.out);
-    this.confirm = new ConfirmQueue(() => this.render());
+    this.confirm = new ConfirmQueue(() => {
+      this.showPendingChange();
+      this.render();
+    });
     this.view = new EventView({
       style: o.style,
       columns: () => o.out.columns(),
@@ -161,6 +164,12 @@ export class Repl {
         }
     }
     this.render();
+  }
+
+  /** The diff of the call being confirmed goes to the transcript before its question. */
+  private showPendingChange(): void {
+    const request = this.confirm.current;
+    if (request?.diff) this.view.showChange(request.tool_id, request.tool_name, request.tool_args, request.diff);
   }
 
   /** Cancels the running turn; prompts queued behind it still run. */

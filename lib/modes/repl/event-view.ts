@@ -2,6 +2,8 @@
 // per tool call, notes below the transcript, open panels. Finished lines are committed through
 // `commit`; everything still changing is state the controller draws in the live area.
 import type { ZotEvent } from "../../agent/events.ts";
+import { renderDiff } from "./diff-view.ts";
+import type { MarkdownStream } from "./markdown-stream.ts";
 import type { PanelModel } from "./panel-view.ts";
 import type { Style } from "./style.ts";
 import { sanitize, splitFullRows, truncate } from "./text.ts";
@@ -45,9 +47,25 @@ export class EventView {
   /** Tokens and cost of the run so far, summed over its `usage` events. */
   private runUsage: RunUsage = { input: 0, output: 0, cache_read: 0, cost_usd: 0 };
   private sessionCostUsd = 0;
+  /** Renders the answer as markdown once set; until then (and in tests) text streams raw. */
+  private markdown: MarkdownStream | undefined;
+  /** Calls whose diff was shown before their confirmation, so it is not shown twice. */
+  private readonly shownChanges = new Set<string>();
 
   constructor(private readonly o: EventViewOptions) {
     this.reasoning = new ThinkingView(o.style);
+  }
+
+  useMarkdown(stream: MarkdownStream): void {
+    this.markdown = stream;
+  }
+
+  /** Shows the change a call is about to make (before its confirmation question). */
+  showChange(toolId: string, toolName: string, args: Record<string, unknown>, diff: string): void {
+    if (this.shownChanges.has(toolId)) return;
+    this.shownChanges.add(toolId);
+    const head = this.o.style.yellow(truncate(`? ${toolName} ${this.previewOf(toolName, args)}`, this.width()));
+    this.commit([head, ...renderDiff(diff, this.o.style, this.o.columns())]);
   }
 
   get focusedPanel(): PanelModel | undefined {
@@ -84,8 +102,9 @@ export class EventView {
     const width = Math.max(20, this.o.columns() - 1);
     const lines: string[] = [];
     if (this.partial !== "") lines.push(this.partial);
+    if (this.markdown?.active) lines.push(...this.markdown.liveLines(this.width()));
     if (this.reasoning.active) lines.push(...this.reasoning.liveLines(Math.max(20, this.o.columns())));
-    else if (this.thinking && this.partial === "") lines.push(s.dim("thinking…"));
+    else if (this.thinking && this.partial === "" && !this.markdown?.active) lines.push(s.dim("thinking…"));
     for (const tool of this.tools.values()) {
       lines.push(truncate(`⋯ ${tool.name} ${tool.preview}${tool.progress ? ` · ${tool.progress}` : ""}`, width));
     }
@@ -143,7 +162,10 @@ export class EventView {
         const first = sanitizeLines(text).find((l) => l.trim() !== "") ?? "";
         const count = sanitizeLines(text).filter((l) => l !== "").length;
         const summary = event.status === "completed" ? `${count} line${count === 1 ? "" : "s"}` : first;
-        this.commit([truncate(`${mark} ${event.tool_name} ${preview} → ${event.status}${summary ? ` (${summary})` : ""}`, Math.max(20, this.o.columns() - 1))]);
+        const line = truncate(`${mark} ${event.tool_name} ${preview} → ${event.status}${summary ? ` (${summary})` : ""}`, this.width());
+        const shown = this.shownChanges.delete(event.tool_id);
+        const diff = event.status === "completed" && !shown && event.result.diff ? renderDiff(event.result.diff, s, this.o.columns()) : [];
+        this.commit([line, ...diff]);
         break;
       }
       case "turn_end":
@@ -210,7 +232,17 @@ export class EventView {
     if (line !== "") this.commit([this.o.style.dim(line)]);
   }
 
+  private width(): number {
+    return Math.max(20, this.o.columns() - 1);
+  }
+
   private stream(delta: string): void {
+    if (this.markdown) {
+      const rows = this.markdown.append(sanitizeKeepingLines(delta), this.width());
+      if (rows.length > 0) this.o.commit(rows);
+      else this.o.changed();
+      return;
+    }
     const parts = (this.partial + delta).split("\n");
     const rest = sanitize(parts.pop() ?? "");
     const full = parts.map(sanitize);
@@ -223,6 +255,8 @@ export class EventView {
   }
 
   private takePartial(): string[] {
+    if (this.markdown?.active) return this.markdown.finish(this.width());
+    this.markdown?.finish(this.width());
     if (this.partial === "") return [];
     const line = this.partial;
     this.partial = "";
@@ -242,4 +276,9 @@ export class EventView {
 
 function sanitizeLines(text: string): string[] {
   return text.split("\n").map(sanitize);
+}
+
+/** Streamed text without cursor-moving controls, its line breaks kept for the markdown lexer. */
+function sanitizeKeepingLines(text: string): string {
+  return sanitizeLines(text.replace(/\r\n?/g, "\n")).join("\n");
 }
