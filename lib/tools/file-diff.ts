@@ -23,7 +23,7 @@ export async function fileDiff(path: string, before: string, after: string, maxB
   const patch = structuredPatch(path, path, before, after, undefined, undefined, { context: DIFF_CONTEXT_LINES });
   const lines = [`--- ${path}`, `+++ ${path}`];
   for (const h of patch.hunks) {
-    lines.push(`@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`, ...h.lines);
+    lines.push(`@@ -${range(h.oldStart, h.oldLines)} +${range(h.newStart, h.newLines)} @@`, ...h.lines);
   }
   return cutAtLine(`${lines.join("\n")}\n`, maxBytes);
 }
@@ -32,6 +32,11 @@ export async function fileDiff(path: string, before: string, after: string, maxB
 export function diffDetails(d: FileDiff): Record<string, unknown> {
   if (d.diff === "") return {};
   return d.truncated ? { diff: d.diff, diff_truncated: true } : { diff: d.diff };
+}
+
+/** A hunk range; an empty one names the line before it, as diff(1) writes it (`-0,0` for a new file). */
+function range(start: number, count: number): string {
+  return `${count === 0 ? Math.max(0, start - 1) : start},${count}`;
 }
 
 function cutAtLine(text: string, maxBytes: number): FileDiff {

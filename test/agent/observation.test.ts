@@ -53,3 +53,15 @@ describe("Transcript repair on load", () => {
     expect(repaired.messages).toHaveLength(3);
   });
 });
+
+describe("a file change's diff in the observation", () => {
+  it("comes after the content, in the budget the content leaves", async () => {
+    const { observeResult } = await import("../../lib/agent/loop/observation.ts");
+    const content = [{ type: "text" as const, text: "12345" }];
+    expect(observeResult(content, "+a\n", { maxBytes: 100, maxBlocks: 10 })).toEqual({ content, diff: "+a\n", truncated: false });
+    const cut = observeResult(content, "+abcdefgh\n", { maxBytes: 10, maxBlocks: 10 });
+    expect(cut).toEqual({ content, diff: "+abcd", truncated: true });
+    const none = observeResult([{ type: "text", text: "x".repeat(10) }], "+a\n", { maxBytes: 10, maxBlocks: 10 });
+    expect(none).toEqual({ content: [{ type: "text", text: "x".repeat(10) }], truncated: true });
+  });
+});

@@ -196,3 +196,39 @@ describe("Permissions: --jail", () => {
     expect(toolResultsSent(h.server.requests[3]!.body).at(-1)!.text).toContain("behind a link");
   });
 });
+
+describe("Permissions: the change a call would make", () => {
+  it("the confirmer sees the diff before the file changes; the tool_result event carries the diff made", async () => {
+    const seen: string[] = [];
+    let before = "";
+    h = await startHarness([
+      { tool_calls: [{ id: "d1", name: "write", args: { path: "f.txt", content: "one\nTWO\n" } }] },
+      { text: "ok" },
+    ], {
+      yolo: false,
+      confirmer: async (request) => {
+        seen.push(request.diff ?? "");
+        before = readFileSync(join(h!.cwd, "f.txt"), "utf8");
+        return "yes";
+      },
+    });
+    writeFileSync(join(h.cwd, "f.txt"), "one\ntwo\n");
+    await h.session.prompt("change it");
+    const diff = "--- f.txt\n+++ f.txt\n@@ -1,2 +1,2 @@\n one\n-two\n+TWO\n";
+    expect(seen).toEqual([diff]);
+    expect(before).toBe("one\ntwo\n");
+    expect(h.ofType("tool_result")[0]).toMatchObject({ tool_id: "d1", status: "completed", result: { diff } });
+  });
+
+  it("a call whose change cannot be computed is still asked, without a diff", async () => {
+    const confirmer = scriptedConfirmer(["yes"]);
+    h = await startHarness([
+      { tool_calls: [{ id: "e1", name: "edit", args: { path: "missing.txt", old_text: "a", new_text: "b" } }] },
+      { text: "ok" },
+    ], { yolo: false, confirmer: confirmer.confirm });
+    await h.session.prompt("edit it");
+    expect(confirmer.asked).toHaveLength(1);
+    expect(confirmer.asked[0]!.diff).toBeUndefined();
+    expect(h.ofType("tool_result")[0]).toMatchObject({ tool_id: "e1", status: "failed" });
+  });
+});

@@ -112,6 +112,14 @@ describe("Tool outcome observations", () => {
     expect(observe({ content: [{ type: "text", text: "small" }], is_error: false })).toEqual({ content: [{ type: "text", text: "small" }], is_error: false });
   });
 
+  it("a file change's diff is exported within the budget the content leaves", () => {
+    const small = observe({ content: [{ type: "text", text: "Edited f" }], is_error: false, diff: "@@ -1 +1 @@\n-a\n+b\n" } as never);
+    expect(small).toEqual({ content: [{ type: "text", text: "Edited f" }], is_error: false, diff: "@@ -1 +1 @@\n-a\n+b\n" });
+    const full = observe({ content: [{ type: "text", text: "x".repeat(256 * 1024) }], is_error: false, diff: "+b\n" } as never);
+    expect(full).not.toHaveProperty("diff");
+    expect(full.truncated).toBe(true);
+  });
+
   it("a subscriber receives the bounded observation, not the full output", async () => {
     const obs = subscriber("obs", ["tool_result"]);
     t = await startHost(sb);

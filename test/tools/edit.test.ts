@@ -127,3 +127,22 @@ describe("edit: failures write nothing", () => {
     expect(textOf(out)).toContain("file not found: gone.txt");
   });
 });
+
+describe("edit: the diff of the change", () => {
+  it("details carry a unified diff with context lines; change() gives the same diff without writing", async () => {
+    const { cwd, file, tool } = setup("1\n2\n3\n4\n5\n6\n7\n8\n");
+    const args = { path: "f.txt", old_text: "5", new_text: "five" };
+    const planned = await tool.change!(args);
+    expect(readFileSync(file, "utf8")).toBe("1\n2\n3\n4\n5\n6\n7\n8\n");
+    const out = await tool.execute(args, context(cwd));
+    const diff = out.details?.diff as string;
+    expect(diff).toBe(planned);
+    expect(diff).toBe("--- f.txt\n+++ f.txt\n@@ -2,7 +2,7 @@\n 2\n 3\n 4\n-5\n+five\n 6\n 7\n 8\n");
+  });
+
+  it("a CRLF file is diffed as LF text; an edit that cannot apply has no change to show", async () => {
+    const { tool } = setup("a\r\nb\r\n");
+    expect(await tool.change!({ path: "f.txt", old_text: "b", new_text: "B" })).toBe("--- f.txt\n+++ f.txt\n@@ -1,2 +1,2 @@\n a\n-b\n+B\n");
+    await expect(tool.change!({ path: "f.txt", old_text: "missing", new_text: "x" })).rejects.toThrow(/missing|not found|does not/i);
+  });
+});

@@ -59,3 +59,35 @@ describe("write", () => {
     expect(createWriteTool({ cwd: "/x" }).preview!({ path: "a.txt", content: "12345" })).toBe("a.txt (5 B)");
   });
 });
+
+describe("write: the diff of the change", () => {
+  it("overwriting a file puts the diff of old and new text in the details", async () => {
+    const cwd = tempDir();
+    writeFileSync(join(cwd, "f.txt"), "keep\nold\n");
+    const tool = createWriteTool({ cwd });
+    const planned = await tool.change!({ path: "f.txt", content: "keep\nnew\n" });
+    expect(readFileSync(join(cwd, "f.txt"), "utf8")).toBe("keep\nold\n");
+    const out = await tool.execute({ path: "f.txt", content: "keep\nnew\n" }, context(cwd));
+    expect(out.details?.diff).toBe("--- f.txt\n+++ f.txt\n@@ -1,2 +1,2 @@\n keep\n-old\n+new\n");
+    expect(out.details?.diff).toBe(planned);
+  });
+
+  it("a new file's diff is all additions; rewriting the same text has no diff", async () => {
+    const cwd = tempDir();
+    const tool = createWriteTool({ cwd });
+    const out = await tool.execute({ path: "n.txt", content: "a\nb\n" }, context(cwd));
+    expect(out.details?.diff).toBe("--- n.txt\n+++ n.txt\n@@ -0,0 +1,2 @@\n+a\n+b\n");
+    const again = await tool.execute({ path: "n.txt", content: "a\nb\n" }, context(cwd));
+    expect(again.details).not.toHaveProperty("diff");
+  });
+
+  it("a diff past the size limit is cut at a line and marked", async () => {
+    const { fileDiff } = await import("../../lib/tools/file-diff.ts");
+    const after = Array.from({ length: 100 }, (_, i) => `line ${i}`).join("\n");
+    const cut = await fileDiff("big.txt", "", after, 200);
+    expect(cut.truncated).toBe(true);
+    expect(Buffer.byteLength(cut.diff)).toBeLessThanOrEqual(200);
+    expect(cut.diff.endsWith("\n")).toBe(true);
+    expect(cut.diff).toContain("+line 0\n");
+  });
+});

@@ -35,7 +35,8 @@ export class MarkdownStream {
   liveLines(width: number): string[] {
     if (this.pending.trim() === "") return [];
     const rows = this.renderer.blocks(lexMarkdown(this.pending), width);
-    return rows.slice(-LIVE_ROWS);
+    // The blank row the block gets once committed, so committing does not shift it.
+    return [...(this.committed > 0 && rows.length > 0 ? [""] : []), ...rows].slice(-LIVE_ROWS);
   }
 
   /** Ends the answer: renders whatever is left, and the next text starts a new answer. */
