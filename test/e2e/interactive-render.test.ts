@@ -8,16 +8,23 @@ import type { Turn } from "../support/model-server.ts";
 import { hasTmux, killPanes, Pane } from "./pane.ts";
 import { makeWorld, type World } from "./support.ts";
 
-let world: World | undefined;
+const worlds: World[] = [];
 afterEach(async () => {
   killPanes();
-  await world?.close();
-  world = undefined;
+  for (const w of worlds.splice(0)) await w.close();
 });
 
-async function repl(script: Turn[], args: string[] = [], env: Record<string, string> = {}): Promise<Pane> {
-  world = await makeWorld(script);
-  const pane = await Pane.start(world, ["--no-session", ...args], env);
+/** A project with a scripted model server (and `files` in it), closed after the test. */
+async function project(script: Turn[], files: Record<string, string> = {}): Promise<World> {
+  const w = await makeWorld(script);
+  worlds.push(w);
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(w.cwd, name), text);
+  return w;
+}
+
+/** The REPL started in `w`, once it shows its banner. */
+async function replIn(w: World, args: string[] = [], env: Record<string, string> = {}): Promise<Pane> {
+  const pane = await Pane.start(w, ["--no-session", ...args], env);
   await pane.until("/help for commands");
   return pane;
 }
@@ -31,7 +38,7 @@ const ANSWER = [
 
 describe.skipIf(!hasTmux)("the REPL renders what happened", () => {
   it("a streamed answer is rendered as markdown: no ** or fence markers left on screen", async () => {
-    const pane = await repl([{ text: ANSWER, chunk_delay_ms: 60 }]);
+    const pane = await replIn(await project([{ text: ANSWER, chunk_delay_ms: 60 }]));
     await pane.type("explain");
     await pane.keys("Enter");
     const text = await pane.until((t) => t.includes("Done.") && !t.includes("working…"));
@@ -44,7 +51,7 @@ describe.skipIf(!hasTmux)("the REPL renders what happened", () => {
   });
 
   it("code fences are highlighted by language when colour is on", async () => {
-    const pane = await repl([{ text: "```ts\nconst x = 1;\n```\n\nok." }], [], { NO_COLOR: "" });
+    const pane = await replIn(await project([{ text: "```ts\nconst x = 1;\n```\n\nok." }]), [], { NO_COLOR: "" });
     await pane.type("code");
     await pane.keys("Enter");
     await pane.until((t) => t.includes("ok.") && !t.includes("working…"));
@@ -56,13 +63,10 @@ describe.skipIf(!hasTmux)("the REPL renders what happened", () => {
   });
 
   it("an edit shows the -/+ lines of the actual change, with line numbers", async () => {
-    world = await makeWorld([
+    const pane = await replIn(await project([
       { tool_calls: [{ name: "edit", args: { path: "a.txt", old_text: "beta", new_text: "BETA" } }], stop: "tool_use" },
       { text: "Edited." },
-    ]);
-    writeFileSync(join(world.cwd, "a.txt"), "alpha\nbeta\ngamma\n");
-    const pane = await Pane.start(world, ["--no-session"]);
-    await pane.until("/help for commands");
+    ], { "a.txt": "alpha\nbeta\ngamma\n" }));
     await pane.type("change it");
     await pane.keys("Enter");
     const text = await pane.until("Edited.");
@@ -74,13 +78,11 @@ describe.skipIf(!hasTmux)("the REPL renders what happened", () => {
   });
 
   it("--no-yolo shows the diff before the y/n question, and the change waits for the answer", async () => {
-    world = await makeWorld([
+    const world = await project([
       { tool_calls: [{ name: "write", args: { path: "b.txt", content: "one\nTWO\nthree\n" } }], stop: "tool_use" },
       { text: "Written." },
-    ]);
-    writeFileSync(join(world.cwd, "b.txt"), "one\ntwo\nthree\n");
-    const pane = await Pane.start(world, ["--no-session", "--no-yolo"]);
-    await pane.until("/help for commands");
+    ], { "b.txt": "one\ntwo\nthree\n" });
+    const pane = await replIn(world, ["--no-yolo"]);
     await pane.type("rewrite it");
     await pane.keys("Enter");
     const asking = await pane.until("Allow write: b.txt");
@@ -96,18 +98,19 @@ describe.skipIf(!hasTmux)("the REPL renders what happened", () => {
   });
 
   it("a model the SDK warns about: the warning shows once per session, never on the prompt line", async () => {
-    const pane = await repl([
+    const world = await project([
       { tool_calls: [{ name: "bash", args: { command: "echo step" } }], stop: "tool_use" },
       { text: "First done." },
       { text: "Second done." },
-    ], ["--model", "claude-sonnet-4-5"]);
+    ]);
+    const pane = await replIn(world, ["--model", "claude-sonnet-4-5"]);
     await pane.type("go");
     await pane.keys("Enter");
     await pane.until("First done.");
     await pane.type("again");
     await pane.keys("Enter");
     const text = await pane.until((t) => t.includes("Second done.") && !t.includes("working…"));
-    expect(world!.server.requests).toHaveLength(3);
+    expect(world.server.requests).toHaveLength(3);
     expect(text.match(/claude-sonnet-4-5' is deprecated/g)).toHaveLength(1);
     for (const line of text.split("\n").filter((l) => l.includes("deprecated"))) expect(line).not.toMatch(/^›/);
   });
