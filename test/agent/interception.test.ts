@@ -88,7 +88,7 @@ describe("assistant_message interception", () => {
     ...NO_HOOKS,
     interceptsAssistantMessage: () => true,
     interceptAssistantMessage: async (text) =>
-      mode === "block" ? { block: true, text } : { block: false, text: text.replaceAll("SECRET", "[redacted]") },
+      mode === "block" ? { block: true, reason: "SUPPRESSED-BY-POLICY", extension: "policy", text } : { block: false, text: text.replaceAll("SECRET", "[redacted]") },
   });
 
   it("replace_text changes what the user sees, not what the model sees next, and nothing streams early", async () => {
@@ -111,6 +111,13 @@ describe("assistant_message interception", () => {
     expect(h.ofType("assistant_message")).toEqual([]);
     expect(h.ofType("text_delta")).toEqual([]);
     expect(h.session.messages[1]).toMatchObject({ role: "assistant", content: [{ type: "text", text: "SECRET everywhere" }] });
+  });
+
+  it("a block's reason is shown to the user, naming the extension that blocked", async () => {
+    h = await startHarness([{ text: "SECRET everywhere" }], { hooks: redactor("block") });
+    await h.session.prompt("hi");
+    expect(h.ofType("ext_notify")).toEqual([
+      { type: "ext_notify", extension: "policy", level: "warn", message: "assistant message suppressed: SUPPRESSED-BY-POLICY" }]);
   });
 });
 

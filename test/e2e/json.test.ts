@@ -47,6 +47,14 @@ describe("json mode", () => {
     expect(lifecycle.find((e) => e.type === "permission_decision")).toMatchObject({ decision: "approved", source: "yolo", stage: "pre_execution" });
   });
 
+  it("an assistant_message block's reason is an ext_notify event naming the extension", async () => {
+    world = await makeWorld([{ text: "FORBIDDEN words" }]);
+    const events = jsonLines((await world.run(["--json", "-e", KIT, "hi"])).stdout);
+    expect(events.filter((e) => e.type === "ext_notify")).toEqual([
+      { type: "ext_notify", extension: "kit", level: "warn", message: "assistant message suppressed: SUPPRESSED-BY-POLICY" }]);
+    expect(events.filter((e) => e.type === "assistant_message" || e.type === "text_delta")).toEqual([]);
+  });
+
   it("works in a shell pipeline with jq", async () => {
     world = await makeWorld([
       { tool_calls: [{ name: "bash", args: { command: "wc -w" } }], stop: "tool_use" },

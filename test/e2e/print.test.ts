@@ -51,6 +51,13 @@ describe("print mode", () => {
     expect(world.server.requests).toHaveLength(2);
   });
 
+  it("an assistant_message block's reason goes to stderr naming the extension, and stdout stays empty", async () => {
+    world = await makeWorld([{ text: "FORBIDDEN words" }]);
+    const r = await world.run(["-p", "-e", KIT, "hi"]);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toContain("[kit] warn: assistant message suppressed: SUPPRESSED-BY-POLICY");
+  });
+
   it("a usage error exits 2 with zot: on stderr", async () => {
     world = await makeWorld();
     const r = await world.run(["-p", "--frobnicate", "hi"]);

@@ -83,7 +83,7 @@ describe("event_intercept: turn_start and assistant_message", () => {
     const gate = interceptor(sb.globalDir, "gate", ["turn_start"], `msg.step > 2 ? {block: true, reason: "outside business hours"} : {}`);
     t = await startHost(sb);
     expect(await t.host.interceptTurnStart(1)).toEqual({ block: false });
-    expect(await t.host.interceptTurnStart(3)).toEqual({ block: true, reason: "outside business hours" });
+    expect(await t.host.interceptTurnStart(3)).toEqual({ block: true, reason: "outside business hours", extension: "gate" });
     expect(gate.asked().map((f) => [f.event, f.step])).toEqual([["turn_start", 1], ["turn_start", 3]]);
   });
 
@@ -93,7 +93,7 @@ describe("event_intercept: turn_start and assistant_message", () => {
     t = await startHost(sb);
     expect(t.host.interceptsAssistantMessage()).toBe(true);
     expect(await t.host.interceptAssistantMessage("the key is SECRET")).toEqual({ block: false, text: "the key is [redacted]!" });
-    expect(await t.host.interceptAssistantMessage("forbidden SECRET")).toEqual({ block: true, reason: "nope", text: "forbidden [redacted]" });
+    expect(await t.host.interceptAssistantMessage("forbidden SECRET")).toEqual({ block: true, reason: "nope", extension: "b", text: "forbidden [redacted]" });
   });
 
   it("without an assistant_message interceptor text may stream live", async () => {

@@ -22,11 +22,15 @@ export interface ToolCallDecision {
 export interface TurnStartDecision {
   block: boolean;
   reason?: string;
+  /** The extension that blocked, when one did. */
+  extension?: string;
 }
 
 export interface AssistantMessageDecision {
   block: boolean;
   reason?: string;
+  /** The extension that blocked, when one did (its name is shown with the reason). */
+  extension?: string;
   /** The user-visible text after every accepted rewrite. */
   text: string;
 }

@@ -142,7 +142,13 @@ async function showAssistantText(env: LoopEnv, message: AssistantMessage, live: 
   const text = message.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("");
   if (text === "") return undefined;
   const decision = await raceAbort(env.hooks.interceptAssistantMessage(text, env.signal), env.signal);
-  if (decision.block) return undefined;
+  if (decision.block) {
+    // The spec shows an assistant_message block's reason to the user: as a warning note in
+    // every mode (REPL note, stderr in print mode, an ext_notify event in json/rpc).
+    const reason = decision.reason?.trim() ? decision.reason : "blocked by an extension";
+    env.emit.host({ type: "ext_notify", extension: decision.extension ?? "extension", level: "warn", message: `assistant message suppressed: ${reason}` });
+    return undefined;
+  }
   const shown = typeof decision.text === "string" ? decision.text : text;
   // Intercepted text was held back while streaming; the user now sees the final version once.
   if (!live && shown !== "") env.emit.host({ type: "text_delta", delta: shown });

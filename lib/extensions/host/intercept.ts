@@ -72,7 +72,7 @@ export class Interceptors {
     for (const ext of this.interceptors("turn_start")) {
       if (signal?.aborted) break;
       const response = await this.ask(ext, { event: "turn_start", step }, signal);
-      if (response?.block) return { block: true, reason: response.reason || `blocked by extension "${ext.name}"` };
+      if (response?.block) return { block: true, reason: response.reason || `blocked by extension "${ext.name}"`, extension: ext.name };
     }
     return { block: false };
   }
@@ -83,7 +83,7 @@ export class Interceptors {
       if (signal?.aborted) break;
       const response = await this.ask(ext, { event: "assistant_message", text: current }, signal);
       if (!response) continue;
-      if (response.block) return { block: true, reason: response.reason || `blocked by extension "${ext.name}"`, text: current };
+      if (response.block) return { block: true, reason: response.reason || `blocked by extension "${ext.name}"`, extension: ext.name, text: current };
       if (response.replace_text !== undefined) current = response.replace_text;
     }
     return { block: false, text: current };
