@@ -115,6 +115,19 @@ describe("Layout & discovery", () => {
     expect(t.host.skillInputs()).toEqual([{ dir: used, skills: ["a/SKILL.md"] }, { dir: bundle, skills: ["skills"] }]);
   });
 
+  it("enabled:false disables skill-only and theme-only bundles too: their skills stay out of the prompt", async () => {
+    const skills = join(sb.globalDir, "off-skills");
+    mkdirSync(join(skills, "skills"), { recursive: true });
+    writeFileSync(join(skills, "extension.json"), JSON.stringify({ name: "off-skills", skills: ["skills"], enabled: false }));
+    const theme = join(sb.globalDir, "off-theme");
+    mkdirSync(theme);
+    writeFileSync(join(theme, "extension.json"), JSON.stringify({ name: "off-theme", enabled: false }));
+    writeFileSync(join(theme, "theme.json"), "{}");
+    t = await startHost(sb);
+    expect(t.host.reports().map((r) => [r.name, r.kind, r.status])).toEqual([["off-skills", "skills", "disabled"], ["off-theme", "theme", "disabled"]]);
+    expect(t.host.skillInputs()).toEqual([]);
+  });
+
   it("an invalid manifest is an error that names the folder, and the others still load", async () => {
     const broken = join(sb.globalDir, "broken");
     mkdirSync(broken);

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { extensionLogPath } from "../../lib/paths.ts";
@@ -39,6 +40,16 @@ function population() {
 }
 
 describe("zot ext doctor", () => {
+  it("reports exactly the conflicts startup produces, built-in commands included, and disabled bundles as disabled", async () => {
+    writeExtension(sb.globalDir, "helper", { name: "helper", register: [command("help"), command("mine")] });
+    mkdirSync(join(sb.globalDir, "off-skills", "skills"), { recursive: true });
+    writeFileSync(join(sb.globalDir, "off-skills", "extension.json"), JSON.stringify({ name: "off-skills", skills: ["skills"], enabled: false }));
+    const { stdout } = await doctor(["--json"]);
+    const byName = Object.fromEntries((JSON.parse(stdout).extensions as Array<Record<string, any>>).map((e) => [e.name, e]));
+    expect(byName.helper).toMatchObject({ commands: ["help", "mine"], conflicts: ["command /help is shadowed by the built-in /help"] });
+    expect(byName["off-skills"]).toMatchObject({ kind: "skills", status: "disabled" });
+  });
+
   it("--json reports each extension in load order and exits 1 when one failed", async () => {
     population();
     const { code, stdout } = await doctor(["--json"]);

@@ -3,6 +3,7 @@
 // usage error.
 import { resolve } from "node:path";
 import { defineCommand } from "citty";
+import { BUILTIN_COMMANDS } from "../../app/builtin-commands.ts";
 import { readConfig } from "../../config.ts";
 import { diagnoseExtensions, type DoctorResult } from "../../extensions/install/doctor.ts";
 import type { ExtensionReport } from "../../extensions/host/report.ts";
@@ -105,7 +106,8 @@ export async function runDoctor(argv: string[]): Promise<number> {
     return 2;
   }
   const paths = zotPaths();
-  const result = await diagnoseExtensions({ cwd: args.cwd, paths, explicit: args.explicit, ...(await hostInfo(paths.config)) });
+  const result = await diagnoseExtensions({ cwd: args.cwd, paths, explicit: args.explicit,
+    builtinCommands: BUILTIN_COMMANDS.map((c) => c.name), ...(await hostInfo(paths.config)) });
   if (args.json) process.stdout.write(`${JSON.stringify(result)}\n`);
   else process.stdout.write(renderDoctor(result, { project: projectExtensionsDir(args.cwd), global: paths.extensions }));
   return result.ok ? 0 : 1;

@@ -125,12 +125,15 @@ function decide(candidates: Candidate[]): void {
       continue;
     }
     claimedBy.set(c.name, c.dir);
-    if (c.loaded.kind !== "protocol") {
-      c.decision = "bundle";
-    } else if (!c.loaded.enabled) {
+    // `enabled: false` applies to every kind: a disabled skills or theme bundle contributes nothing.
+    if (!c.loaded.enabled) {
       // An explicit path is a request to load this folder now, so it overrides `enabled: false`.
       if (c.scope === "explicit") c.warnings.push("enabled is false in extension.json; loaded because it was passed with --ext");
-      else c.decision = "disabled";
+      else {
+        c.decision = "disabled";
+        continue;
+      }
     }
+    if (c.loaded.kind !== "protocol") c.decision = "bundle";
   }
 }

@@ -14,6 +14,8 @@ export interface DoctorOptions {
   /** Sent in hello_ack, as a real run would (extensions may register by model). */
   provider: string;
   model: string;
+  /** The built-in slash commands a real run has: they shadow extension commands of the same name. */
+  builtinCommands: string[];
   timeouts?: Partial<HostTimeouts>;
 }
 
@@ -34,6 +36,7 @@ export async function diagnoseExtensions(options: DoctorOptions): Promise<Doctor
     agent: { bus, info: () => ({ provider: options.provider, model: options.model }) },
     // The interactive REPL is the default startup; diagnose what it would load.
     interactive: true,
+    builtinCommands: options.builtinCommands,
     timeouts: options.timeouts,
   });
   try {
