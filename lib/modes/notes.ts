@@ -7,12 +7,17 @@ export function stderrNoteLine(event: ZotEvent): string | undefined {
     case "ext_notify":
       return `[${event.extension}] ${event.level === "info" ? "" : `${event.level}: `}${event.message}`;
     case "ext_error":
-      return `[${event.extension}] error: ${event.message}${event.log_path ? ` (log: ${event.log_path})` : ""}`;
+      return `[${event.extension}] error: ${extErrorText(event)}`;
     case "error":
       return `zot: ${event.message}`;
     default:
       return undefined;
   }
+}
+
+/** An ext_error's text with its log path, named once (startup diagnostics already name it). */
+export function extErrorText(event: { message: string; log_path?: string }): string {
+  return event.log_path && !event.message.includes(event.log_path) ? `${event.message} (log: ${event.log_path})` : event.message;
 }
 
 /** Renders a panel as a framed block of text (title, lines, footer). */

@@ -1,6 +1,7 @@
 // The interactive REPL end to end: the real bundle in a real pseudo-terminal (tmux), against
 // the scripted model server, with real extension processes. Every wait polls the pane with a
 // deadline.
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Turn } from "../support/model-server.ts";
@@ -123,6 +124,31 @@ describe.skipIf(!hasTmux)("interactive REPL in a terminal", () => {
     await pane.keys("C-c");
     await pane.until((t) => !t.includes("Fruit picker") && t.includes("panel fruit closed"));
     expect(await pane.text()).not.toMatch(EXITED);
+  });
+
+  it("startup failures stay in the chat across prompts and Esc, name the log path once, and go on /clear", async () => {
+    world = await makeWorld([{ text: "first answer" }]);
+    const broken = join(world.cwd, ".zot", "extensions", "broken");
+    mkdirSync(broken, { recursive: true });
+    writeFileSync(join(broken, "extension.json"), JSON.stringify({ name: "broken", exec: "sh -c 'exit 3'" }));
+    const pane = await Pane.start(world, ["--no-session"]);
+    await pane.until("/help for commands");
+    await pane.until('extension "broken" failed to start');
+    const screen = await pane.screen();
+    expect(screen.match(/ext-broken\.log/g), screen).toHaveLength(1);
+    await pane.type("hello");
+    await pane.keys("Enter");
+    await pane.until("first answer");
+    await pane.keys("Escape");
+    await pane.type("/help");
+    await pane.keys("Enter");
+    await pane.until("Commands:");
+    expect(await pane.screen()).toContain('extension "broken" failed to start');
+    expect(JSON.stringify(world.server.requests[0]!.body)).not.toContain("failed to start");
+    await pane.keys("C-u");
+    await pane.type("/clear");
+    await pane.keys("Enter");
+    await pane.until((t) => t.includes("Conversation cleared.") && !t.includes('extension "broken" failed to start'), 10_000, () => pane.screen());
   });
 
   it("notes are coloured by level and cleared by the next prompt; NO_COLOR turns colour off", async () => {

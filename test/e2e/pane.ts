@@ -40,6 +40,12 @@ export class Pane {
     return stdout;
   }
 
+  /** Only what is on screen now (tmux moves a cleared screen into its history). */
+  async screen(): Promise<string> {
+    const { stdout } = await run("tmux", ["-L", this.socket, "capture-pane", "-p", "-J", "-t", "zot"]);
+    return stdout;
+  }
+
   /** Named keys (Enter, Escape, C-c, Down, Tab …). */
   async keys(...keys: string[]): Promise<void> {
     for (const key of keys) await run("tmux", ["-L", this.socket, "send-keys", "-t", "zot", key]);
@@ -51,11 +57,11 @@ export class Pane {
   }
 
   /** Polls until `check` holds for the pane text; fails with the pane's content at the deadline. */
-  async until(check: RegExp | string | ((text: string) => boolean), timeoutMs = 10_000): Promise<string> {
+  async until(check: RegExp | string | ((text: string) => boolean), timeoutMs = 10_000, capture = () => this.text()): Promise<string> {
     const test = typeof check === "function" ? check : typeof check === "string" ? (t: string) => t.includes(check) : (t: string) => check.test(t);
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const text = await this.text();
+      const text = await capture();
       if (test(text)) return text;
       if (Date.now() > deadline) throw new Error(`timed out waiting for ${String(check)}; the pane shows:\n${text}`);
       await new Promise((r) => setTimeout(r, 40));

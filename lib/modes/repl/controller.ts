@@ -6,7 +6,7 @@ import { previewOf } from "../../agent/loop/tool-runner.ts";
 import type { ZotEvent } from "../../agent/events.ts";
 import { BUILTIN_COMMANDS } from "../../app/builtin-commands.ts";
 import type { Runtime } from "../../app/runtime.ts";
-import { runSlash, type SlashOutcome } from "../../app/slash.ts";
+import { parseSlash, runSlash, type SlashOutcome } from "../../app/slash.ts";
 import { completeSlash } from "./completion.ts";
 import { ConfirmQueue } from "./confirm.ts";
 import { EventView } from "./event-view.ts";
@@ -62,6 +62,7 @@ export class Repl {
   /** Takes over once the runtime is up: shows the prompt and pre-submits `initialPrompt`. */
   attach(rt: Runtime, initialPrompt?: string): Promise<number> {
     this.rt = rt;
+    this.view.endLoad();
     const s = this.o.style;
     this.view.commitAside([s.dim(`zot · ${rt.session.state.provider}/${rt.session.state.model} · /help for commands, Ctrl+D to exit`)]);
     if (initialPrompt !== undefined && initialPrompt.trim() !== "") void this.submitLine(initialPrompt);
@@ -194,13 +195,18 @@ export class Repl {
     this.view.clearNotes();
     if (!line.startsWith("/")) return this.startPrompt(line, line);
     this.view.commitAside([`${this.o.style.bold(PROMPT)}${oneLine(line)}`]);
+    const name = parseSlash(line)?.name.toLowerCase();
+    if (name === "reload-ext") this.view.beginLoad();
     let outcome: SlashOutcome;
     try {
       outcome = await runSlash(this.rt, line, { interactive: true });
     } catch (err) {
       this.view.commitAside([this.o.style.red(`zot: ${(err as Error).message}`)]);
       return;
+    } finally {
+      if (name === "reload-ext") this.view.endLoad();
     }
+    if (name === "clear") this.view.clearLoadErrors();
     this.showSlash(outcome);
   }
 

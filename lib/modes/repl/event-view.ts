@@ -2,6 +2,7 @@
 // per tool call, notes below the transcript, open panels. Finished lines are committed through
 // `commit`; everything still changing is state the controller draws in the live area.
 import type { ZotEvent } from "../../agent/events.ts";
+import { extErrorText } from "../notes.ts";
 import { renderDiff } from "./diff-view.ts";
 import type { MarkdownStream } from "./markdown-stream.ts";
 import type { PanelModel } from "./panel-view.ts";
@@ -40,6 +41,13 @@ export class EventView {
   partial = "";
   readonly tools = new Map<string, RunningTool>();
   notes: Note[] = [];
+  /**
+   * Failures of the last extension load (startup or /reload-ext). Unlike notes they stay until
+   * a successful reload or /clear; they are never sent to the model or saved in the session.
+   */
+  loadErrors: Note[] = [];
+  /** True while extensions load: their ext_error events are load errors, not notes. */
+  private loading = true;
   /** Open panels; the last one has focus (the host's order). */
   readonly panels = new Map<string, PanelModel>();
   thinking = false;
@@ -83,6 +91,22 @@ export class EventView {
     if (this.notes.length !== before) this.o.changed();
   }
 
+  /** A (re)load starts: its failures replace the previous load's. */
+  beginLoad(): void {
+    this.loading = true;
+    this.clearLoadErrors();
+  }
+
+  endLoad(): void {
+    this.loading = false;
+  }
+
+  clearLoadErrors(): void {
+    if (this.loadErrors.length === 0) return;
+    this.loadErrors = [];
+    this.o.changed();
+  }
+
   /** Commits lines after any half-streamed assistant line, keeping the transcript in order. */
   commit(lines: string[]): void {
     this.o.commit([...this.takePartial(), ...lines]);
@@ -108,7 +132,7 @@ export class EventView {
     for (const tool of this.tools.values()) {
       lines.push(truncate(`⋯ ${tool.name} ${tool.preview}${tool.progress ? ` · ${tool.progress}` : ""}`, width));
     }
-    for (const note of this.notes) {
+    for (const note of [...this.loadErrors, ...this.notes]) {
       for (const [i, text] of sanitizeLines(note.text).entries()) {
         const label = note.level === "display" || note.level === "info" || note.level === "success" ? "" : `${note.level}: `;
         lines.push(i === 0 ? s.level(note.level === "display" ? "info" : note.level, truncate(`[${note.extension}] ${label}${text}`, width)) : truncate(`  ${text}`, width));
@@ -181,9 +205,14 @@ export class EventView {
       case "ext_clear_notes":
         this.clearNotes(event.extension);
         break;
-      case "ext_error":
-        this.addNote({ extension: event.extension, level: "error", text: `${event.message}${event.log_path ? ` (log: ${event.log_path})` : ""}` });
+      case "ext_error": {
+        const note: Note = { extension: event.extension, level: "error", text: extErrorText(event) };
+        if (this.loading) {
+          this.loadErrors.push(note);
+          this.o.changed();
+        } else this.addNote(note);
         break;
+      }
       case "ext_panel_open":
       case "ext_panel_render": {
         const { type: _type, ...panel } = event;
