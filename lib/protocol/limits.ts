@@ -26,8 +26,11 @@ export const SHUTDOWN_GRACE_MS = 2_000;
 /** How long the host waits for the first `hello` frame before giving up on an extension. */
 export const HELLO_TIMEOUT_MS = 5_000;
 
-/** How long the host waits for `ready` after `hello_ack` before auto-readying a legacy extension. */
+/** How long the host waits for `ready` after `hello_ack` at most before auto-readying a legacy extension. */
 export const READY_TIMEOUT_MS = 1_000;
+
+/** A legacy extension silent this long after `hello_ack` (or its last frame) is auto-readied earlier. */
+export const READY_IDLE_MS = 250;
 
 /** `call_tool` results and `tool_result` observations are bounded. */
 export const CALL_TOOL_RESULT_MAX_BYTES = 256 * 1024;

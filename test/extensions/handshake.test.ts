@@ -143,6 +143,23 @@ describe("Lifecycle: registration and ready", () => {
     expect(await t.host.invokeCommand("nr", "")).toMatchObject({ display: "ok " });
   });
 
+  it("auto-ready fires after the idle window of silence after hello_ack, long before the ready deadline", async () => {
+    writeExtension(sb.globalDir, "quiet", { name: "quiet", noReady: true, register: [command("q")] });
+    t = await startHost(sb, { timeouts: { ready: 10_000, readyIdle: 100 } });
+    const report = t.host.reports()[0]!;
+    expect(report).toMatchObject({ ready: "auto", commands: ["q"] });
+    expect(report.startup_ms).toBeLessThan(5_000);
+    expect(readFileSync(extensionLogPath(sb.paths, "quiet"), "utf8")).toMatch(/100 ms of silence after hello_ack; treating it as ready/);
+  });
+
+  it("each frame during registration restarts the idle window, so a chatty extension's registrations all count before auto-ready", async () => {
+    writeExtension(sb.globalDir, "chatty", { name: "chatty", noReady: true,
+      start: `let n = 0; const tick = () => { ctx.send({type: "register_command", name: "c" + n}); if (++n < 4) ctx.later(60, tick); }; ctx.later(60, tick);` });
+    t = await startHost(sb, { timeouts: { ready: 10_000, readyIdle: 150 } });
+    expect(t.host.reports()[0]).toMatchObject({ ready: "auto", commands: ["c0", "c1", "c2", "c3"] });
+    expect(readFileSync(extensionLogPath(sb.paths, "chatty"), "utf8")).not.toMatch(/arrived after ready/);
+  });
+
   it("a registration that arrives after ready still counts, and is logged as late", async () => {
     writeExtension(sb.globalDir, "late", { name: "late", register: [command("now")],
       on: { command_invoked: `ctx.send({type:"register_command",name:"later"}); ctx.send({type:"command_response",id:msg.id,action:"noop"})` } });

@@ -59,6 +59,7 @@ export class LoadedExtension {
   private startedAt = Date.now();
   private helloTimer: ReturnType<typeof setTimeout> | undefined;
   private readyTimer: ReturnType<typeof setTimeout> | undefined;
+  private idleTimer: ReturnType<typeof setTimeout> | undefined;
   private stopping = false;
   private invalidLines = 0;
 
@@ -139,6 +140,7 @@ export class LoadedExtension {
   private receive(frame: ExtensionFrame): void {
     if (this.phase === "starting") return this.receiveFirst(frame);
     if (this.phase !== "registering" && this.phase !== "ready") return;
+    if (this.idleTimer !== undefined) this.armIdle();
     switch (frame.type) {
       case "hello":
         return this.warn("sent a second hello; ignored");
@@ -178,16 +180,27 @@ export class LoadedExtension {
       cwd: this.sink.cwd, extension_dir: this.dir, data_dir: this.dir,
       capabilities: hostCapabilities(this.sink.interactive),
     });
-    // Legacy extensions never send ready: they are readied once the registration window passes.
+    // Legacy extensions never send ready: they are readied once they have been silent for the
+    // idle window after hello_ack, or when the registration window closes, whichever is first.
     const armReady = () => {
       if (this.phase !== "registering") return;
-      this.readyTimer = setTimeout(() => {
-        if (this.phase !== "registering") return;
-        this.log(`no ready frame within ${this.timeouts.ready} ms after hello_ack; treating it as ready (legacy extension)`);
-        this.becomeReady("auto");
-      }, this.timeouts.ready);
+      this.readyTimer = setTimeout(() => this.autoReady(`no ready frame within ${this.timeouts.ready} ms after hello_ack`), this.timeouts.ready);
+      this.armIdle();
     };
     if (ack) void ack.written.then(armReady);
+  }
+
+  /** (Re)starts the idle window; any frame while registering restarts it. */
+  private armIdle(): void {
+    clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => this.autoReady(`no ready frame and ${this.timeouts.readyIdle} ms of silence after hello_ack`),
+      Math.min(this.timeouts.readyIdle, this.timeouts.ready));
+  }
+
+  private autoReady(why: string): void {
+    if (this.phase !== "registering") return;
+    this.log(`${why}; treating it as ready (legacy extension)`);
+    this.becomeReady("auto");
   }
 
   private subscribe(events: string[], intercepts: string[]): void {
@@ -204,6 +217,8 @@ export class LoadedExtension {
 
   private becomeReady(mode: "ready" | "auto"): void {
     clearTimeout(this.readyTimer);
+    clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
     this.phase = "ready";
     this.readyMode = mode;
     this.startupMs = Date.now() - this.startedAt;
@@ -237,6 +252,7 @@ export class LoadedExtension {
     this.phase = "failed";
     clearTimeout(this.helloTimer);
     clearTimeout(this.readyTimer);
+    clearTimeout(this.idleTimer);
     this.startupMs = Date.now() - this.startedAt;
     const message = failureMessage(this, reason, duringStartup);
     this.errors.push(message);
@@ -266,6 +282,7 @@ export class LoadedExtension {
     this.stopping = true;
     clearTimeout(this.helloTimer);
     clearTimeout(this.readyTimer);
+    clearTimeout(this.idleTimer);
     this.settle();
     const proc = this.process;
     const grace = this.timeouts.shutdownGrace;

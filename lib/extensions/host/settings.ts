@@ -1,14 +1,16 @@
 // Timeouts and limits of the host, with the spec's values as defaults. Tests shrink them.
 import {
   CALL_TOOL_TIMEOUT_MS, HELLO_TIMEOUT_MS, INTERCEPT_TIMEOUT_MS, MAX_FRAME_BYTES, OUTBOUND_QUEUE_MAX_BYTES,
-  OUTBOUND_QUEUE_MAX_FRAMES, READY_TIMEOUT_MS, SHUTDOWN_GRACE_MS, TOOL_CALL_TIMEOUT_MS, WRITE_TIMEOUT_MS,
+  OUTBOUND_QUEUE_MAX_FRAMES, READY_IDLE_MS, READY_TIMEOUT_MS, SHUTDOWN_GRACE_MS, TOOL_CALL_TIMEOUT_MS, WRITE_TIMEOUT_MS,
 } from "../../protocol/index.ts";
 
 export interface HostTimeouts {
   /** Spawn → first `hello` frame. */
   hello: number;
-  /** `hello_ack` → `ready`; after it a legacy extension is auto-readied. */
+  /** `hello_ack` → `ready` at the latest; after it a legacy extension is auto-readied. */
   ready: number;
+  /** Silence after `hello_ack` (or the last frame) that auto-readies a legacy extension sooner. */
+  readyIdle: number;
   /** `event_intercept` reply deadline. */
   intercept: number;
   /** Non-interactive extension `tool_call` reply deadline. */
@@ -32,6 +34,7 @@ export interface HostLimits {
 export const DEFAULT_TIMEOUTS: HostTimeouts = {
   hello: HELLO_TIMEOUT_MS,
   ready: READY_TIMEOUT_MS,
+  readyIdle: READY_IDLE_MS,
   intercept: INTERCEPT_TIMEOUT_MS,
   toolCall: TOOL_CALL_TIMEOUT_MS,
   callTool: CALL_TOOL_TIMEOUT_MS,
