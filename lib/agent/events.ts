@@ -28,7 +28,9 @@ export type LifecycleEvent =
       type: "tool_call";
       tool_id: string;
       tool_name: string;
-      tool_args: Record<string, unknown>;
+      /** Absent when the model's arguments were not a JSON object: then `tool_args_raw` carries them. */
+      tool_args?: Record<string, unknown>;
+      tool_args_raw?: string;
       /** Set when the call came from an extension (`call_tool`, or a `tool_prompt` action). */
       origin_extension?: string;
     }

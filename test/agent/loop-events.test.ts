@@ -132,6 +132,14 @@ describe("Tool outcomes", () => {
     expect(toolResultsSent(h.server.requests[1]!.body)[0]!.text).toContain("not a valid JSON object");
   });
 
+  it("a tool_call with malformed arguments omits tool_args and carries tool_args_raw, like tool_result", async () => {
+    h = await startHarness([{ tool_calls: [{ id: "m2", name: "bash", args_raw: '{"command": "ls' }] }, { text: "retrying" }]);
+    await h.session.prompt("list");
+    const [call] = h.ofType("tool_call");
+    expect(call).toMatchObject({ tool_id: "m2", tool_name: "bash", tool_args_raw: '{"command": "ls' });
+    expect(call).not.toHaveProperty("tool_args");
+  });
+
   it("a tool error is failed with executed:true, and the loop continues", async () => {
     h = await startHarness([{ tool_calls: [{ id: "r1", name: "read", args: { path: "missing.txt" } }] }, { text: "no such file" }]);
     const result = await h.session.prompt("read missing.txt");

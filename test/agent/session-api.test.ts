@@ -194,6 +194,16 @@ describe("call_tool: runTool for extensions", () => {
     controller.abort();
     expect(await pending).toMatchObject({ status: "cancelled", executed: true });
   });
+
+  it("a call stopped by its deadline (a TimeoutError reason) ends timed_out, not cancelled", async () => {
+    h = await startHarness([]);
+    const controller = new AbortController();
+    const pending = h.session.runTool("bash", { command: "sleep 5" }, { originExtension: "caller-ext", signal: controller.signal });
+    await waitFor(() => h!.ofType("permission_decision").length === 1, "the tool to start");
+    controller.abort(new DOMException("call_tool bash timed out after 200 ms", "TimeoutError"));
+    expect(await pending).toMatchObject({ status: "timed_out", executed: true });
+    expect(h.ofType("tool_result")[0]).toMatchObject({ status: "timed_out", origin_extension: "caller-ext" });
+  });
 });
 
 describe("State", () => {

@@ -156,6 +156,21 @@ describe("call_tool", () => {
     await waitFor(() => readRecord(record).some((f) => f.type === "tool_cancel"), "tool_cancel to the hanging tool");
   });
 
+  it("a timed-out call_tool aborts the callee with a TimeoutError, so its tool_result says timed_out", async () => {
+    chainExtension();
+    let reason: unknown;
+    t = await startHost(sb, {
+      timeouts: { callTool: 200 },
+      runTool: (_name, _args, c) => new Promise((resolve) => c.signal.addEventListener("abort", () => {
+        reason = c.signal.reason;
+        resolve({ content: [{ type: "text", text: "stopped" }], is_error: true, status: "cancelled" });
+      })),
+    });
+    expect(await callFromCommand("read")).toMatchObject({ is_error: true, content: [{ text: "call_tool read timed out after 200 ms" }] });
+    await waitFor(() => reason !== undefined, "the callee to be aborted");
+    expect(reason).toMatchObject({ name: "TimeoutError" });
+  });
+
   it("call_tool_cancel cancels the request and the nested tool", async () => {
     chainExtension();
     const record = join(sb.scratch, "h.jsonl");

@@ -72,7 +72,9 @@ export async function runAgentLoop(env: LoopEnv): Promise<RunResult> {
         if (shown !== undefined) visible = shown;
       }
       for (const call of calls) {
-        env.emit.lifecycle({ type: "tool_call", tool_id: call.id, tool_name: call.name, tool_args: call.args });
+        // Malformed arguments follow tool_result's rule: no tool_args, the raw text instead.
+        env.emit.lifecycle({ type: "tool_call", tool_id: call.id, tool_name: call.name,
+          ...(call.args_raw !== undefined ? { tool_args_raw: call.args_raw } : { tool_args: call.args }) });
       }
       env.emit.lifecycle({ type: "turn_end", stop: message.stop, ...(message.error !== undefined ? { error: message.error } : {}) });
       env.onStepEnd?.(message);

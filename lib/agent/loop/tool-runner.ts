@@ -84,7 +84,9 @@ export async function runToolCall(call: ToolCallRequest, env: ToolRunEnv): Promi
       ...origin,
     });
 
-  if (env.signal.aborted) return refuse(call.args, "cancelled", `${call.tool_name} was cancelled before it ran.`);
+  // A deadline (a call_tool timeout) aborts with a TimeoutError: such a stop is timed_out.
+  const stopped = (): ToolStatus => (isTimeout(env.signal.reason) ? "timed_out" : "cancelled");
+  if (env.signal.aborted) return refuse(call.args, stopped(), `${call.tool_name} was ${stopped() === "timed_out" ? "timed out" : "cancelled"} before it ran.`);
 
   const tools = env.tools();
   const tool = tools.get(call.tool_name);
@@ -116,7 +118,7 @@ export async function runToolCall(call: ToolCallRequest, env: ToolRunEnv): Promi
       return refuse(args, "blocked", reason);
     }
   } catch (err) {
-    if (isAbortError(err)) return refuse(args, "cancelled", `${call.tool_name} was cancelled before it ran.`);
+    if (isAbortError(err)) return refuse(args, stopped(), `${call.tool_name} was ${stopped() === "timed_out" ? "timed out" : "cancelled"} before it ran.`);
     // Hooks never throw by contract; an exception here is the fail-open "allow, unchanged".
   }
 
@@ -151,12 +153,13 @@ export async function runToolCall(call: ToolCallRequest, env: ToolRunEnv): Promi
     });
   } catch (err) {
     // Tools never throw by contract; classify a broken one as failed, or cancelled if we asked it to stop.
-    const status: ToolStatus = env.signal.aborted ? "cancelled" : "failed";
-    const text = status === "cancelled" ? `${call.tool_name} was cancelled.` : `${call.tool_name} failed unexpectedly: ${(err as Error)?.message ?? String(err)}`;
+    const status: ToolStatus = env.signal.aborted ? stopped() : "failed";
+    const text = status !== "failed" ? `${call.tool_name} was ${status === "timed_out" ? "timed out" : "cancelled"}.` : `${call.tool_name} failed unexpectedly: ${(err as Error)?.message ?? String(err)}`;
     return finish(args, { content: [{ type: "text", text }], is_error: true, status, executed: true });
   }
 
-  const status: ToolStatus = outcome.status ?? (outcome.is_error ? "failed" : "completed");
+  let status: ToolStatus = outcome.status ?? (outcome.is_error ? "failed" : "completed");
+  if (status === "cancelled" && env.signal.aborted) status = stopped();
   const isError = outcome.is_error ?? status !== "completed";
   if (status === "blocked" && outcome.details?.policy !== undefined) {
     decide("denied", "policy", "tool_execution", textOf(outcome.content) || `${call.tool_name} refused by ${String(outcome.details.policy)} policy`);
@@ -184,6 +187,10 @@ function excerpt(text: string, max = 200): string {
 
 function textOf(content: readonly ToolContent[]): string {
   return content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n");
+}
+
+function isTimeout(reason: unknown): boolean {
+  return typeof reason === "object" && reason !== null && (reason as { name?: unknown }).name === "TimeoutError";
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

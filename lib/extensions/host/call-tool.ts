@@ -75,7 +75,11 @@ export class CallToolRouter {
       onSettle: (settlement) => {
         // A cancelled or disconnected call is answered before the tool hears of the abort.
         const stopped = !settlement.ok && (settlement.reason === "closed" || settlement.cause instanceof CallToolCancelled);
-        if (!stopped && !controller.signal.aborted) controller.abort();
+        // A TimeoutError reason: the callee's tool_result then says timed_out, not cancelled.
+        const timedOut = !settlement.ok && settlement.reason === "timeout";
+        if (!stopped && !controller.signal.aborted) {
+          controller.abort(timedOut ? new DOMException(`call_tool ${frame.name} timed out after ${timeoutMs} ms`, "TimeoutError") : undefined);
+        }
         const answer = settlement.ok ? settlement.reply : failureAnswer(frame.name, settlement, timeoutMs);
         reply(answer.content, answer.isError, answer.truncated);
         if (stopped) controller.abort(new CallToolCancelled());

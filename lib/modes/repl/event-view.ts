@@ -165,7 +165,7 @@ export class EventView {
       case "tool_call":
         this.endThinking();
         this.commit([]);
-        this.tools.set(event.tool_id, { name: event.tool_name, preview: this.previewOf(event.tool_name, event.tool_args) });
+        this.tools.set(event.tool_id, { name: event.tool_name, preview: this.previewOf(event.tool_name, event.tool_args ?? {}) });
         this.o.changed();
         break;
       case "tool_progress": {
