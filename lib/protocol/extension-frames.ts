@@ -2,7 +2,7 @@
 // tolerated (the protocol is additive under version 1).
 import * as v from "valibot";
 
-import { ContentSchema } from "./blocks.ts";
+import { ExtensionContentSchema } from "./blocks.ts";
 import { bool, jsonObject, nonEmpty, str, strings } from "./fields.ts";
 
 export const HelloSchema = v.looseObject({
@@ -33,7 +33,7 @@ export const ReadySchema = v.looseObject({ type: v.literal("ready") });
 export const ToolResultSchema = v.looseObject({
   type: v.literal("tool_result"),
   id: nonEmpty("id"),
-  content: v.optional(ContentSchema),
+  content: v.optional(ExtensionContentSchema),
   is_error: v.optional(bool("is_error")),
   activate_tools: v.optional(strings("activate_tools")),
   truncated: v.optional(bool("truncated")),

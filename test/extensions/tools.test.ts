@@ -103,6 +103,15 @@ describe("register_tool / tool_call / tool_result", () => {
     expect(t.host.reports()[0]!.status).toBe("ok");
   });
 
+  it("an unsupported content block is omitted and logged; the other blocks are kept", async () => {
+    writeExtension(sb.globalDir, "m", { name: "m", register: [tool("mixed")],
+      on: { tool_call: `ctx.send({type:"tool_result",id:msg.id,content:[{type:"text",text:"before"},{type:"audio",data:"x"},{type:"text",text:"after"}]})` } });
+    t = await startHost(sb, { timeouts: { toolCall: 600_000 } });
+    expect(await t.host.tools()[0]!.execute({}, ctx())).toMatchObject({ is_error: false, status: "completed",
+      content: [{ type: "text", text: "before" }, { type: "text", text: "after" }] });
+    expect(readFileSync(extensionLogPath(sb.paths, "m"), "utf8")).toMatch(/content block of type "audio" is not supported; omitted/);
+  });
+
   it("an extension that dies mid-call fails the call", async () => {
     writeExtension(sb.globalDir, "d", { name: "d", register: [tool("die")], on: { tool_call: handlers(0) } });
     t = await startHost(sb);

@@ -3,7 +3,7 @@
 // interactive), a cancellation or a bad reply become typed outcomes. `tool_cancel` goes only to
 // extensions that advertised it, and only for a request that was actually delivered. Late
 // results are dropped by the connection (their id is no longer pending).
-import type { ToolCallFrame, ToolResultFrame } from "../../protocol/index.ts";
+import { splitSupportedBlocks, type ToolCallFrame, type ToolResultFrame } from "../../protocol/index.ts";
 import { errorOutcome, type Tool, type ToolContext, type ToolOutcome } from "../../tools/types.ts";
 import type { LoadedExtension } from "./extension.ts";
 import type { ToolEntry } from "./registry.ts";
@@ -93,8 +93,10 @@ async function runExtensionTool(entry: ToolEntry, args: Record<string, unknown>,
     if (reply.ok) {
       const result = reply.frame;
       if (result.activate_tools?.length) deps.activate(result.activate_tools);
+      const { blocks, unsupported } = splitSupportedBlocks(result.content ?? []);
+      for (const type of unsupported) ext.log(`tool_result ${id} (${frame.name}): content block of type "${type}" is not supported; omitted`);
       const outcome: ToolOutcome = {
-        content: (result.content ?? []).map((b) =>
+        content: blocks.map((b) =>
           b.type === "text" ? { type: "text", text: b.text } : { type: "image", mime_type: b.mime_type, data: b.data }),
         is_error: result.is_error === true,
         status: result.is_error === true ? "failed" : "completed",

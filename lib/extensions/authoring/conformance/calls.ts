@@ -1,7 +1,7 @@
 // Checks of the request/reply surface the user and the model reach: every registered command
 // answers `command_invoked`, every non-interactive tool answers `tool_call` (with `{}` and with
 // placeholder values for its required properties), and `tool_cancel` does not break it.
-import type { CommandResponseFrame, ContentBlock, RegisterToolFrame, ToolResultFrame } from "../../../protocol/index.ts";
+import { splitSupportedBlocks, type CommandResponseFrame, type RegisterToolFrame, type ToolResultFrame } from "../../../protocol/index.ts";
 import { exchange, settleAlive, whileRunning } from "./exchange.ts";
 import { requiredArgs } from "./payloads.ts";
 import type { Session } from "./session.ts";
@@ -33,8 +33,9 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 /** Warnings about a tool_result the schema accepts but zot cannot use well. */
 function resultWarnings(s: Session, frame: ToolResultFrame): string[] {
   const warnings: string[] = [];
-  const content: ContentBlock[] = frame.content ?? [];
+  const { blocks: content, unsupported } = splitSupportedBlocks(frame.content ?? []);
   if (frame.content === undefined) warnings.push("no content (the model sees an empty result)");
+  for (const type of unsupported) warnings.push(`content block of type "${type}" is not supported (zot omits it)`);
   for (const block of content) {
     if (block.type !== "image") continue;
     if (!block.mime_type.startsWith("image/")) warnings.push(`image block mime_type "${block.mime_type}" is not image/*`);
