@@ -171,6 +171,22 @@ describe("call_tool", () => {
     expect(reason).toMatchObject({ name: "TimeoutError" });
   });
 
+  it("a command's deadline is extended while its extension has a call_tool in flight, such as one waiting for the user's confirmation", async () => {
+    chainExtension();
+    let confirm!: () => void;
+    const confirmed = new Promise<void>((resolve) => (confirm = resolve));
+    t = await startHost(sb, {
+      timeouts: { command: 200, callTool: 60_000 },
+      // The user answers the call's confirmation well after the command deadline.
+      runTool: async () => {
+        await confirmed;
+        return { content: [{ type: "text", text: "approved and ran" }] };
+      },
+    });
+    setTimeout(confirm, 700);
+    expect(await callFromCommand("bash")).toMatchObject({ is_error: false, content: [{ type: "text", text: "approved and ran" }] });
+  });
+
   it("call_tool_cancel cancels the request and the nested tool", async () => {
     chainExtension();
     const record = join(sb.scratch, "h.jsonl");

@@ -96,6 +96,11 @@ export class CallToolRouter {
       });
   }
 
+  /** How many call_tool requests of `ext` are outstanding. */
+  inFlight(ext: LoadedExtension): number {
+    return this.outstanding.get(ext)?.size ?? 0;
+  }
+
   /** `call_tool_cancel`: aborts the request; its reply says it was cancelled. */
   cancel(ext: LoadedExtension, id: string): void {
     this.outstanding.get(ext)?.fail(id, "aborted", "cancelled", new CallToolCancelled());

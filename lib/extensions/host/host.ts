@@ -181,11 +181,16 @@ export class ExtensionHost implements AgentHooks {
     if (!entry) return undefined;
     const ext = entry.extension;
     if (!ext.alive || !ext.conn) return { error: `/${entry.name} is unavailable: extension "${ext.name}" is not running` };
+    // The deadline is the host's own (the spec sets none). It is extended while the extension
+    // has a call_tool in flight, which covers the user answering that call's confirmation.
+    const expired = new AbortController();
+    const stopDeadline = this.extendingDeadline(this.timeouts.command, () => this.callTool.inFlight(ext) > 0, () => expired.abort());
     const reply = await ext.conn.request<CommandResponseFrame>(
       { type: "command_invoked", id: ext.conn.newId("cmd"), name: entry.name, args: args.trim() },
-      "command_response", { timeoutMs: this.timeouts.command });
+      "command_response", { timeoutMs: null, signal: expired.signal });
+    stopDeadline();
     if (!reply.ok) {
-      const why = reply.reason === "timeout" ? `did not answer within ${this.timeouts.command} ms` : reply.message;
+      const why = reply.reason === "cancelled" ? `did not answer within ${this.timeouts.command} ms` : reply.message;
       ext.log(`command /${entry.name}: ${why}`);
       return { error: `/${entry.name} (extension "${ext.name}"): ${why}` };
     }
@@ -296,6 +301,14 @@ export class ExtensionHost implements AgentHooks {
     const extensions = this.loaded;
     await Promise.all(extensions.map((ext) => ext.shutdown()));
     for (const ext of extensions) this.callTool.disconnect(ext);
+  }
+
+  /** Calls `expire` after `ms`, re-arming while `busy()` holds. Returns the cancel function. */
+  private extendingDeadline(ms: number, busy: () => boolean, expire: () => void): () => void {
+    let timer: ReturnType<typeof setTimeout>;
+    const arm = () => (timer = setTimeout(() => (busy() ? arm() : expire()), ms));
+    arm();
+    return () => clearTimeout(timer);
   }
 
   private activate(names: string[]): void {
