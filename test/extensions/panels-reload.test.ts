@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { extensionLogPath } from "../../lib/paths.ts";
 import { command, processRunning, readRecord, sandbox, startHost, tool, waitFor, writeExtension, type Sandbox, type TestHost } from "./helpers.ts";
 
 let sb: Sandbox;
@@ -57,7 +58,7 @@ describe("Panels", () => {
     await waitFor(() => todos().some((f) => f.type === "panel_close"), "panel_close to the extension");
   });
 
-  it("the extension can close its panel; a render for a panel that is not open opens it", async () => {
+  it("the extension can close its panel; a render for a panel that is not open, outside an interactive tool call, is ignored and logged", async () => {
     panelExtension("todos");
     t = await startHost(sb);
     await t.host.invokeCommand("todos", "");
@@ -65,8 +66,22 @@ describe("Panels", () => {
     await waitFor(() => t!.of("ext_panel_close").length, "close");
     expect(t.host.openPanels()).toEqual([]);
     await t.host.invokeCommand("todos-render", "");
-    await waitFor(() => t!.host.openPanels().length, "panel opened by render");
-    expect(t.of("ext_panel_open").at(-1)).toEqual({ type: "ext_panel_open", extension: "todos", panel_id: "todos-side", title: "Side", lines: ["opened by render"] });
+    await waitFor(() => readFileSync(extensionLogPath(sb.paths, "todos"), "utf8").includes('panel_render for panel "todos-side", which is not open, ignored'),
+      "the ignored render in the log");
+    expect(t.host.openPanels()).toEqual([]);
+    expect(t.of("ext_panel_open")).toHaveLength(1);
+  });
+
+  it("a render for a panel that is not open opens it while that extension has an interactive tool call in flight", async () => {
+    writeExtension(sb.globalDir, "picker", { name: "picker", capabilities: ["tools", "panels"], register: [tool("pick", { interactive: true }), tool("plain")],
+      on: { tool_call: `ctx.send({type:"panel_render",panel_id:msg.name + "-panel",title:"Pick",lines:["a","b"]});
+        ctx.later(300, () => ctx.send({type:"tool_result",id:msg.id,content:[{type:"text",text:"done"}]}))` } });
+    t = await startHost(sb);
+    const [pick, plain] = t.host.tools();
+    await plain!.execute({}, { cwd: sb.cwd, signal: new AbortController().signal });
+    expect(t.host.openPanels()).toEqual([]);
+    await pick!.execute({}, { cwd: sb.cwd, signal: new AbortController().signal });
+    expect(t.of("ext_panel_open")).toEqual([{ type: "ext_panel_open", extension: "picker", panel_id: "pick-panel", title: "Pick", lines: ["a", "b"] }]);
   });
 
   it("an extension cannot render or close another extension's panel", async () => {

@@ -86,7 +86,7 @@ export class ExtensionHost implements AgentHooks {
     this.timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.registry = this.newRegistry();
-    this.panels = new Panels((event) => this.publish(event));
+    this.panels = new Panels((event) => this.publish(event), (owner) => this.activeCalls.hasActive(owner, { interactive: true }));
     this.interceptors = new Interceptors({
       extensions: () => this.loaded,
       timeoutMs: () => this.timeouts.intercept,

@@ -30,7 +30,11 @@ export class Panels {
   /** Insertion order is focus order: the last entry has focus. */
   private readonly open = new Map<string, PanelState>();
 
-  constructor(private readonly publish: (event: HostEvent) => void) {}
+  /**
+   * `mayOpenByRender(owner)`: whether a panel_render for a panel that is not open may open it
+   * (host.md: only while that extension has an interactive tool call in flight).
+   */
+  constructor(private readonly publish: (event: HostEvent) => void, private readonly mayOpenByRender: (owner: LoadedExtension) => boolean) {}
 
   list(): OpenPanel[] {
     return [...this.open.values()].map(({ owner: _owner, ...panel }) => ({ ...panel }));
@@ -53,10 +57,18 @@ export class Panels {
     this.publish({ type: "ext_panel_open", extension: owner.name, panel_id: panel.id, ...content(panel) });
   }
 
-  /** A `panel_render` from an extension; an unknown panel id opens that panel (host.md). */
+  /**
+   * A `panel_render` from an extension. An unknown panel id opens that panel only while the
+   * extension runs an interactive tool call; otherwise it is ignored, so a tool's redraw of a
+   * closed panel never steals the user's focus.
+   */
   render(owner: LoadedExtension, frame: PanelRenderFrame): void {
     const state = this.open.get(frame.panel_id);
-    if (!state) return this.openPanel(owner, { id: frame.panel_id, ...content(frame) });
+    if (!state) {
+      if (this.mayOpenByRender(owner)) return this.openPanel(owner, { id: frame.panel_id, ...content(frame) });
+      owner.log(`panel_render for panel "${frame.panel_id}", which is not open, ignored (only an interactive tool call may open a panel by rendering it)`);
+      return;
+    }
     if (state.owner !== owner) {
       owner.log(`panel_render for panel "${frame.panel_id}" of extension "${state.owner.name}" ignored`);
       return;

@@ -15,6 +15,8 @@ export interface ActiveCall {
   /** Tool names of the chain, outermost first, this call's own name last. */
   chain: string[];
   signal: AbortSignal;
+  /** An interactive tool's call: while it runs, its extension may open panels by rendering them. */
+  interactive: boolean;
 }
 
 export class ActiveCalls {
@@ -33,8 +35,10 @@ export class ActiveCalls {
   }
 
   /** Whether a host-invoked tool of `ext` is running (un-parented call_tool is then refused). */
-  hasActive(ext: LoadedExtension): boolean {
-    for (const call of this.byId.values()) if (call.extension === ext) return true;
+  hasActive(ext: LoadedExtension, options: { interactive?: boolean } = {}): boolean {
+    for (const call of this.byId.values()) {
+      if (call.extension === ext && (!options.interactive || call.interactive)) return true;
+    }
     return false;
   }
 }
@@ -83,7 +87,8 @@ async function runExtensionTool(entry: ToolEntry, args: Record<string, unknown>,
   const conn = ext.conn;
   const id = conn.newId("tool");
   const parent = ctx.parentId !== undefined ? deps.activeCalls.get(ctx.parentId) : undefined;
-  deps.activeCalls.add({ id, extension: ext, chain: [...(parent?.chain ?? []), frame.name], signal: ctx.signal });
+  deps.activeCalls.add({ id, extension: ext, chain: [...(parent?.chain ?? []), frame.name], signal: ctx.signal,
+    interactive });
   const request: ToolCallFrame = { type: "tool_call", id, name: frame.name, args };
   try {
     const reply = await conn.request<ToolResultFrame>(request, "tool_result", {
