@@ -10,6 +10,8 @@ export const BUILTIN_COMMANDS: BuiltinCommand[] = [
   { name: "help", description: "list commands" },
   { name: "model", description: "show or switch the model: /model [id]" },
   { name: "clear", description: "start the conversation over" },
+  { name: "new", description: "end this conversation and start a fresh one" },
+  { name: "resume", description: "switch to a saved conversation: /resume [id] (no id lists them)" },
   { name: "compact", description: "summarize older messages to free context" },
   { name: "reload-ext", description: "restart every extension and re-read manifests" },
   { name: "ext", description: "list loaded extensions and their state" },

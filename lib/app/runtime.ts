@@ -5,7 +5,7 @@ import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { AgentSession } from "../agent/session/agent-session.ts";
 import type { EventBus } from "../agent/event-bus.ts";
-import { openSession } from "../agent/session/session-select.ts";
+import { listSessions, openSession, type SessionListing } from "../agent/session/session-select.ts";
 import { discoverSkills } from "../agent/prompt/skills.ts";
 import type { Confirmer } from "../agent/loop/permissions.ts";
 import { UsageError } from "../errors.ts";
@@ -31,6 +31,14 @@ export interface Runtime {
    * same credential rules as at start). Saved in config.json as the last choice.
    */
   setModel(spec: string): Promise<void>;
+  /**
+   * /new, /resume ID, rpc new_session and switch_session: the current conversation ends
+   * (`session_end` session_switch) and the session continues in a fresh one (no id) or in the
+   * saved session `id`. Resolves with the new session id.
+   */
+  switchSession(target?: { id?: string }): Promise<string>;
+  /** This directory's saved sessions, newest first (for /resume without an id). */
+  recentSessions(): SessionListing[];
   /** /reload-ext: respawns extensions, re-reads their skills, rebuilds the system prompt. */
   reloadExtensions(): Promise<void>;
   /** Finishes: waits for (or aborts) running work, ends the session, shuts extensions down. */
@@ -171,6 +179,17 @@ export async function createRuntime(input: RunConfig | RunConfigInput, io: Runti
         session.setModel(spec);
       }
       await rememberModel();
+    },
+    async switchSession(target = {}) {
+      const location = { sessionsDir: paths.sessions, cwd, provider: session.info().provider, model: session.info().model };
+      // Without saving (--no-session) a fresh conversation stays in memory too.
+      const fresh = config.session.kind === "none" ? { kind: "none" as const } : { kind: "new" as const };
+      const opened = openSession(target.id !== undefined ? { kind: "resume", id: target.id } : fresh, location);
+      await session.switchSession(opened);
+      return opened.id;
+    },
+    recentSessions() {
+      return listSessions({ sessionsDir: paths.sessions, cwd });
     },
     async reloadExtensions() {
       await host.reload();

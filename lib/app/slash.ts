@@ -67,6 +67,15 @@ async function runBuiltin(rt: Runtime, name: string, args: string, interactive: 
     case "clear":
       await s.clear();
       return { kind: "output", text: "Conversation cleared." };
+    case "new":
+      return { kind: "output", text: `New conversation ${await rt.switchSession()}.` };
+    case "resume": {
+      if (args) return { kind: "output", text: `Resumed conversation ${await rt.switchSession({ id: args })}.` };
+      const recent = rt.recentSessions().slice(0, 10);
+      if (recent.length === 0) return { kind: "output", text: "No saved conversations in this directory." };
+      return { kind: "output", text: `Recent conversations (resume one with /resume ID):\n${recent
+        .map((r) => `  ${r.id}  ${r.modified.toISOString().replace("T", " ").slice(0, 16)}`).join("\n")}` };
+    }
     case "compact": {
       const r = await s.compact();
       return r.status === "completed"

@@ -52,6 +52,32 @@ describe("rpc commands", () => {
     expect(await c.exited).toBe(0);
   });
 
+  it("new_session and switch_session end the old conversation (session_switch) before the new one starts; /clear and set_model end nothing", async () => {
+    world = await makeWorld([{ text: "first conversation" }]);
+    const c = rpc(world, ["-e", KIT]);
+    const first = (await c.call({ type: "get_state" })).data.session_id as string;
+    await c.call({ type: "prompt", message: "remember me" });
+    await c.waitFor((l) => l.type === "done");
+    await c.call({ type: "clear" });
+    await c.call({ type: "set_model", model: "claude-test-model" });
+    expect(c.lines.filter((l) => l.type === "session_end")).toEqual([]);
+
+    const fresh = await c.call({ type: "new_session" });
+    expect(fresh).toMatchObject({ success: true, data: { session_id: expect.any(String) } });
+    const second = fresh.data.session_id as string;
+    expect(second).not.toBe(first);
+    const boundary = () => c.lines.filter((l) => l.type === "session_end" || l.type === "session_start")
+      .map((l) => [l.type, l.session_id, l.reason]);
+    expect(boundary()).toEqual([["session_start", first, undefined], ["session_end", first, "session_switch"], ["session_start", second, undefined]]);
+    expect((await c.call({ type: "get_messages" })).data.messages).toEqual([]);
+
+    expect(await c.call({ type: "switch_session", session_id: first })).toMatchObject({ success: true, data: { session_id: first } });
+    expect(boundary().slice(3)).toEqual([["session_end", second, "session_switch"], ["session_start", first, undefined]]);
+    expect(await c.call({ type: "switch_session", session_id: "no-such-session" })).toMatchObject({ success: false, error: expect.stringMatching(/no session with id "no-such-session"/) });
+    c.end();
+    expect(await c.exited).toBe(0);
+  });
+
   it("/reload-ext restarts extensions and before_agent_start runs again from the base prompt", async () => {
     world = await makeWorld([{ text: "one" }, { text: "two" }, { text: "three" }]);
     const c = rpc(world, ["-e", KIT]);

@@ -21,6 +21,9 @@ const SCHEMAS = {
   get_commands: v.looseObject({ type: v.literal("get_commands"), id }),
   get_tools: v.looseObject({ type: v.literal("get_tools"), id }),
   clear: v.looseObject({ type: v.literal("clear"), id }),
+  new_session: v.looseObject({ type: v.literal("new_session"), id }),
+  // `id` correlates the response (as for every command), so the session to switch to is `session_id`.
+  switch_session: v.looseObject({ type: v.literal("switch_session"), id, session_id: str("session_id") }),
   set_model: v.looseObject({ type: v.literal("set_model"), id, model: str("model") }),
   get_models: v.looseObject({ type: v.literal("get_models"), id }),
   panel_key: v.looseObject({ type: v.literal("panel_key"), id, panel_id: str("panel_id"), key: str("key"), text: v.optional(str("text")) }),

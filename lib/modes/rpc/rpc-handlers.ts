@@ -81,6 +81,10 @@ export async function handleRpcCommand(ctx: RpcContext, command: RpcCommand): Pr
     case "clear":
       await session.clear();
       return {};
+    case "new_session":
+      return { session_id: await rt.switchSession() };
+    case "switch_session":
+      return { session_id: await rt.switchSession({ id: command.session_id }) };
     case "set_model":
       await rt.setModel(command.model);
       return { provider: session.state.provider, model: session.state.model };
