@@ -16,6 +16,15 @@ afterEach(async () => {
 const long = (tag: string, chars: number) => `${tag} ${"lorem ipsum ".repeat(Math.ceil(chars / 12))}`.slice(0, chars);
 
 describe("Compaction: /compact", () => {
+  it("the token estimate is the serialized text bytes divided by four, rounded up", async () => {
+    // 9 + 12 + 8 ("héllo!!": é is two bytes) + 4 = 33 bytes of text → ceil(33 / 4) = 9 tokens.
+    h = await startHarness([{ text: "0123456789ab" }, { text: "done" }, { text: "SUMMARY: short." }]);
+    await h.session.prompt("abcdefghi");
+    await h.session.prompt("héllo!!");
+    await h.session.compact();
+    expect(h.ofType("pre_compact")[0]).toMatchObject({ message_count: 4, token_estimate: 9 });
+  });
+
   it("summarises older messages through the provider, keeps recent ones, and pairs pre/post_compact", async () => {
     h = await startHarness([
       { text: long("ANSWER-ONE", 2000) },

@@ -187,6 +187,31 @@ describe("call_tool", () => {
     expect(await callFromCommand("bash")).toMatchObject({ is_error: false, content: [{ type: "text", text: "approved and ran" }] });
   });
 
+  it("several call_tool requests may be outstanding at once with distinct ids; a duplicate live id is refused", async () => {
+    writeExtension(sb.globalDir, "fan", { name: "fan", capabilities: ["commands", "call_tool"], register: [command("fan")], on: {
+      command_invoked: `ctx.state.cmd = msg.id; ctx.state.replies = [];
+        for (const [id, name] of [["x1", "read"], ["x2", "bash"], ["x1", "write"]]) ctx.send({type: "call_tool", id, name, args: {}});`,
+      tool_result: `ctx.state.replies.push({id: msg.id, name: msg.name, text: msg.content[0].text});
+        if (ctx.state.replies.length === 3) ctx.send({type: "command_response", id: ctx.state.cmd, action: "display", display: JSON.stringify(ctx.state.replies)});`,
+    } });
+    let running = 0;
+    let most = 0;
+    t = await startHost(sb, {
+      runTool: async (name) => {
+        most = Math.max(most, ++running);
+        await new Promise((r) => setTimeout(r, 300));
+        running--;
+        return { content: [{ type: "text", text: `${name} ran` }] };
+      },
+    });
+    const response = await t.host.invokeCommand("fan", "");
+    const replies = JSON.parse((response as { display: string }).display) as Array<{ id: string; name: string; text: string }>;
+    expect(replies[0]).toEqual({ id: "x1", name: "write", text: 'call_tool refused: a call_tool request with id "x1" is already outstanding' });
+    expect(replies.slice(1).sort((a, b) => a.id.localeCompare(b.id))).toEqual([
+      { id: "x1", name: "read", text: "read ran" }, { id: "x2", name: "bash", text: "bash ran" }]);
+    expect(most).toBe(2);
+  });
+
   it("call_tool_cancel cancels the request and the nested tool", async () => {
     chainExtension();
     const record = join(sb.scratch, "h.jsonl");
