@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PROTOCOL_VERSION } from "../../lib/protocol/index.ts";
@@ -158,6 +158,22 @@ describe("Lifecycle: registration and ready", () => {
     t = await startHost(sb, { timeouts: { ready: 10_000, readyIdle: 150 } });
     expect(t.host.reports()[0]).toMatchObject({ ready: "auto", commands: ["c0", "c1", "c2", "c3"] });
     expect(readFileSync(extensionLogPath(sb.paths, "chatty"), "utf8")).not.toMatch(/arrived after ready/);
+  });
+
+  it("manifest args reach the process one by one, an argument with spaces included", async () => {
+    const dir = join(sb.globalDir, "argv");
+    mkdirSync(dir, { recursive: true });
+    const record = join(sb.scratch, "argv.txt");
+    writeFileSync(join(dir, "ext.sh"), [
+      `out="$1"; shift; printf '%s\\n' "$#" "$@" > "$out"`,
+      `echo '{"type":"hello","name":"argv","version":"1.0.0"}'`,
+      `read ack; echo '{"type":"ready"}'`,
+      `while read line; do case "$line" in *'"shutdown"'*) exit 0;; esac; done`,
+    ].join("\n"));
+    writeFileSync(join(dir, "extension.json"), JSON.stringify({ name: "argv", exec: "sh", args: ["./ext.sh", record, "plain", "two words", "  padded  "] }));
+    t = await startHost(sb);
+    expect(t.host.reports()[0]).toMatchObject({ status: "ok", ready: "ready" });
+    expect(readFileSync(record, "utf8")).toBe("3\nplain\ntwo words\n  padded  \n");
   });
 
   it("a registration that arrives after ready still counts, and is logged as late", async () => {
