@@ -7,7 +7,8 @@ import { BUILTIN_COMMANDS } from "./builtin-commands.ts";
 import type { Runtime } from "./runtime.ts";
 
 export type SlashResult =
-  | { kind: "output"; text: string }
+  /** `reload`: set by /reload-ext, the load failures of the new set (the REPL shows a status). */
+  | { kind: "output"; text: string; reload?: { failures: Array<{ extension: string; message: string }> } }
   | { kind: "run"; run: Promise<RunResult> }
   | { kind: "display"; extension: string; text: string }
   | { kind: "insert"; extension: string; text: string }
@@ -84,7 +85,8 @@ async function runBuiltin(rt: Runtime, name: string, args: string, interactive: 
     }
     case "reload-ext":
       await rt.reloadExtensions();
-      return { kind: "output", text: `Extensions reloaded.\n${extText(rt)}` };
+      return { kind: "output", text: `Extensions reloaded.\n${extText(rt)}`, reload: { failures: rt.host.reports()
+        .filter((r) => r.status === "error").map((r) => ({ extension: r.name, message: r.errors.at(-1) ?? "failed to load" })) } };
     case "ext":
       return { kind: "output", text: extText(rt) };
     case "tools":

@@ -27,8 +27,11 @@ export async function runInteractive(config: RunConfig, prompt: string | undefin
   // The markdown renderer (marked, highlight.js) loads only here, while extensions start.
   const markdown = import("./repl/markdown-setup.ts").then((m) => m.createMarkdownStream({ style, color, env }))
     .catch(() => undefined); // without it, answers stream as plain text
+  const statusMs = Number(env.ZOT_RELOAD_STATUS_MS);
   const repl = new Repl({
     style,
+    // How long the /reload-ext status stays up; tests shorten it.
+    ...(Number.isFinite(statusMs) && statusMs > 0 ? { reloadStatusMs: statusMs } : {}),
     out: {
       write: (text) => void stdout.write(text),
       columns: () => stdout.columns || 80,

@@ -151,6 +151,28 @@ describe.skipIf(!hasTmux)("interactive REPL in a terminal", () => {
     await pane.until((t) => t.includes("Conversation cleared.") && !t.includes('extension "broken" failed to start'), 10_000, () => pane.screen());
   });
 
+  it("/reload-ext shows a temporary status with each load error in red that dismisses itself; a successful reload clears the load errors", async () => {
+    world = await makeWorld([]);
+    const broken = join(world.cwd, ".zot", "extensions", "broken");
+    mkdirSync(broken, { recursive: true });
+    writeFileSync(join(broken, "extension.json"), JSON.stringify({ name: "broken", exec: "sh -c 'exit 3'" }));
+    const pane = await Pane.start(world, ["--no-session"], { ZOT_RELOAD_STATUS_MS: "800", NO_COLOR: "" });
+    await pane.until("/help for commands");
+    await pane.type("/reload-ext");
+    await pane.keys("Enter");
+    const status = /✗ broken: extension "broken" failed to start/;
+    await pane.until(status, 10_000, () => pane.screen());
+    const styled = await pane.text(true);
+    expect(styled).toMatch(/\x1b\[31m✗ broken: extension "broken" failed to start/);
+    await pane.until((t) => !status.test(t) && t.includes("[broken] error:"), 10_000, () => pane.screen());
+
+    // Fixed on disk: the next reload succeeds and the load errors leave the chat.
+    writeFileSync(join(broken, "extension.json"), JSON.stringify({ name: "broken", exec: "sh -c 'exit 3'", enabled: false }));
+    await pane.type("/reload-ext");
+    await pane.keys("Enter");
+    await pane.until((t) => t.includes("✓ extensions reloaded") && !t.includes("[broken] error:"), 10_000, () => pane.screen());
+  });
+
   it("notes are coloured by level and cleared by the next prompt; NO_COLOR turns colour off", async () => {
     const pane = await repl([{ text: "Fine." }], ["-e", PANEL], { NO_COLOR: "" });
     await pane.type("/note loud");

@@ -15,6 +15,7 @@ import { panelKeyOf, type Key } from "./keys.ts";
 import { buildFrame, oneLine, PROMPT } from "./live-frame.ts";
 import { LiveScreen, type TerminalOut } from "./screen.ts";
 import type { Style } from "./style.ts";
+import { truncate } from "./text.ts";
 
 interface TrackedRun {
   /** The prompt echoed into the transcript when this run starts (none for command-started runs). */
@@ -25,6 +26,8 @@ interface TrackedRun {
 export interface ReplOptions {
   out: TerminalOut;
   style: Style;
+  /** How long the status after /reload-ext stays up (default five seconds). */
+  reloadStatusMs?: number;
 }
 
 export class Repl {
@@ -35,6 +38,9 @@ export class Repl {
   private readonly runs: TrackedRun[] = [];
   private rt: Runtime | undefined;
   private hints: string[] = [];
+  /** The temporary reload status: one red line per load error, dismissed after a while. */
+  private status: string[] = [];
+  private statusTimer: ReturnType<typeof setTimeout> | undefined;
   private ctrlCArmed = false;
   private exitCode: number | undefined;
   private resolveExit: ((code: number) => void) | undefined;
@@ -215,7 +221,8 @@ export class Repl {
     if (error) this.view.commitAside([s.red(`[${error.extension}] error: ${error.message}`)]);
     switch (result.kind) {
       case "output":
-        this.view.commitAside(result.text.split("\n"));
+        if (result.reload) this.showReloadStatus(result.reload.failures);
+        else this.view.commitAside(result.text.split("\n"));
         break;
       case "run":
         this.track(result.run, undefined);
@@ -236,6 +243,20 @@ export class Repl {
         break;
     }
     this.render();
+  }
+
+  private showReloadStatus(failures: Array<{ extension: string; message: string }>): void {
+    const s = this.o.style;
+    const width = Math.max(20, this.o.out.columns() - 1);
+    this.status = failures.length === 0
+      ? [s.green("✓ extensions reloaded")]
+      : failures.map((f) => s.red(truncate(`✗ ${f.extension}: ${f.message.split("\n")[0]}`, width)));
+    clearTimeout(this.statusTimer);
+    this.statusTimer = setTimeout(() => {
+      this.status = [];
+      this.render();
+    }, this.o.reloadStatusMs ?? 5_000);
+    this.statusTimer.unref?.();
   }
 
   private startPrompt(text: string, echo: string): void {
@@ -293,7 +314,7 @@ export class Repl {
       rows: this.o.out.rows(),
       queued: this.runs.filter((r) => !r.started && r.echo !== undefined).map((r) => r.echo!),
       confirm: this.confirm.current,
-      hints: this.hints,
+      hints: [...this.status, ...this.hints],
       running: this.running,
       input: this.rt && this.exitCode === undefined ? { text: this.input.text, cursor: this.input.cursor } : undefined,
     });
