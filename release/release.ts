@@ -1,8 +1,8 @@
 // `npm run release`: builds the Node bundle, the npm package and the five single binaries, then
-// writes dist/release/: one archive per target (binary, README.md, LICENSE), the npm tarball and
-// SHA256SUMS over all of them. Run with bun (like build.ts).
+// writes dist/release/: one archive per target (binary, README.md, LICENSE), the npm tarball,
+// install.sh and SHA256SUMS over all of them. Run with bun (like build.ts).
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ZOT_VERSION } from "../lib/version.ts";
@@ -35,6 +35,7 @@ for (const t of RELEASE_TARGETS) {
   const write = t.archive === "zip" ? writeZip : writeTarGz;
   writeFileSync(join(out, archiveName(version, t)), write(archiveStem(version, t), entries, mtime));
 }
+copyFileSync(join(root, "install.sh"), join(out, "install.sh"));
 // Scripts are off: the build above already made what the package ships.
 run("npm", ["pack", "--ignore-scripts", "--silent", "--pack-destination", out]);
 
