@@ -44,6 +44,7 @@ describe(`zot-${ZOT_VERSION}.tgz`, { timeout: 60_000 }, () => {
   it("a project imports createExtension from \"zot\" in plain Node ESM and runs as an extension of the global zot", async () => {
     writeFileSync(join(consumer, "extension.json"), JSON.stringify({ name: "consumer", version: "1.0.0", exec: "./main.mjs", language: "javascript" }));
     writeFileSync(join(consumer, "main.mjs"), [
+      "#!/usr/bin/env node",
       'import { createExtension, textResult, ZOT_VERSION } from "zot";',
       'const ext = createExtension({ name: "consumer", version: "1.0.0" });',
       'ext.tool("zot_version", { description: "The SDK version.", schema: { type: "object", properties: {} } }, () => textResult(ZOT_VERSION));',
@@ -84,5 +85,5 @@ describe(`zot-${ZOT_VERSION}.tgz`, { timeout: 60_000 }, () => {
     const tsc = await run(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", consumer], { cwd: consumer, env })
       .catch((err: { stdout: string }) => ({ stdout: err.stdout, failed: true }));
     expect(tsc.stdout).toBe("");
-  });
+  }, 300_000);
 });
