@@ -1,6 +1,6 @@
 // The release's own tar.gz and zip writers: what they write reads back the same, and the
 // system's tar and unzip (what a user downloading a release has) read it too, modes included.
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -59,12 +59,14 @@ describe("release archives", () => {
 });
 
 describe("SHA256SUMS", () => {
-  it("renders what sha256sum -c accepts and parses it back", () => {
+  it("renders what sha256sum -c and shasum -a 256 -c accept, and parses it back", () => {
     const files = [{ name: "a.tar.gz", data: Buffer.from("a") }, { name: "b.zip", data: Buffer.from("b") }];
     const text = renderSums(files);
     for (const f of files) writeFileSync(join(scratch, f.name), f.data);
     writeFileSync(join(scratch, "SHA256SUMS"), text);
-    expect(execFileSync("sha256sum", ["-c", "SHA256SUMS"], { cwd: scratch, encoding: "utf8" })).toBe("a.tar.gz: OK\nb.zip: OK\n");
+    // Linux has sha256sum, macOS shasum: the two tools a downloader verifies with.
+    const [tool, ...args] = spawnSync("sha256sum", ["--version"]).status === 0 ? ["sha256sum", "-c"] : ["shasum", "-a", "256", "-c"];
+    expect(execFileSync(tool!, [...args, "SHA256SUMS"], { cwd: scratch, encoding: "utf8" })).toBe("a.tar.gz: OK\nb.zip: OK\n");
     expect(parseSums(text).get("a.tar.gz")).toBe("ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb");
     expect(() => parseSums("nonsense\n")).toThrow("not a SHA256SUMS line: nonsense");
   });
