@@ -13,10 +13,9 @@ export interface BuildInfo {
 }
 
 /** The runtime zot is running on right now, e.g. "bun 1.4.5" or "node v20.20.2". */
-export function currentRuntime(versions: NodeJS.ProcessVersions = process.versions): string {
-  const more = versions as NodeJS.ProcessVersions & { bun?: string; deno?: string };
-  if (more.bun) return `bun ${more.bun}`;
-  if (more.deno) return `deno ${more.deno}`;
+export function currentRuntime(versions: { node?: string; bun?: string; deno?: string } = process.versions): string {
+  if (versions.bun) return `bun ${versions.bun}`;
+  if (versions.deno) return `deno ${versions.deno}`;
   return `node v${versions.node}`;
 }
 

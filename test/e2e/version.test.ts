@@ -33,9 +33,9 @@ describe("zot --version", () => {
   });
 
   it("names the runtime from its versions, Bun and Deno before Node", () => {
-    expect(currentRuntime({ node: "20.1.0", bun: "1.4.5" } as NodeJS.ProcessVersions)).toBe("bun 1.4.5");
-    expect(currentRuntime({ node: "20.1.0", deno: "2.9.6" } as NodeJS.ProcessVersions)).toBe("deno 2.9.6");
-    expect(currentRuntime({ node: "20.1.0" } as NodeJS.ProcessVersions)).toBe("node v20.1.0");
+    expect(currentRuntime({ node: "20.1.0", bun: "1.4.5" })).toBe("bun 1.4.5");
+    expect(currentRuntime({ node: "20.1.0", deno: "2.9.6" })).toBe("deno 2.9.6");
+    expect(currentRuntime({ node: "20.1.0" })).toBe("node v20.1.0");
   });
 
   it("only --version/-v, with or without --verbose, is the fast version request", () => {
