@@ -1,7 +1,8 @@
 // Builds zot: a Node bundle (dist/zot.mjs with dist/chunks/) and, unless --node-only, single binaries with
-// `bun build --compile`. Run with bun: `bun build.ts [--node-only] [--targets=a,b]`.
+// `bun build --compile`. Run with bun: `bun build.ts [--node-only] [--targets=a,b] [--package]`.
+// --package also builds the npm package's library entry: dist/mod.js and its .d.ts under dist/types.
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -10,10 +11,20 @@ const bun = process.execPath;
 const args = process.argv.slice(2);
 const nodeOnly = args.includes("--node-only");
 const targetsArg = args.find((a) => a.startsWith("--targets="))?.slice("--targets=".length);
+const packageEntry = args.includes("--package");
 
-function run(argv: string[]): void {
-  const r = spawnSync(bun, argv, { cwd: root, stdio: "inherit" });
-  if (r.status !== 0) throw new Error(`bun ${argv.join(" ")} failed with ${r.status ?? r.signal}`);
+function run(argv: string[], exe = bun): void {
+  const r = spawnSync(exe, argv, { cwd: root, stdio: "inherit" });
+  if (r.status !== 0) throw new Error(`${exe} ${argv.join(" ")} failed with ${r.status ?? r.signal}`);
+}
+
+// The build-info stamp `zot --version --verbose` shows (see lib/build-info.ts).
+const commit = spawnSync("git", ["rev-parse", "--short=12", "HEAD"], { cwd: root, encoding: "utf8" }).stdout?.trim() || "unknown";
+const epoch = Number(process.env.SOURCE_DATE_EPOCH);
+const builtAt = (Number.isFinite(epoch) && epoch > 0 ? new Date(epoch * 1000) : new Date()).toISOString().replace(/\.\d+Z$/, "Z");
+function stamp(target: string): string[] {
+  return [`--define=__ZOT_BUILD_COMMIT__=${JSON.stringify(commit)}`, `--define=__ZOT_BUILD_DATE__=${JSON.stringify(builtAt)}`,
+    `--define=__ZOT_BUILD_TARGET__=${JSON.stringify(target)}`];
 }
 
 // The TypeScript SDK, bundled into one module that `zot ext new --lang ts` writes beside a new
@@ -26,14 +37,27 @@ mkdirSync(join(root, "dist"), { recursive: true });
 // out of its start-up: each mode and subcommand is a chunk loaded on demand.
 rmSync(join(root, "dist", "chunks"), { recursive: true, force: true });
 run(["build", "bin/zot.ts", "--target=node", "--format=esm", "--splitting", "--outdir=dist",
-  "--entry-naming=[name].mjs", "--chunk-naming=chunks/[name]-[hash].mjs"]);
+  "--entry-naming=[name].mjs", "--chunk-naming=chunks/[name]-[hash].mjs", ...stamp("node")]);
 chmodSync(join(root, "dist", "zot.mjs"), 0o755);
+
+if (packageEntry) {
+  // The library keeps its dependencies external: the package installs them, and the .d.ts refer to them.
+  run(["build", "mod.ts", "--target=node", "--format=esm", "--packages=external", "--outfile=dist/mod.js"]);
+  rmSync(join(root, "dist", "types"), { recursive: true, force: true });
+  run(["-p", "tsconfig.types.json"], join(root, "node_modules", ".bin", "tsc"));
+  // Declarations keep the source's `.ts` specifiers; `.js` is what plain Node resolution maps to `.d.ts`.
+  for (const file of readdirSync(join(root, "dist", "types"), { recursive: true, encoding: "utf8" })) {
+    if (!file.endsWith(".d.ts")) continue;
+    const path = join(root, "dist", "types", file);
+    writeFileSync(path, readFileSync(path, "utf8").replace(/(from\s+|import\()(["'])(\.{1,2}\/[^"']*)\.ts\2/g, "$1$2$3.js$2"));
+  }
+}
 
 if (!nodeOnly) {
   const targets = targetsArg ? targetsArg.split(",") : ["bun"];
   for (const target of targets) {
     const suffix = target === "bun" ? "" : `-${target.replace(/^bun-/, "")}`;
     run(["build", "bin/zot.ts", "--compile", "--minify", "--bytecode", "--format=esm",
-      `--target=${target}`, `--outfile=dist/zot${suffix}`]);
+      `--target=${target}`, `--outfile=dist/zot${suffix}`, ...stamp(target)]);
   }
 }

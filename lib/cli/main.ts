@@ -1,14 +1,14 @@
 // Top-level dispatch. citty cannot mix a positional prompt with subcommands, so `ext` is routed
 // here and the root command stays subcommand-free.
-import { ZOT_VERSION } from "../version.ts";
+import { isVersionRequest, versionText } from "./version-text.ts";
 
 export async function main(argv: string[]): Promise<number> {
   if (argv[0] === "ext") {
     const { runExt } = await import("./ext/index.ts");
     return runExt(argv.slice(1));
   }
-  if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
-    process.stdout.write(`${ZOT_VERSION}\n`);
+  if (isVersionRequest(argv)) {
+    process.stdout.write(await versionText(argv.includes("--verbose")));
     return 0;
   }
   const { runRoot } = await import("./root.ts");

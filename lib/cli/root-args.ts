@@ -35,6 +35,7 @@ export const ROOT_ARGS = {
   jail: { type: "boolean", description: "confine tools to --cwd" },
   "list-models": { type: "boolean", description: "list known models" },
   version: { type: "boolean", alias: "v", description: "print the version" },
+  verbose: { type: "boolean", description: "with --version: also the commit, build date, target and runtime" },
   help: { type: "boolean", alias: "h", description: "show this help" },
 } as const satisfies ArgsDef;
 
@@ -67,6 +68,7 @@ export interface RootOptions {
   jail: boolean;
   listModels: boolean;
   version: boolean;
+  verbose: boolean;
   help: boolean;
 }
 
@@ -218,6 +220,7 @@ export function parseRootArgs(argv: string[]): RootOptions {
     jail: bool("jail"),
     listModels: bool("list-models"),
     version: bool("version"),
+    verbose: bool("verbose"),
     help: bool("help"),
   };
 }

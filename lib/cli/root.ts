@@ -4,6 +4,7 @@ import { renderUsage } from "citty";
 import { colorEnabled } from "../modes/repl/style.ts";
 import { listModels } from "../providers/index.ts";
 import { ZOT_VERSION } from "../version.ts";
+import { versionText } from "./version-text.ts";
 import { parseRootArgs, ROOT_ARGS, toRunConfig, UsageError, type RootOptions } from "./root-args.ts";
 
 const ROOT_COMMAND = {
@@ -29,7 +30,7 @@ export async function runRoot(argv: string[], env: Record<string, string | undef
     return 0;
   }
   if (options.version) {
-    process.stdout.write(`${ZOT_VERSION}\n`);
+    process.stdout.write(await versionText(options.verbose));
     return 0;
   }
   if (options.listModels) {

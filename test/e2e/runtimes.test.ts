@@ -2,7 +2,8 @@
 // the single binary from `bun build --compile`. Each runtime goes through the same end-to-end
 // scenarios against the scripted model server (extension tools, bash, json events, SIGINT, zot ext,
 // a Python extension on zot_ext, a scaffolded TypeScript extension with no runtime on PATH), and
-// no kit extension process may outlive zot.
+// no kit extension process may outlive zot. `npm run release:check` runs the same scenarios on
+// what ships instead (ZOT_RELEASE_DIR): the npm tarball's Node bundle and the host's release binary.
 import { execFileSync, spawn } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,6 +13,7 @@ import { ZOT_VERSION } from "../../lib/version.ts";
 import type { Turn } from "../support/model-server.ts";
 import { jsonLines, KIT, makeWorld, requestText, ROOT, ZOT, type World, type ZotRun } from "./support.ts";
 import { processAlive } from "../../lib/process/group.ts";
+import { releaseRuntimes } from "../release/support.ts";
 
 const bin = (name: string) => join(ROOT, "node_modules", ".bin", name);
 const SOURCE = join(ROOT, "bin", "zot.ts");
@@ -34,7 +36,7 @@ interface Runtime {
   runsTsAlone?: boolean;
 }
 
-const runtimes: Runtime[] = [
+const sourceRuntimes: Runtime[] = [
   { name: "Node (dist/zot.mjs)", argv: [process.execPath, ZOT] },
   { name: "Bun (bin/zot.ts)", argv: [bin("bun"), SOURCE] },
   {
@@ -55,6 +57,9 @@ const runtimes: Runtime[] = [
     },
   },
 ];
+
+const releaseDir = process.env.ZOT_RELEASE_DIR;
+const runtimes: Runtime[] = releaseDir ? releaseRuntimes(releaseDir, scratch) : sourceRuntimes;
 
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
