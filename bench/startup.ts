@@ -101,7 +101,8 @@ const printCase = (binary: string): Case => ({
 const suites = BINARIES.map((binary) => [floorCase(binary), jsonCase(binary, 0), jsonCase(binary, 5), jsonCase(binary, 20), printCase(binary)]);
 const cases = suites.flat();
 
-interface Sample { ms: number; rssKb: number }
+/** Wall ms, peak RSS, and CPU ms (user + system, which background load disturbs far less than wall time). */
+interface Sample { ms: number; rssKb: number; cpuMs: number }
 
 /** One run under GNU time: wall clock from spawn to exit, peak RSS as time reports it. */
 function runOnce(c: Case, rssFile: string): Promise<Sample> {
@@ -110,7 +111,7 @@ function runOnce(c: Case, rssFile: string): Promise<Sample> {
   mkdirSync(project, { recursive: true });
   return new Promise((done, fail) => {
     const begin = performance.now();
-    const child = spawn(TIME, ["-f", "%M", "-o", rssFile, c.binary, ...c.args], {
+    const child = spawn(TIME, ["-f", "%M %U %S", "-o", rssFile, c.binary, ...c.args], {
       cwd: project,
       env: { PATH: process.env.PATH, HOME: c.home, ZOT_HOME: c.home, ZOT_PROVIDER: "anthropic", ZOT_BASE_URL: server.url },
       stdio: ["ignore", "pipe", "pipe"],
@@ -125,7 +126,8 @@ function runOnce(c: Case, rssFile: string): Promise<Sample> {
       try {
         if (code !== 0) throw new Error(`${c.label}: exit ${code}\n${stderr}`);
         c.check(stdout);
-        done({ ms, rssKb: Number(readFileSync(rssFile, "utf8").trim().split("\n").at(-1)) });
+        const [rssKb, user, system] = readFileSync(rssFile, "utf8").trim().split("\n").at(-1)!.split(" ").map(Number);
+        done({ ms, rssKb: rssKb!, cpuMs: (user! + system!) * 1000 });
       } catch (err) {
         fail(err);
       }
@@ -153,14 +155,17 @@ try {
     const floorMs = median(floor, (s) => s.ms);
     const floorKb = median(floor, (s) => s.rssKb);
     console.log(`\n${floor.binary}`);
-    console.log(`${"".padEnd(26)}${"wall ms".padStart(9)}${"÷ floor".padStart(9)}${"RSS MB".padStart(9)}${"÷ floor".padStart(9)}`);
+    const floorCpu = median(floor, (s) => s.cpuMs);
+    console.log(`${"".padEnd(26)}${"wall ms".padStart(9)}${"÷ floor".padStart(9)}${"RSS MB".padStart(9)}${"÷ floor".padStart(9)}` +
+      `${"CPU ms".padStart(9)}${"÷ floor".padStart(9)}`);
     for (const c of suite) {
       const ms = median(c, (s) => s.ms);
       const kb = median(c, (s) => s.rssKb);
-      console.log(`${c.label.padEnd(26)}${msText(ms)}${ratio(ms, floorMs)}${mbText(kb)}${ratio(kb, floorKb)}`);
+      const cpu = median(c, (s) => s.cpuMs);
+      console.log(`${c.label.padEnd(26)}${msText(ms)}${ratio(ms, floorMs)}${mbText(kb)}${ratio(kb, floorKb)}${msText(cpu)}${ratio(cpu, floorCpu)}`);
     }
   }
-  console.log("(medians; wall is spawn to exit, RSS is the zot process's peak as GNU time reports it)");
+  console.log("(medians; wall is spawn to exit; RSS is the zot process's peak and CPU its user + system time, in 10 ms steps, as GNU time reports them)");
 } finally {
   await server.close();
   rmSync(work, { recursive: true, force: true });
