@@ -150,19 +150,24 @@ try {
     }
   }
   const median = (c: Case, pick: (s: Sample) => number) => percentile(samples.get(c)!.map(pick).sort((a, b) => a - b), 0.5);
-  for (const suite of suites) {
+  for (const [index, suite] of suites.entries()) {
     const floor = suite[0]!;
+    const first = suites[0]!;
     const floorMs = median(floor, (s) => s.ms);
     const floorKb = median(floor, (s) => s.rssKb);
     console.log(`\n${floor.binary}`);
     const floorCpu = median(floor, (s) => s.cpuMs);
     console.log(`${"".padEnd(26)}${"wall ms".padStart(9)}${"÷ floor".padStart(9)}${"RSS MB".padStart(9)}${"÷ floor".padStart(9)}` +
-      `${"CPU ms".padStart(9)}${"÷ floor".padStart(9)}`);
-    for (const c of suite) {
+      `${"CPU ms".padStart(9)}${"÷ floor".padStart(9)}${index > 0 ? `${"wall ÷ 1st".padStart(12)}${"CPU ÷ 1st".padStart(11)}` : ""}`);
+    for (const [i, c] of suite.entries()) {
       const ms = median(c, (s) => s.ms);
       const kb = median(c, (s) => s.rssKb);
       const cpu = median(c, (s) => s.cpuMs);
-      console.log(`${c.label.padEnd(26)}${msText(ms)}${ratio(ms, floorMs)}${mbText(kb)}${ratio(kb, floorKb)}${msText(cpu)}${ratio(cpu, floorCpu)}`);
+      // Against the same case of the first binary: how a change compares with the build before it.
+      const vsFirst = index > 0
+        ? `${ratio(ms, median(first[i]!, (s) => s.ms)).padStart(12)}${ratio(cpu, median(first[i]!, (s) => s.cpuMs)).padStart(11)}`
+        : "";
+      console.log(`${c.label.padEnd(26)}${msText(ms)}${ratio(ms, floorMs)}${mbText(kb)}${ratio(kb, floorKb)}${msText(cpu)}${ratio(cpu, floorCpu)}${vsFirst}`);
     }
   }
   console.log("(medians; wall is spawn to exit; RSS is the zot process's peak and CPU its user + system time, in 10 ms steps, as GNU time reports them)");
