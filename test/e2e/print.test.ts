@@ -37,7 +37,7 @@ describe("print mode", () => {
       }
     };
     expect(await runWithStdin(file)).toEqual({ code: 0, stdout: "from file\n" });
-    expect(requestText(world.server.requests[0]!.body)).toContain("review this\n\n<stdin>\ndiff --git a b\n+redirected line\n</stdin>");
+    expect(requestText(world.server.requests[0]!.body)).toContain(JSON.stringify("review this\n\n<stdin>\ndiff --git a b\n+redirected line\n</stdin>").slice(1, -1));
     expect(await runWithStdin("/dev/null")).toEqual({ code: 0, stdout: "from null\n" });
     expect(requestText(world.server.requests[1]!.body)).toContain("review this");
     expect(requestText(world.server.requests[1]!.body)).not.toContain("<stdin>");
