@@ -1,6 +1,31 @@
 // The prompt a headless run starts with: the positional prompt, plus piped stdin when stdin is
 // not a TTY (`git diff | zot -p "review this"`).
-export async function readPipedStdin(stdin: NodeJS.ReadStream = process.stdin): Promise<string | undefined> {
+import { fstatSync, readFileSync, statSync } from "node:fs";
+import { isatty } from "node:tty";
+
+/**
+ * What fd 0 holds when that is known without a stream: a terminal or /dev/null hold nothing, a
+ * redirected file its text (read at once). `undefined` for a pipe or anything else. Building
+ * `process.stdin` costs a one-shot run more than all of this.
+ */
+function stdinWithoutStream(): { text: string | undefined } | undefined {
+  try {
+    if (isatty(0)) return { text: undefined };
+    const stat = fstatSync(0);
+    if (stat.isFile()) return { text: readFileSync(0, "utf8") };
+    if (stat.isCharacterDevice() && stat.rdev === statSync("/dev/null").rdev) return { text: undefined };
+  } catch {
+    // no /dev/null (Windows) or fd 0 closed: the stream decides
+  }
+  return undefined;
+}
+
+export async function readPipedStdin(stdin?: NodeJS.ReadStream): Promise<string | undefined> {
+  if (stdin === undefined) {
+    const known = stdinWithoutStream();
+    if (known) return known.text?.trim() === "" ? undefined : known.text;
+    stdin = process.stdin;
+  }
   if (stdin.isTTY) return undefined;
   const chunks: Buffer[] = [];
   for await (const chunk of stdin) chunks.push(chunk as Buffer);

@@ -1,15 +1,16 @@
 // Anthropic Messages API over SSE. Each wire event updates the draft and yields our deltas;
 // retries, aborts and the final message are the retry driver's business.
-import Anthropic, { APIConnectionError, APIError, APIUserAbortError } from "@anthropic-ai/sdk";
+import { BaseAnthropic } from "@anthropic-ai/sdk/client";
+import { APIConnectionError, APIError, APIUserAbortError } from "@anthropic-ai/sdk/core/error";
+import { Messages, type RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages/messages";
 import { toAnthropicParams } from "./anthropic-request.ts";
+import { ANTHROPIC_BASE_URL } from "./base-urls.ts";
 import type { AssistantDraft } from "./draft.ts";
 import { describeFailure, IncompleteStreamError } from "./errors.ts";
 import { streamWithRetry, type RetryOptions } from "./retry.ts";
 import { routingConsoleWarn, sdkLogger, stderrWarn, type SdkWarn } from "./sdk-log.ts";
 import { touching } from "./stall.ts";
 import type { AssistantContent, Provider, StopReason, StreamEvent, StreamRequest, ToolCallBlock } from "./types.ts";
-
-export const ANTHROPIC_BASE_URL = "https://api.anthropic.com";
 
 export interface AnthropicProviderOptions {
   /** Sent as the bearer credential; omit for a keyless local server. */
@@ -22,9 +23,16 @@ export interface AnthropicProviderOptions {
 
 const SDK_ERRORS = { APIError, APIConnectionError, APIUserAbortError };
 
+/**
+ * The Messages API alone: the full client builds every API resource (beta, organization, files,
+ * skills, …) on construction, which a one-shot run pays for in start-up time and memory.
+ */
+class MessagesClient extends BaseAnthropic {
+  messages: Messages = new Messages(this);
+}
 
 /** Never looks for credentials on its own: no key means no Authorization header at all. */
-class KeylessAnthropic extends Anthropic {
+class KeylessAnthropic extends MessagesClient {
   protected override _shouldResolveDefaultCredentials(): boolean {
     return false;
   }
@@ -38,7 +46,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions = {}):
     logger: sdkLogger(warn),
   };
   const client = options.apiKey
-    ? new Anthropic({ ...common, apiKey: options.apiKey })
+    ? new MessagesClient({ ...common, apiKey: options.apiKey })
     : new KeylessAnthropic({ ...common, apiKey: null, authToken: null, defaultHeaders: { Authorization: null } });
 
   return {
@@ -75,7 +83,7 @@ function mapStop(reason: string | null, draft: AssistantDraft): StopReason {
   }
 }
 
-async function* translate(events: AsyncIterable<Anthropic.RawMessageStreamEvent>, draft: AssistantDraft): AsyncGenerator<StreamEvent> {
+async function* translate(events: AsyncIterable<RawMessageStreamEvent>, draft: AssistantDraft): AsyncGenerator<StreamEvent> {
   const blocks = new Map<number, AssistantContent>();
   let stopReason: string | null = null;
   let sawStop = false;

@@ -1,8 +1,8 @@
 // Entry point of the providers layer: build a provider by name, and price usage.
-import { ANTHROPIC_BASE_URL, createAnthropicProvider } from "./anthropic.ts";
+import { ANTHROPIC_BASE_URL, OPENAI_BASE_URL } from "./base-urls.ts";
 import { API_KEY_ENV, isLoopbackUrl } from "./credentials.ts";
+import { lazyProvider } from "./lazy.ts";
 import { modelInfo, type ProviderName } from "./models.ts";
-import { createOpenAIProvider, OPENAI_BASE_URL } from "./openai.ts";
 import type { RetryOptions } from "./retry.ts";
 import type { SdkWarn } from "./sdk-log.ts";
 import type { Provider, Usage } from "./types.ts";
@@ -59,7 +59,9 @@ export function createProvider(options: CreateProviderOptions): Provider {
   const apiKey = options.apiKey?.trim() || undefined;
   if (!apiKey && !isLoopbackUrl(baseUrl)) throw new ProviderConfigError(missingKeyMessage(provider, baseUrl));
   const settings = { apiKey, baseUrl, retry: options.retry, warn: options.warn };
-  return provider === "anthropic" ? createAnthropicProvider(settings) : createOpenAIProvider(settings);
+  return lazyProvider(provider, async () => provider === "anthropic"
+    ? (await import("./anthropic.ts")).createAnthropicProvider(settings)
+    : (await import("./openai.ts")).createOpenAIProvider(settings));
 }
 
 function missingKeyMessage(provider: ProviderName, baseUrl: string): string {

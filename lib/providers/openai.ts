@@ -2,6 +2,7 @@
 // llama.cpp, vLLM, LM Studio) via `baseUrl`. Reasoning arrives as `reasoning_content` or
 // `reasoning` deltas depending on the server; tool-call arguments arrive in pieces by index.
 import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from "openai";
+import { OPENAI_BASE_URL } from "./base-urls.ts";
 import type { AssistantDraft } from "./draft.ts";
 import { describeFailure, IncompleteStreamError } from "./errors.ts";
 import { toOpenAIParams } from "./openai-request.ts";
@@ -9,8 +10,6 @@ import { streamWithRetry, type RetryOptions } from "./retry.ts";
 import { routingConsoleWarn, sdkLogger, stderrWarn, type SdkWarn } from "./sdk-log.ts";
 import { touching } from "./stall.ts";
 import type { AssistantContent, Provider, StopReason, StreamEvent, StreamRequest, TextBlock, ThinkingBlock, ToolCallBlock } from "./types.ts";
-
-export const OPENAI_BASE_URL = "https://api.openai.com/v1";
 
 export interface OpenAIProviderOptions {
   /** Sent as the bearer credential; omit for a keyless local server. */

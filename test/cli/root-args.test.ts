@@ -27,6 +27,16 @@ describe("invocation: root flags", () => {
     expect(parseRootArgs([]).yolo).toBe(true);
   });
 
+  it("parses flags by citty's rules: a string flag takes the next word, =false turns a boolean off, the last value wins, -- ends flags", () => {
+    expect(parseRootArgs(["--model", "--json", "q"])).toMatchObject({ model: "--json", mode: "interactive", prompt: "q" });
+    expect(parseRootArgs(["--json=false", "q"]).mode).toBe("interactive");
+    expect(parseRootArgs(["--model=a", "--model", "b", "q"]).model).toBe("b");
+    expect(parseRootArgs(["-p", "--", "--json", "-c"])).toMatchObject({ mode: "print", prompt: "--json -c", continue: false });
+    expect(parseRootArgs(["-c", "-", "two words"])).toMatchObject({ continue: true, prompt: "- two words" });
+    expect(() => parseRootArgs(["--model"])).toThrow(/--model needs a value/);
+    expect(() => parseRootArgs(["--cwd="])).toThrow(/--cwd needs a value/);
+  });
+
   it("-r takes an id only when the next word looks like one", () => {
     expect(parseRootArgs(["-r"]).resume).toBe(true);
     expect(parseRootArgs(["-r", "2026-11-30-abc"]).resume).toBe("2026-11-30-abc");

@@ -1,7 +1,8 @@
-import { readFileSync, writeFileSync, readdirSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { closeSync, openSync, readFileSync, writeFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { KIT, makeWorld, requestText, type World } from "./support.ts";
+import { KIT, makeWorld, requestText, ZOT, type World } from "./support.ts";
 
 let world: World | undefined;
 afterEach(async () => {
@@ -17,6 +18,29 @@ describe("print mode", () => {
     expect(r.stdout).toBe("Hello from the model.\n");
     expect(r.code).toBe(0);
     expect(requestText(world.server.requests[0]!.body)).toContain("say hi");
+  });
+
+  it("attaches a file redirected to stdin to the prompt, and stdin from /dev/null adds nothing", async () => {
+    world = await makeWorld([{ text: "from file" }, { text: "from null" }]);
+    const file = join(world.cwd, "changes.diff");
+    writeFileSync(file, "diff --git a b\n+redirected line\n");
+    const runWithStdin = async (path: string) => {
+      const fd = openSync(path, "r");
+      try {
+        const child = spawn(process.execPath, [ZOT, "-p", "review this"], { cwd: world!.cwd, env: world!.env, stdio: [fd, "pipe", "pipe"] });
+        let stdout = "";
+        child.stdout!.on("data", (d) => (stdout += d));
+        const code = await new Promise((done) => child.on("close", done));
+        return { code, stdout };
+      } finally {
+        closeSync(fd);
+      }
+    };
+    expect(await runWithStdin(file)).toEqual({ code: 0, stdout: "from file\n" });
+    expect(requestText(world.server.requests[0]!.body)).toContain(JSON.stringify("review this\n\n<stdin>\ndiff --git a b\n+redirected line\n</stdin>").slice(1, -1));
+    expect(await runWithStdin("/dev/null")).toEqual({ code: 0, stdout: "from null\n" });
+    expect(requestText(world.server.requests[1]!.body)).toContain("review this");
+    expect(requestText(world.server.requests[1]!.body)).not.toContain("<stdin>");
   });
 
   it("attaches piped stdin to the prompt", async () => {

@@ -62,12 +62,9 @@ async function scanRoot(root: string): Promise<string[]> {
   } catch {
     return [];
   }
-  const dirs: string[] = [];
-  for (const name of names.filter((n) => !n.startsWith(".")).sort()) {
-    const dir = join(root, name);
-    if ((await isDirectory(dir)) && existsSync(join(dir, MANIFEST_FILE))) dirs.push(dir);
-  }
-  return dirs;
+  const dirs = names.filter((n) => !n.startsWith(".")).sort().map((name) => join(root, name));
+  const isDir = await Promise.all(dirs.map(isDirectory));
+  return dirs.filter((dir, i) => isDir[i] && existsSync(join(dir, MANIFEST_FILE)));
 }
 
 async function readCandidate(dir: string, scope: ExtensionScope): Promise<Candidate> {
@@ -85,29 +82,31 @@ async function readCandidate(dir: string, scope: ExtensionScope): Promise<Candid
  * unreadable or invalid manifests become `error` candidates whose message names the folder.
  */
 export async function discoverExtensions(options: DiscoveryOptions): Promise<Candidate[]> {
+  // Every folder is looked at concurrently (with 20 extensions, one after another was a visible
+  // part of start-up); which copy wins is decided afterwards, in load order.
+  const look = async (dir: string, scope: ExtensionScope) => {
+    const [key, candidate] = await Promise.all([canonical(dir), readCandidate(resolve(dir), scope)]);
+    return { key, candidate };
+  };
+  const looks = (options.explicit ?? []).map(async (dir) => {
+    const abs = resolve(options.cwd, dir);
+    if (await isDirectory(abs)) return look(abs, "explicit");
+    const candidate: Candidate = { dir: abs, scope: "explicit", name: dir, decision: "error", warnings: [],
+      error: `${abs}: not a directory (--ext expects an extension folder)` };
+    return { key: await canonical(abs), candidate };
+  });
+  if (options.discover !== false) {
+    const [project, global] = await Promise.all([
+      scanRoot(projectExtensionsDir(resolve(options.cwd))), scanRoot(resolve(options.paths.extensions)),
+    ]);
+    looks.push(...project.map((dir) => look(dir, "project")), ...global.map((dir) => look(dir, "global")));
+  }
   const seen = new Set<string>();
   const candidates: Candidate[] = [];
-  const add = async (dir: string, scope: ExtensionScope) => {
-    const key = await canonical(dir);
-    if (seen.has(key)) return; // the same folder named twice (or project root == global root)
+  for (const { key, candidate } of await Promise.all(looks)) {
+    if (seen.has(key)) continue; // the same folder named twice (or project root == global root)
     seen.add(key);
-    candidates.push(await readCandidate(resolve(dir), scope));
-  };
-  for (const dir of options.explicit ?? []) {
-    const abs = resolve(options.cwd, dir);
-    if (!(await isDirectory(abs))) {
-      const key = await canonical(abs);
-      if (seen.has(key)) continue;
-      seen.add(key);
-      candidates.push({ dir: abs, scope: "explicit", name: dir, decision: "error", warnings: [],
-        error: `${abs}: not a directory (--ext expects an extension folder)` });
-      continue;
-    }
-    await add(abs, "explicit");
-  }
-  if (options.discover !== false) {
-    for (const dir of await scanRoot(projectExtensionsDir(resolve(options.cwd)))) await add(dir, "project");
-    for (const dir of await scanRoot(resolve(options.paths.extensions))) await add(dir, "global");
+    candidates.push(candidate);
   }
   decide(candidates);
   return candidates;

@@ -1,0 +1,177 @@
+// What one zot invocation costs from a shell loop: the compiled binary's wall time and peak RSS
+// for a one-shot prompt against the scripted model server, as ratios to `zot --version` (the
+// runtime's own start, the floor), all measured in the same run with the cases interleaved.
+// A benchmark, not a test: it prints numbers and asserts no speed. Build the binary first.
+//   node_modules/.bin/bun build.ts && node_modules/.bin/bun bench/startup.ts [runs=15] [binary…]
+// Several binaries (default dist/zot) are measured in the same round-robin, each against its own
+// `--version`, which is how a change is compared with the build before it.
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { startModelServer } from "../test/support/model-server.ts";
+import { benchToolName, writeExtensions } from "./startup-extensions.ts";
+import { percentile } from "./timing.ts";
+
+const text = process.argv[2];
+const RUNS = Number(text ?? 15);
+if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error(`runs must be a positive integer, got ${JSON.stringify(text)}`);
+
+const BINARIES = process.argv.length > 3 ? process.argv.slice(3).map((b) => resolve(b)) : [join(import.meta.dirname, "..", "dist", "zot")];
+for (const binary of BINARIES) {
+  if (!existsSync(binary)) throw new Error(`no compiled zot at ${binary}: run \`node_modules/.bin/bun build.ts\` first`);
+}
+const TIME = "/usr/bin/time";
+if (!existsSync(TIME)) throw new Error(`${TIME} (GNU time) is needed to read each run's peak RSS`);
+
+/** An interpreter's own binary, by absolute path: a version-manager shim costs up to a second per start. */
+function realBinary(command: string, args: string[]): string {
+  const r = spawnSync(command, args, { encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`${command} is needed for the extension runs`);
+  return r.stdout.trim();
+}
+const PYTHON = process.env.PYTHON ?? realBinary("python3", ["-c", "import sys; print(sys.executable)"]);
+const NODE = process.env.NODE ?? (process.versions.bun ? realBinary("node", ["-p", "process.execPath"]) : process.execPath);
+
+const work = mkdtempSync(join(tmpdir(), "zot-startup-"));
+const server = await startModelServer();
+
+interface Case {
+  label: string;
+  binary: string;
+  args: string[];
+  /** Reached the model: one scripted reply is queued before each run. */
+  prompts: boolean;
+  home: string;
+  check(stdout: string): void;
+}
+
+function homeFor(name: string): string {
+  const home = join(work, name);
+  mkdirSync(home, { recursive: true });
+  return home;
+}
+
+const REPLY = "all good";
+function jsonDone(stdout: string): void {
+  const lines = stdout.trim().split("\n").map((l) => JSON.parse(l) as { type: string; stop?: string; text?: string });
+  const done = lines.at(-1);
+  if (done?.type !== "done" || done.stop !== "end_turn") throw new Error(`json run did not end with done/end_turn:\n${stdout}`);
+}
+
+function jsonCase(binary: string, count: number): Case {
+  const home = homeFor(`json-${count}`);
+  const dirs = writeExtensions(join(home, "ext"), count, { python: PYTHON, node: NODE });
+  return {
+    label: count === 0 ? "json, no extensions" : `json, ${count} extensions`,
+    binary,
+    args: ["--mode", "json", "--no-session", ...dirs.flatMap((d) => ["-e", d]), "review this"],
+    prompts: true,
+    home,
+    check(stdout) {
+      jsonDone(stdout);
+      // Every extension's tool reached the model, so none was skipped or still starting.
+      const sent = new Set((server.requests.at(-1)?.body?.tools ?? []).map((t: { name: string }) => t.name));
+      const missing = dirs.filter((_, i) => !sent.has(benchToolName(i)));
+      if (missing.length > 0) throw new Error(`${missing.length} of ${count} extensions did not load:\n${stdout}`);
+    },
+  };
+}
+
+const floorCase = (binary: string): Case => ({
+  label: "zot --version (floor)",
+  binary,
+  args: ["--version"],
+  prompts: false,
+  home: homeFor("version"),
+  check(stdout) {
+    if (!/^\d+\.\d+\.\d+/.test(stdout)) throw new Error(`--version printed ${JSON.stringify(stdout)}`);
+  },
+});
+const printCase = (binary: string): Case => ({
+  label: "-p print, no extensions",
+  binary,
+  args: ["-p", "--no-session", "review this"],
+  prompts: true,
+  home: homeFor("print"),
+  check(stdout) {
+    if (stdout.trim() !== REPLY) throw new Error(`-p printed ${JSON.stringify(stdout)}`);
+  },
+});
+const suites = BINARIES.map((binary) => [floorCase(binary), jsonCase(binary, 0), jsonCase(binary, 5), jsonCase(binary, 20), printCase(binary)]);
+const cases = suites.flat();
+
+/** Wall ms, peak RSS, and CPU ms (user + system, which background load disturbs far less than wall time). */
+interface Sample { ms: number; rssKb: number; cpuMs: number }
+
+/** One run under GNU time: wall clock from spawn to exit, peak RSS as time reports it. */
+function runOnce(c: Case, rssFile: string): Promise<Sample> {
+  if (c.prompts) server.push({ text: REPLY });
+  const project = join(c.home, "project");
+  mkdirSync(project, { recursive: true });
+  return new Promise((done, fail) => {
+    const begin = performance.now();
+    const child = spawn(TIME, ["-f", "%M %U %S", "-o", rssFile, c.binary, ...c.args], {
+      cwd: project,
+      env: { PATH: process.env.PATH, HOME: c.home, ZOT_HOME: c.home, ZOT_PROVIDER: "anthropic", ZOT_BASE_URL: server.url },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d));
+    child.stderr.on("data", (d: Buffer) => (stderr += d));
+    child.on("error", fail);
+    child.on("close", (code) => {
+      const ms = performance.now() - begin;
+      try {
+        if (code !== 0) throw new Error(`${c.label}: exit ${code}\n${stderr}`);
+        c.check(stdout);
+        const [rssKb, user, system] = readFileSync(rssFile, "utf8").trim().split("\n").at(-1)!.split(" ").map(Number);
+        done({ ms, rssKb: rssKb!, cpuMs: (user! + system!) * 1000 });
+      } catch (err) {
+        fail(err);
+      }
+    });
+  });
+}
+
+const msText = (ms: number) => ms.toFixed(1).padStart(9);
+const mbText = (kb: number) => (kb / 1024).toFixed(1).padStart(9);
+const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`.padStart(9);
+
+try {
+  console.log(`compiled zot; extensions: python ${PYTHON}, node ${NODE}; ${RUNS} runs each, round-robin after one warm-up round`);
+  const samples = new Map<Case, Sample[]>(cases.map((c) => [c, []]));
+  const rssFile = join(work, "rss");
+  for (let round = -1; round < RUNS; round++) {
+    for (const c of cases) {
+      const s = await runOnce(c, rssFile);
+      if (round >= 0) samples.get(c)!.push(s);
+    }
+  }
+  const median = (c: Case, pick: (s: Sample) => number) => percentile(samples.get(c)!.map(pick).sort((a, b) => a - b), 0.5);
+  for (const [index, suite] of suites.entries()) {
+    const floor = suite[0]!;
+    const first = suites[0]!;
+    const floorMs = median(floor, (s) => s.ms);
+    const floorKb = median(floor, (s) => s.rssKb);
+    console.log(`\n${floor.binary}`);
+    const floorCpu = median(floor, (s) => s.cpuMs);
+    console.log(`${"".padEnd(26)}${"wall ms".padStart(9)}${"÷ floor".padStart(9)}${"RSS MB".padStart(9)}${"÷ floor".padStart(9)}` +
+      `${"CPU ms".padStart(9)}${"÷ floor".padStart(9)}${index > 0 ? `${"wall ÷ 1st".padStart(12)}${"CPU ÷ 1st".padStart(11)}` : ""}`);
+    for (const [i, c] of suite.entries()) {
+      const ms = median(c, (s) => s.ms);
+      const kb = median(c, (s) => s.rssKb);
+      const cpu = median(c, (s) => s.cpuMs);
+      // Against the same case of the first binary: how a change compares with the build before it.
+      const vsFirst = index > 0
+        ? `${ratio(ms, median(first[i]!, (s) => s.ms)).padStart(12)}${ratio(cpu, median(first[i]!, (s) => s.cpuMs)).padStart(11)}`
+        : "";
+      console.log(`${c.label.padEnd(26)}${msText(ms)}${ratio(ms, floorMs)}${mbText(kb)}${ratio(kb, floorKb)}${msText(cpu)}${ratio(cpu, floorCpu)}${vsFirst}`);
+    }
+  }
+  console.log("(medians; wall is spawn to exit; RSS is the zot process's peak and CPU its user + system time, in 10 ms steps, as GNU time reports them)");
+} finally {
+  await server.close();
+  rmSync(work, { recursive: true, force: true });
+}

@@ -1,0 +1,47 @@
+// A provider's module loads on its first stream, once: a run that never reaches the model loads
+// no SDK, and one that does loads only its own.
+import { describe, expect, it } from "vitest";
+import { lazyProvider } from "../../lib/providers/lazy.ts";
+import type { Provider, StreamEvent, StreamRequest } from "../../lib/providers/types.ts";
+
+const request = { model: "m", messages: [] } as unknown as StreamRequest;
+
+function counted(): { loads: number; load: () => Promise<Provider> } {
+  const state = {
+    loads: 0,
+    async load(): Promise<Provider> {
+      state.loads++;
+      return {
+        name: "fake",
+        async *stream(): AsyncIterable<StreamEvent> {
+          yield { type: "text_delta", delta: "hi" };
+        },
+      };
+    },
+  };
+  return state;
+}
+
+async function collect(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
+  const out: StreamEvent[] = [];
+  for await (const e of events) out.push(e);
+  return out;
+}
+
+describe("lazyProvider", () => {
+  it("loads nothing until a stream is read, then loads once for every later stream", async () => {
+    const state = counted();
+    const provider = lazyProvider("fake", state.load);
+    expect(provider.name).toBe("fake");
+    const pending = provider.stream(request);
+    expect(state.loads).toBe(0);
+    expect(await collect(pending)).toEqual([{ type: "text_delta", delta: "hi" }]);
+    await collect(provider.stream(request));
+    expect(state.loads).toBe(1);
+  });
+
+  it("passes a failed load on to the stream that asked for it", async () => {
+    const provider = lazyProvider("broken", () => Promise.reject(new Error("no such module")));
+    await expect(collect(provider.stream(request))).rejects.toThrow("no such module");
+  });
+});
