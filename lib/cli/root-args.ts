@@ -1,11 +1,10 @@
-// Flags of the root command (host.md "Invocation"). citty renders usage and parse-flags.ts parses
-// with citty's rules; what citty cannot do is done here: repeatable flags (-e, --append-system-prompt), `-r [ID]` with an
+// Flags of the root command (host.md "Invocation"). citty parses and renders usage; what citty
+// cannot do is done here: repeatable flags (-e, --append-system-prompt), `-r [ID]` with an
 // optional value, and refusing unknown flags (citty accepts them silently).
-import type { ArgsDef } from "citty";
+import { parseArgs, type ArgsDef } from "citty";
 import { resolveRunConfig, type RunConfig } from "../app/run-config.ts";
 import type { SessionSelection } from "../agent/session/session-select.ts";
 import { UsageError } from "../errors.ts";
-import { parseFlags } from "./parse-flags.ts";
 
 export const ROOT_ARGS = {
   prompt: { type: "positional", required: false, description: "prompt to submit (a leading / runs a slash command)" },
@@ -154,7 +153,7 @@ export function parseRootArgs(argv: string[]): RootOptions {
     rest.push(arg);
   }
 
-  const args = parseFlags(rest, ROOT_ARGS);
+  const args = parseArgs(rest, ROOT_ARGS) as Record<string, unknown> & { _: string[] };
   const str = (name: string): string | undefined => {
     const value = args[name];
     if (value === undefined || value === false) return undefined;
