@@ -135,6 +135,8 @@ export async function createRuntime(input: RunConfig | RunConfigInput, io: Runti
     jail: config.jail,
     session: opened,
     interactiveTools: io.interactive ?? false,
+    // The host is attached below; a provider only refuses a tool during a run, after that.
+    onToolDropped: (tool, error) => host.toolRefused(tool.name, error),
     onWarning: warn,
   });
   if (config.rememberModel && (config.provider || config.model)) await rememberModel();

@@ -10,7 +10,7 @@ import { runAgentLoop, type RunResult } from "../loop/loop.ts";
 import { PermissionPolicy } from "../loop/permissions.ts";
 import { SystemPromptPreparer } from "../prompt/prompt-preparer.ts";
 import { basePromptFrom } from "../prompt/system-prompt.ts";
-import { resolveTools } from "../loop/tool-registry.ts";
+import { SessionTools } from "../loop/tool-registry.ts";
 import { recordToolPrompt, userMessage } from "../loop/tool-prompt.ts";
 import { runToolCall, type ToolCallRequest, type ToolRunOutcome } from "../loop/tool-runner.ts";
 import { WorkQueue } from "./work-queue.ts";
@@ -43,7 +43,7 @@ export class AgentSession {
   private readonly preparer: SystemPromptPreparer;
   private transcript: Transcript;
   private readonly compactor: Compactor;
-  private readonly builtins: Tool[];
+  private readonly toolSet: SessionTools;
   private provider: Provider;
   private model: string;
   private jailOn: boolean;
@@ -66,8 +66,9 @@ export class AgentSession {
     this.transcript = this.makeTranscript(sessionId, opened);
     this.permissions = new PermissionPolicy({ yolo: options.yolo, confirmer: options.confirmer, warn: (m) => this.warn(m) });
     // A skills getter keeps the skill tool (reloads may add skills); a plain list without skills drops it.
-    this.builtins = options.builtinTools ??
+    const builtins = options.builtinTools ??
       createBuiltinTools({ ...options.tools, cwd: this.cwd, jail: () => this.jailOn, skills: options.skills ?? [] });
+    this.toolSet = new SessionTools(builtins, () => this.extensionTools(), options.onToolDropped);
     this.preparer = new SystemPromptPreparer({
       base: () => this.basePrompt(),
       hooks: () => this.hooks,
@@ -121,7 +122,7 @@ export class AgentSession {
 
   /** The tools the model can call now: built-ins, then extension tools not shadowed by them. */
   tools(): Map<string, Tool> {
-    return resolveTools(this.builtins, this.extensionTools());
+    return this.toolSet.current();
   }
 
   /** The effective system prompt (runs the before_agent_start chain when not prepared yet). */
@@ -369,6 +370,7 @@ export class AgentSession {
         if (autoCompaction) autoCompaction = await this.compactor.maybeAuto(s, this.preparer.current ?? "");
       },
       onStepEnd: (message) => this.addUsage(message.usage ?? emptyUsage()),
+      dropTool: (name, error) => this.toolSet.drop(name, error),
     });
   }
 

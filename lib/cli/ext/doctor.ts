@@ -50,9 +50,11 @@ function describeReady(r: ExtensionReport): string {
   if (r.status !== "ok" && r.status !== "error") return r.status === "shadowed" ? `shadowed by ${r.shadowed_by}` : "disabled";
   if (r.kind && r.kind !== "protocol") return `${r.kind} bundle (not spawned)`;
   const ms = r.startup_ms === null ? "" : ` in ${r.startup_ms} ms`;
+  // Running with errors: some registrations were dropped, the rest works.
+  const after = (state: string) => (r.status === "ok" ? state : r.running ? `${state} with errors` : `error after ${state}`);
   switch (r.ready) {
-    case "ready": return `${r.status === "ok" ? "ready" : "error after ready"}${ms}`;
-    case "auto": return `${r.status === "ok" ? "auto-ready" : "error after auto-ready"}${ms} (never sent ready)`;
+    case "ready": return `${after("ready")}${ms}`;
+    case "auto": return `${after("auto-ready")}${ms} (never sent ready)`;
     case "timeout": return "error: no hello";
     default: return "error";
   }

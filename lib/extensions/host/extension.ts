@@ -7,6 +7,7 @@ import { ZOT_VERSION } from "../../version.ts";
 import { Connection, type InvalidFrame } from "./connection.ts";
 import type { Candidate, ExtensionScope } from "./discovery.ts";
 import { failureMessage } from "./diagnostics.ts";
+import { commandRegistrationProblem, droppedRegistrationMessage, toolRegistrationProblem } from "./registration-rules.ts";
 import { terminateGroup, waitGroupGone } from "../../process/group.ts";
 import type { HostLimits, HostTimeouts } from "./settings.ts";
 import { describeExit, spawnExtension, type ExtensionProcess } from "./spawn.ts";
@@ -25,6 +26,8 @@ export interface ExtensionSink {
   onRegistrationChange(ext: LoadedExtension): void;
   /** The extension failed after startup finished (crash, disconnect). */
   onRuntimeFailure(ext: LoadedExtension, message: string): void;
+  /** A registration broke a rule and was dropped; the extension keeps running. */
+  onRegistrationDropped(ext: LoadedExtension, message: string): void;
 }
 
 /** Capabilities this host advertises in `hello_ack`. */
@@ -142,14 +145,20 @@ export class LoadedExtension {
     switch (frame.type) {
       case "hello":
         return this.warn("sent a second hello; ignored");
-      case "register_command":
+      case "register_command": {
         if (this.phase === "ready") this.log(`register_command "${frame.name}" arrived after ready`);
+        const problem = commandRegistrationProblem(frame);
+        if (problem) return this.dropRegistration("command", frame.name, problem);
         this.commands.push({ name: frame.name, description: frame.description ?? "" });
         return this.sink.onRegistrationChange(this);
-      case "register_tool":
+      }
+      case "register_tool": {
         if (this.phase === "ready") this.log(`register_tool "${frame.name}" arrived after ready`);
+        const problem = toolRegistrationProblem(frame);
+        if (problem) return this.dropRegistration("tool", frame.name, problem);
         this.tools.push(frame);
         return this.sink.onRegistrationChange(this);
+      }
       case "subscribe":
         return this.subscribe(frame.events ?? [], frame.intercept ?? []);
       case "ready":
@@ -158,6 +167,14 @@ export class LoadedExtension {
       default:
         return this.sink.onRuntimeFrame(this, frame);
     }
+  }
+
+  /** A registration no provider (or no user) could use: reported as an error, the rest stays. */
+  private dropRegistration(kind: "tool" | "command", name: string, rule: string): void {
+    const message = droppedRegistrationMessage(this.name, kind, name, rule);
+    if (this.errors.length < 50) this.errors.push(message);
+    this.log(`error: ${message}`);
+    this.sink.onRegistrationDropped(this, message);
   }
 
   private receiveFirst(frame: ExtensionFrame): void {
