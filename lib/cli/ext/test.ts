@@ -10,16 +10,7 @@ import { renderConformance } from "../../extensions/authoring/conformance/report
 import { testExtension } from "../../extensions/authoring/conformance/run.ts";
 import { DEFAULT_REPLY_TIMEOUT_MS } from "../../extensions/authoring/conformance/session.ts";
 import { zotPaths } from "../../paths.ts";
-import { UsageError } from "./args.ts";
-
-/** `--timeout-ms`: a whole number of milliseconds, at least 1. */
-export function parseTimeoutMs(value: unknown): number {
-  if (value === undefined) return DEFAULT_REPLY_TIMEOUT_MS;
-  if (typeof value !== "string" || !/^\d+$/.test(value) || Number(value) < 1) {
-    throw new UsageError(`--timeout-ms expects a whole number of milliseconds (at least 1), got "${String(value)}"`);
-  }
-  return Number(value);
-}
+import { parseTimeoutMs, UsageError } from "./args.ts";
 
 export const testCommand = defineCommand({
   meta: { name: "test", description: "Check that an extension folder speaks the protocol correctly (conformance checklist)" },
@@ -30,7 +21,7 @@ export const testCommand = defineCommand({
       description: `Reply deadline for each command and tool call (default ${DEFAULT_REPLY_TIMEOUT_MS})` },
   },
   async run({ args }) {
-    const reply = parseTimeoutMs(args["timeout-ms"]);
+    const reply = parseTimeoutMs(args["timeout-ms"], DEFAULT_REPLY_TIMEOUT_MS);
     const dir = resolve(String(args.path));
     if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`${args.path}: no such folder`);
     const paths = zotPaths();
