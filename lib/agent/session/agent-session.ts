@@ -317,6 +317,10 @@ export class AgentSession {
   // ---- internals ---------------------------------------------------------------------------
 
   private makeTranscript(id: string, opened: OpenedSession | undefined): Transcript {
+    // What loading had to skip or patch is said, not hidden; the file itself stays as it was.
+    for (const warning of opened?.loaded?.warnings ?? []) {
+      this.emitter.host({ type: "error", message: `session ${id} was repaired while loading (the file is left unchanged): ${warning}` });
+    }
     return new Transcript({
       id,
       file: opened?.file,
