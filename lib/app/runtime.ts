@@ -12,12 +12,12 @@ import { UsageError } from "../errors.ts";
 import { readConfig, updateConfig } from "../config.ts";
 import { ExtensionHost, type HostAgent } from "../extensions/host/host.ts";
 import { zotPaths, type ZotPaths } from "../paths.ts";
-import { createProvider, isProviderName, resolveApiKey } from "../providers/index.ts";
+import { createProvider, resolveApiKey } from "../providers/index.ts";
 import { unknownToolNames } from "../tools/index.ts";
 import type { Skill } from "../tools/skill-file.ts";
 import { BUILTIN_COMMANDS } from "./builtin-commands.ts";
 import { resolveRunConfig, type RunConfig, type RunConfigInput } from "./run-config.ts";
-import { resolveModelSettings, type ModelSettings } from "./settings.ts";
+import { parseModelSpec, resolveModelSettings, type ModelSettings } from "./settings.ts";
 
 export interface Runtime {
   cwd: string;
@@ -98,7 +98,7 @@ export async function createRuntime(input: RunConfig | RunConfigInput, io: Runti
   const paths = zotPaths(env);
   const warn = io.warn ?? ((message: string) => void process.stderr.write(`zot: warning: ${message}\n`));
   const saved = await readConfig(paths.config, warn);
-  const settings = resolveModelSettings(config, env, saved);
+  const settings = resolveModelSettings(config, env, saved, (m) => warn(`${paths.config}: ${m}`));
   const sdkWarn = onceEach(io.notice ?? warn);
   const providerFor = (s: ModelSettings) =>
     createProvider({
@@ -164,14 +164,9 @@ export async function createRuntime(input: RunConfig | RunConfigInput, io: Runti
     host,
     session,
     async setModel(spec) {
-      const slash = spec.indexOf("/");
-      const prefix = spec.slice(0, Math.max(0, slash));
-      if (isProviderName(prefix)) {
-        const next = { ...settings, provider: prefix, model: spec.slice(slash + 1) };
-        session.setModel(next.model, providerFor(next));
-      } else {
-        session.setModel(spec);
-      }
+      const { provider: switchTo, model } = parseModelSpec(spec);
+      if (switchTo) session.setModel(model, providerFor({ ...settings, provider: switchTo, model }));
+      else session.setModel(model);
       await rememberModel();
     },
     async reloadExtensions() {

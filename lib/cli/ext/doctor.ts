@@ -3,6 +3,7 @@
 // usage error.
 import { resolve } from "node:path";
 import { defineCommand } from "citty";
+import { savedModel } from "../../app/settings.ts";
 import { readConfig } from "../../config.ts";
 import { diagnoseExtensions, type DoctorResult } from "../../extensions/install/doctor.ts";
 import type { ExtensionReport } from "../../extensions/host/report.ts";
@@ -92,7 +93,7 @@ async function hostInfo(configPath: string): Promise<{ provider: string; model: 
   const config = await readConfig(configPath);
   return {
     provider: process.env.ZOT_PROVIDER || config.provider || "anthropic",
-    model: process.env.ZOT_MODEL || config.model || "",
+    model: process.env.ZOT_MODEL || savedModel(config) || "",
   };
 }
 

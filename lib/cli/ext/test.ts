@@ -5,6 +5,7 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { defineCommand } from "citty";
+import { savedModel } from "../../app/settings.ts";
 import { readConfig } from "../../config.ts";
 import { renderConformance } from "../../extensions/authoring/conformance/report.ts";
 import { testExtension } from "../../extensions/authoring/conformance/run.ts";
@@ -30,7 +31,7 @@ export const testCommand = defineCommand({
       dir, paths, cwd: process.cwd(),
       // As `zot ext doctor`: what a real run would announce in hello_ack.
       provider: process.env.ZOT_PROVIDER || config.provider || "anthropic",
-      model: process.env.ZOT_MODEL || config.model || "",
+      model: process.env.ZOT_MODEL || savedModel(config) || "",
       timeouts: { reply },
     });
     process.stdout.write(args.json ? `${JSON.stringify(result)}\n` : renderConformance(result));

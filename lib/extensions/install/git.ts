@@ -4,8 +4,7 @@
 // (a remote helper blocked on a silent server would otherwise outlive zot).
 import { join } from "node:path";
 import { NonZeroExitError, x } from "tinyexec";
-import { terminateGroup } from "../../process/group.ts";
-import { trackGroup, untrackGroup } from "../host/process-group.ts";
+import { terminateGroup, trackGroup, untrackGroup } from "../../process/group.ts";
 import { DEFAULT_IDLE_TIMEOUT_MS, describeDuration } from "./download.ts";
 import { removeTree } from "./remove-tree.ts";
 
