@@ -119,7 +119,8 @@ export class LoadedExtension {
     void proc.exited.then((status) => {
       if (this.stopping || this.phase === "failed" || this.phase === "stopped") return;
       const how = describeExit(status);
-      this.fail(this.phase === "starting" ? `${how} before sending hello` : `${how} unexpectedly`);
+      const held = status.stdoutHeldOpen ? "; a process it started still held its stdout open (stopped with its process group)" : "";
+      this.fail(`${how} ${this.phase === "starting" ? "before sending hello" : "unexpectedly"}${held}`);
     });
     // It can never answer again: fail now instead of letting every request wait for its timeout.
     void proc.stdoutClosedEarly.then((early) => {
@@ -267,9 +268,18 @@ export class LoadedExtension {
   private async kill(): Promise<void> {
     const pid = this.process?.pid;
     if (pid === undefined) return;
-    await terminateGroup(pid, this.timeouts.shutdownGrace);
+    await this.terminate(pid);
     await this.process!.exited;
     this.process!.dispose();
+  }
+
+  /** SIGTERM, then SIGKILL, to the whole group, saying in the log when SIGKILL was needed. */
+  private async terminate(pid: number): Promise<void> {
+    const grace = this.timeouts.shutdownGrace;
+    const gone = await terminateGroup(pid, grace, {
+      onSigkill: () => this.log(`did not exit within ${grace} ms of SIGTERM; sending SIGKILL to its process group`),
+    });
+    if (!gone) this.log("its process group was still there after SIGKILL");
   }
 
   /**
@@ -297,7 +307,10 @@ export class LoadedExtension {
       if (!exitedInTime) this.log(`did not exit within ${grace} ms of shutdown; sending SIGTERM`);
       if (proc.pid !== undefined) {
         // The leader may be gone while children it forked still hold the group.
-        if (!(await waitGroupGone(proc.pid, exitedInTime ? 50 : 0))) await terminateGroup(proc.pid, grace);
+        if (!(await waitGroupGone(proc.pid, exitedInTime ? 50 : 0))) {
+          if (exitedInTime) this.log("exited, but processes it started were still running; stopping them");
+          await this.terminate(proc.pid);
+        }
       }
       await proc.exited;
       proc.dispose();
