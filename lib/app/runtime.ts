@@ -141,6 +141,7 @@ export async function createRuntime(input: RunConfig | RunConfigInput, io: Runti
   });
   if (config.rememberModel && (config.provider || config.model)) await rememberModel();
   io.onBus?.(session.bus, { session_id: opened.id, cwd, provider: settings.provider, model: settings.model });
+  session.reportRepairs();
 
   const host = new ExtensionHost({
     cwd,

@@ -48,6 +48,7 @@ export class AgentSession {
   private model: string;
   private jailOn: boolean;
   private usage = emptyUsage();
+  private repairNotes: string[] = [];
 
   constructor(options: AgentSessionOptions) {
     this.options = options;
@@ -153,7 +154,17 @@ export class AgentSession {
 
   /** Emits `session_start` now (interactive and rpc modes); headless modes may skip this. */
   start(): void {
+    this.reportRepairs();
     this.emitter.start();
+  }
+
+  /**
+   * Emits, once, an `error` event for each repair made while loading the session file (skipped
+   * lines, tool calls marked interrupted). Also done by start() and the first prompt; a mode
+   * calls it as soon as it listens to the bus.
+   */
+  reportRepairs(): void {
+    for (const message of this.repairNotes.splice(0)) this.emitter.host({ type: "error", message });
   }
 
   /** Resolves when no run, compaction or clear is running or waiting. */
@@ -277,6 +288,7 @@ export class AgentSession {
       run: async () => {
         this.emitter.end("session_switch");
         this.transcript = this.makeTranscript(opened.id, opened);
+        this.reportRepairs();
         this.usage = emptyUsage();
         this.emitter.rearm();
         this.emitter.start();
@@ -318,9 +330,8 @@ export class AgentSession {
 
   private makeTranscript(id: string, opened: OpenedSession | undefined): Transcript {
     // What loading had to skip or patch is said, not hidden; the file itself stays as it was.
-    for (const warning of opened?.loaded?.warnings ?? []) {
-      this.emitter.host({ type: "error", message: `session ${id} was repaired while loading (the file is left unchanged): ${warning}` });
-    }
+    this.repairNotes = (opened?.loaded?.warnings ?? [])
+      .map((warning) => `session ${id} was repaired while loading (the file is left unchanged): ${warning}`);
     return new Transcript({
       id,
       file: opened?.file,
@@ -330,6 +341,7 @@ export class AgentSession {
   }
 
   private accept(text: string, imageCount: number): void {
+    this.reportRepairs();
     const queued = this.queue.busy || this.queue.queued > 0;
     this.emitter.lifecycle({
       type: "user_prompt_submit",
