@@ -12,12 +12,12 @@ import { UsageError } from "../errors.ts";
 import { readConfig, updateConfig } from "../config.ts";
 import { ExtensionHost, type HostAgent } from "../extensions/host/host.ts";
 import { zotPaths, type ZotPaths } from "../paths.ts";
-import { createProvider, isProviderName, resolveApiKey } from "../providers/index.ts";
+import { createProvider, resolveApiKey } from "../providers/index.ts";
 import { unknownToolNames } from "../tools/index.ts";
 import type { Skill } from "../tools/skill-file.ts";
 import { BUILTIN_COMMANDS } from "./builtin-commands.ts";
 import { resolveRunConfig, type RunConfig, type RunConfigInput } from "./run-config.ts";
-import { resolveModelSettings, type ModelSettings } from "./settings.ts";
+import { parseModelSpec, resolveModelSettings, type ModelSettings } from "./settings.ts";
 
 export interface Runtime {
   cwd: string;
@@ -106,7 +106,7 @@ export async function createRuntime(input: RunConfig | RunConfigInput, io: Runti
   const paths = zotPaths(env);
   const warn = io.warn ?? ((message: string) => void process.stderr.write(`zot: warning: ${message}\n`));
   const saved = await readConfig(paths.config, warn);
-  const settings = resolveModelSettings(config, env, saved);
+  const settings = resolveModelSettings(config, env, saved, (m) => warn(`${paths.config}: ${m}`));
   const sdkWarn = onceEach(io.notice ?? warn);
   const providerFor = (s: ModelSettings) =>
     createProvider({
@@ -143,10 +143,13 @@ export async function createRuntime(input: RunConfig | RunConfigInput, io: Runti
     jail: config.jail,
     session: opened,
     interactiveTools: io.interactive ?? false,
+    // The host is attached below; a provider only refuses a tool during a run, after that.
+    onToolDropped: (tool, error) => host.toolRefused(tool.name, error),
     onWarning: warn,
   });
   if (config.rememberModel && (config.provider || config.model)) await rememberModel();
   io.onBus?.(session.bus, { session_id: opened.id, cwd, provider: settings.provider, model: settings.model });
+  session.reportRepairs();
 
   const host = new ExtensionHost({
     cwd,
@@ -170,14 +173,9 @@ export async function createRuntime(input: RunConfig | RunConfigInput, io: Runti
     host,
     session,
     async setModel(spec) {
-      const slash = spec.indexOf("/");
-      const prefix = spec.slice(0, Math.max(0, slash));
-      if (isProviderName(prefix)) {
-        const next = { ...settings, provider: prefix, model: spec.slice(slash + 1) };
-        session.setModel(next.model, providerFor(next));
-      } else {
-        session.setModel(spec);
-      }
+      const { provider: switchTo, model } = parseModelSpec(spec);
+      if (switchTo) session.setModel(model, providerFor({ ...settings, provider: switchTo, model }));
+      else session.setModel(model);
       await rememberModel();
     },
     async switchSession(target = {}) {

@@ -62,7 +62,11 @@ async function runBuiltin(rt: Runtime, name: string, args: string, interactive: 
         const known = listModels(s.state.provider).map((m) => `  ${m.id}${m.deprecated ? ` (deprecated, end of life ${m.deprecated})` : ""}`).join("\n");
         return { kind: "output", text: `Model: ${s.state.provider}/${s.state.model}${known ? `\nKnown models:\n${known}` : ""}` };
       }
-      await rt.setModel(args);
+      try {
+        await rt.setModel(args);
+      } catch (err) {
+        return { kind: "failed", message: (err as Error).message };
+      }
       return { kind: "output", text: `Model set to ${s.state.provider}/${s.state.model}` };
     }
     case "clear":

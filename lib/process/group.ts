@@ -80,18 +80,26 @@ export async function waitGroupGone(pgid: number, ms: number): Promise<boolean> 
   return true;
 }
 
+export interface TerminateOptions {
+  /** How long to wait for the group to disappear after SIGKILL (default 2 s). */
+  reapMs?: number;
+  /** Told when SIGTERM was not enough and SIGKILL is sent (for the diagnostics of the caller). */
+  onSigkill?: () => void;
+}
+
 /**
  * Terminates every process in group `pgid`: SIGTERM, up to `graceMs` to exit, then SIGKILL
  * (sent with process.kill, which also works on runtimes where a second child.kill is a no-op),
  * then waits up to `reapMs` for the group to disappear. Resolves true when the group is gone.
  */
-export async function terminateGroup(pgid: number, graceMs: number, reapMs = 2_000): Promise<boolean> {
+export async function terminateGroup(pgid: number, graceMs: number, options: TerminateOptions = {}): Promise<boolean> {
   if (process.platform === "win32") return true; // no process groups; the caller kills the child
   if (!groupAlive(pgid)) return true;
   signalGroup(pgid, "SIGTERM");
   if (await waitGroupGone(pgid, graceMs)) return true;
+  options.onSigkill?.();
   signalGroup(pgid, "SIGKILL");
-  return waitGroupGone(pgid, reapMs);
+  return waitGroupGone(pgid, options.reapMs ?? 2_000);
 }
 
 // The safety net: groups still tracked when zot exits (a crash, process.exit without a graceful

@@ -112,3 +112,18 @@ function rootCauseMessage(err: Error): string {
   for (let depth = 0; e.cause instanceof Error && depth < 5; depth++) e = e.cause;
   return e.message || err.message;
 }
+
+/**
+ * The tool a provider's HTTP 400 blames, if any: by its position in the request's tool list
+ * (`tools.3.custom.name`, `tools[3].function`) or by its name. `toolNames` is that list, in the
+ * order it was sent. Providers name tools either way; neither is a stable format, so this only
+ * ever narrows a 400 down to a tool that was actually offered.
+ */
+export function toolBlamedBy(error: string, toolNames: readonly string[]): string | undefined {
+  if (!/^HTTP 400\b/.test(error)) return undefined;
+  const index = /\btools(?:\.|\[)(\d+)/.exec(error);
+  if (index) return toolNames[Number(index[1])];
+  // A name counts as a whole word only, so `read` is not found inside `read_file`.
+  const word = (name: string) => new RegExp(`(^|[^a-zA-Z0-9_-])${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}($|[^a-zA-Z0-9_-])`);
+  return toolNames.find((name) => word(name).test(error));
+}

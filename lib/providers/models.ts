@@ -81,6 +81,21 @@ const CATALOGUE: ModelInfo[] = [
   ...OPENAI.map((row) => toInfo("openai", row)),
 ];
 
+/** Longest model id accepted; real ones (with an organisation path) stay far below. */
+export const MODEL_ID_MAX_LENGTH = 256;
+
+/**
+ * Why `id` cannot be a model id, or undefined when it can. Any id a provider might know is
+ * allowed (`llama3.1:8b`, `accounts/x/models/y`); what no provider accepts is refused here, so
+ * it is never sent, and never saved as the default of every later run.
+ */
+export function modelIdProblem(id: string): string | undefined {
+  if (id.trim() === "") return "a model id must not be empty";
+  if (/[\s\p{Cc}]/u.test(id)) return "a model id must not contain spaces or control characters";
+  if (id.length > MODEL_ID_MAX_LENGTH) return `a model id must not be longer than ${MODEL_ID_MAX_LENGTH} characters`;
+  return undefined;
+}
+
 /** Known models, all or one provider's, in catalogue order (newest first within a family). */
 export function listModels(provider?: string): ModelInfo[] {
   return CATALOGUE.filter((m) => provider === undefined || m.provider === provider).map(cloneInfo);

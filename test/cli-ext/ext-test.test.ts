@@ -105,6 +105,7 @@ describe.concurrent("zot ext test: broken extensions fail exactly the right chec
     ["ignores-shutdown", "shutdown", /^no shutdown_ack and still running 2000 ms after shutdown; the checker terminated it/],
     ["wrong-name", "hello name", /^hello name "someone-else" does not match the manifest name "wrong-name"/],
     ["leaves-child", "process group", /still running in its process group after it exited; the checker killed it/],
+    ["bad-registration", "registrations", /^tool "echo all" would be dropped: a tool name must match \^\[a-zA-Z0-9_-\]\{1,64\}\$ .*\(valid: 1 command; 1 tool; /],
   ];
   for (const [fixture, check, detail] of cases) {
     it(`${fixture}: ${check}`, async () => {

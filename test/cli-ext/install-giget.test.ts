@@ -50,11 +50,25 @@ const ARCHIVES: Record<string, TarEntry[]> = {
 let server: Server;
 let baseUrl: string;
 const requests: string[] = [];
+/** Paths the server answers with a 500, as if the host had gone bad after a success. */
+const failing = new Set<string>();
 
 beforeAll(async () => {
   const bodies = new Map(Object.entries(ARCHIVES).map(([path, entries]) => [path, tarGz(entries)]));
   server = createServer((req, res) => {
     requests.push(`${req.method} ${req.url}`);
+    // Accepts and never answers, or answers the headers and half the body and goes quiet.
+    if (req.url?.startsWith("/silent/")) return;
+    if (req.url?.startsWith("/stalls/")) {
+      const body = bodies.get("/downloads/pkg.tar.gz")!;
+      res.writeHead(200, { "content-type": "application/gzip", "content-length": body.length });
+      res.write(body.subarray(0, body.length >> 1));
+      return;
+    }
+    if (failing.has(req.url ?? "")) {
+      res.writeHead(500).end("broken");
+      return;
+    }
     const body = bodies.get(req.url ?? "");
     if (!body) {
       res.writeHead(404).end("not found");
@@ -66,7 +80,10 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => new Promise<void>((resolve) => {
+  server.closeAllConnections();
+  server.close(() => resolve());
+}));
 
 let sb: Sandbox;
 beforeEach(() => { sb = makeSandbox(); });
@@ -155,5 +172,74 @@ describe("install from a giget source", () => {
     expect(r.stderr).toMatch(/^zot: download of gh:o\/missing failed: .*404/m);
     expect(readdirSync(sb.globalRoot)).toEqual([]);
     expect(existsSync(join(sb.globalRoot, "missing"))).toBe(false);
+  });
+});
+
+/** A loopback port that was free a moment ago: connecting to it is refused. */
+function closedPort(): Promise<number> {
+  const probe = createServer();
+  return new Promise((resolve) => probe.listen(0, "127.0.0.2", () => {
+    const { port } = probe.address() as AddressInfo;
+    probe.close(() => resolve(port));
+  }));
+}
+
+describe("a download is never served from a cache", () => {
+  it("a 404 and a refused connection after a cached success each fail, naming the URL and the error, and install nothing", async () => {
+    const first = await zot("install", `${baseUrl}/downloads/pkg.tar.gz`);
+    expect(first.code).toBe(0);
+    const missing = await zot("install", `${baseUrl}/nope/pkg.tar.gz`, "--project");
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain(`zot: download of ${baseUrl}/nope/pkg.tar.gz failed: HTTP 404 Not Found; nothing was installed`);
+    expect(missing.stdout).toBe("");
+    // A port nothing listens on (fetch itself refuses some ports, such as 9, before connecting).
+    const closed = await closedPort();
+    const refused = await zot("install", `http://127.0.0.2:${closed}/pkg.tar.gz`, "--project");
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`zot: download of http://127.0.0.2:${closed}/pkg.tar.gz failed: connect ECONNREFUSED 127.0.0.2:${closed}`);
+    expect(refused.stderr).toContain("; nothing was installed");
+    expect(existsSync(sb.projectRoot) ? readdirSync(sb.projectRoot) : []).toEqual([]);
+    expect(readdirSync(sb.globalRoot)).toEqual(["from-tarball"]);
+  });
+
+  it("a gh: source whose server fails after a success reports the HTTP status and keeps the installed copy", async () => {
+    expect((await zot("install", "gh:o/good")).code).toBe(0);
+    failing.add("/repos/o/good/tarball/main");
+    try {
+      const again = await zot("install", "gh:o/good", "--force");
+      expect(again.code).toBe(1);
+      expect(again.stderr).toContain(`zot: download of gh:o/good failed: HTTP 500 Internal Server Error (${baseUrl}/repos/o/good/tarball/main); nothing was installed`);
+      expect(readdirSync(sb.globalRoot)).toEqual(["good"]);
+      expect(readdirSync(join(sb.globalRoot, "good")).sort()).toEqual(["data-link", "extension.json", "lib", "run.sh"]);
+    } finally {
+      failing.delete("/repos/o/good/tarball/main");
+    }
+    // Nothing of either download is kept in giget's cache.
+    expect(existsSync(join(sb.base, "cache", "giget")) ? readdirSync(join(sb.base, "cache", "giget", "zot-download")) : []).toEqual([]);
+  });
+});
+
+describe("a download has a deadline counted as time without progress", () => {
+  it("a server that accepts and never answers is given up after --timeout-ms, nothing installed", async () => {
+    const started = Date.now();
+    const r = await zot("install", `${baseUrl}/silent/pkg.tar.gz`, "--timeout-ms", "300");
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`zot: download of ${baseUrl}/silent/pkg.tar.gz failed: no answer within 300 ms; nothing was installed`);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(readdirSync(sb.globalRoot)).toEqual([]);
+  });
+
+  it("a body that stops half-way is given up too", async () => {
+    // Long enough for the answer's headers to arrive on a busy machine; the body then stops.
+    const r = await zot("install", `${baseUrl}/stalls/pkg.tar.gz`, "--timeout-ms", "2000");
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`zot: download of ${baseUrl}/stalls/pkg.tar.gz failed: no data for 2 s; nothing was installed`);
+    expect(readdirSync(sb.globalRoot)).toEqual([]);
+  });
+
+  it("--timeout-ms must be a whole number of milliseconds", async () => {
+    const r = await zot("install", `${baseUrl}/downloads/pkg.tar.gz`, "--timeout-ms", "soon");
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^zot: --timeout-ms expects a whole number of milliseconds/);
   });
 });

@@ -1,9 +1,12 @@
 // `zot ext install <git-url>`: shallow clones of real local repositories.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { processAlive } from "../../lib/process/group.ts";
 import { makeSandbox, runZot, type Sandbox } from "./support/cli.ts";
 import { commit, git } from "./support/git.ts";
 
@@ -70,7 +73,7 @@ describe("install from a git URL", () => {
     const r = await runZot(["ext", "install", bare], { cwd: sb.project, env: { ...sb.env, GIT_TRACE: trace } });
     expect(r.code).toBe(0);
     const clone = readFileSync(trace, "utf8").split("\n").find((l) => /\bbuilt-in: git clone\b/.test(l));
-    expect(clone).toContain(`git clone --depth 1 --quiet -- ${pathToFileURL(bare).href}`);
+    expect(clone).toContain(`git clone --depth 1 --quiet --progress -- ${pathToFileURL(bare).href}`);
     // ...and through that URL git really honours --depth (a plain path would copy all history).
     const probe = join(sb.base, "probe");
     git(sb.base, ["clone", "-q", "--depth", "1", pathToFileURL(bare).href, probe], sb.env);
@@ -118,5 +121,40 @@ describe("install from a git URL", () => {
     expect(readdirSync(sb.globalRoot)).toEqual([]);
     // sanity: git itself is present for the other tests
     expect(execFileSync("git", ["--version"], { encoding: "utf8" })).toMatch(/^git version/);
+  });
+});
+
+/** Processes (other than zombies) whose command line mentions `text` (Linux: /proc). */
+function processesMentioning(text: string): string[] {
+  if (process.platform !== "linux") return [];
+  const found: string[] = [];
+  for (const pid of readdirSync("/proc").filter((e) => /^\d+$/.test(e))) {
+    try {
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ");
+      if (cmdline.includes(text) && processAlive(Number(pid))) found.push(`${pid}: ${cmdline}`);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
+}
+
+describe("a clone has a deadline counted as time without progress", () => {
+  it("a git server that accepts and never answers is given up after --timeout-ms: rolled back, no git process left", async () => {
+    const silent = createServer(() => undefined); // takes every request and never answers
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/o/never.git`;
+    try {
+      const started = Date.now();
+      const r = await zot("install", url, "--timeout-ms", "400");
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`zot: git clone of ${url} made no progress for 400 ms; stopped it, nothing was installed`);
+      expect(Date.now() - started).toBeLessThan(15_000);
+      expect(readdirSync(sb.globalRoot)).toEqual([]);
+      expect(processesMentioning(url)).toEqual([]);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
   });
 });

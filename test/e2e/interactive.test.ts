@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Turn } from "../support/model-server.ts";
 import { EXITED, hasTmux, killPanes, Pane } from "./pane.ts";
-import { ROOT, makeWorld, requestText, type World } from "./support.ts";
+import { REPAIR_NOTES, ROOT, makeWorld, requestText, writeDamagedSession, type World } from "./support.ts";
 
 const PANEL = join(ROOT, "test", "fixtures", "e2e", "panel");
 
@@ -39,6 +39,16 @@ describe.skipIf(!hasTmux)("interactive REPL in a terminal", () => {
     // The status line goes once the run is done.
     await pane.until((t) => t.includes("Streaming words arrive one by one.") && !t.includes("working…"));
     expect(requestText(world!.server.requests[1]!.body)).toContain("from-bash");
+    await pane.keys("C-d");
+    expect(await pane.exitCode()).toBe(0);
+  });
+
+  it("a damaged session is repaired with a note saying what was skipped and patched", async () => {
+    world = await makeWorld();
+    const { path } = writeDamagedSession(world);
+    const pane = await Pane.start(world, ["--session", path]);
+    const text = (await pane.until("marked interrupted")).replace(/\n/g, " ");
+    for (const note of REPAIR_NOTES) expect(text).toMatch(new RegExp(`zot: ${note.source.replaceAll("\\S+", "[^ ]+")}`));
     await pane.keys("C-d");
     expect(await pane.exitCode()).toBe(0);
   });

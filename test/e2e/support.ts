@@ -1,7 +1,7 @@
 // Runs the real zot bundle (dist/zot.mjs, built by vitest's global setup) as a process against
 // the scripted model server, in a temp project with its own $ZOT_HOME.
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startModelServer, type ModelServer, type Turn } from "../support/model-server.ts";
@@ -77,3 +77,28 @@ export function jsonLines(stdout: string): Array<Record<string, any>> {
 export function requestText(body: any): string {
   return JSON.stringify(body.messages);
 }
+
+/**
+ * A session file damaged in the middle: line 4, the result of the bash call on line 3, is torn.
+ * Loading it skips that line and marks the call interrupted. Returns the path and its bytes.
+ */
+export function writeDamagedSession(w: World, name = "damaged"): { path: string; content: string } {
+  const path = join(w.cwd, "..", `${name}.jsonl`);
+  const lines = [
+    { type: "session", version: 1, id: name, cwd: w.cwd, created: "2026-01-01T00:00:00.000Z", provider: "anthropic", model: "claude-sonnet-4-6" },
+    { type: "message", message: { role: "user", content: [{ type: "text", text: "run echo" }] } },
+    { type: "message", message: { role: "assistant", stop: "tool_use",
+      content: [{ type: "tool_call", id: "toolu_1", name: "bash", args: { command: "echo hi" } }] } },
+  ].map((l) => JSON.stringify(l));
+  lines.push('{"type":"message","message":{"role":"tool_result","tool_id":"toolu_1","con');
+  lines.push(JSON.stringify({ type: "message", message: { role: "assistant", stop: "end_turn", content: [{ type: "text", text: "it said hi" }] } }));
+  const content = `${lines.join("\n")}\n`;
+  writeFileSync(path, content);
+  return { path, content };
+}
+
+/** The two repair notes `writeDamagedSession`'s file must produce, as zot words them. */
+export const REPAIR_NOTES = [
+  /session damaged was repaired while loading \(the file is left unchanged\): skipped unreadable line 4 in \S+damaged\.jsonl/,
+  /session damaged was repaired while loading \(the file is left unchanged\): 1 tool call\(s\) had no result and were marked interrupted/,
+];

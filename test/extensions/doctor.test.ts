@@ -102,6 +102,19 @@ describe("zot ext doctor", () => {
     expect(result.extensions.map((e) => [e.name, e.scope, e.status])).toEqual([["a", "explicit", "ok"], ["b", "explicit", "ok"], ["a", "global", "shadowed"]]);
   });
 
+  it("a dropped registration is an error (exit 1) while the extension keeps running with the rest", async () => {
+    writeExtension(sb.globalDir, "sloppy", { name: "sloppy", register: [tool("bad name!"), tool("fine"), command("two words")] });
+    const json = await doctor(["--json"]);
+    expect(json.code).toBe(1);
+    const [report] = (JSON.parse(json.stdout) as { extensions: Array<Record<string, unknown>> }).extensions;
+    expect(report).toMatchObject({ status: "error", running: true, ready: "ready", tools: [{ name: "fine" }], commands: [], errors: [
+      expect.stringMatching(/^extension "sloppy": tool "bad name!" was dropped: a tool name must match/),
+      expect.stringMatching(/^extension "sloppy": command "two words" was dropped: a command name must not contain spaces/)] });
+    const text = await doctor([]);
+    expect(text.stdout).toMatch(/✗ sloppy 1\.0\.0 {2}\[global\] {2}ready with errors in \d+ ms\n/);
+    expect(text.stdout).toMatch(/\n {4}error: +extension "sloppy": tool "bad name!" was dropped: /);
+  });
+
   it("says where it looked when there is nothing, and rejects unknown flags with exit 2", async () => {
     const empty = await doctor([]);
     expect(empty.code).toBe(0);

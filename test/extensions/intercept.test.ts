@@ -22,6 +22,51 @@ function interceptor(parent: string, name: string, intercept: string[], answer: 
 
 const call = (args: Record<string, unknown> = { command: "rm -rf /tmp/foo" }) => ({ tool_id: "call-1", tool_name: "bash", tool_args: args });
 
+describe("event_intercept: an interceptor that keeps timing out", () => {
+  it("is no longer consulted after 3 timeouts in a row (allow at once, one warning naming it), and again after a reload", async () => {
+    const deaf = interceptor(sb.globalDir, "deaf", ["tool_call", "turn_start"], "undefined");
+    const guard = interceptor(sb.globalDir, "guard", ["tool_call"], `{modified_args: {...msg.tool_args, guarded: true}}`);
+    t = await startHost(sb, { timeouts: { intercept: 200 } });
+    const timed = async () => {
+      const started = Date.now();
+      const decision = await t!.host.interceptToolCall(call({ n: 1 }));
+      return { decision, ms: Date.now() - started };
+    };
+    // A turn_start timeout counts too: they are all the same extension's silence.
+    expect(await t.host.interceptTurnStart(1)).toEqual({ block: false });
+    for (let i = 0; i < 2; i++) expect((await timed()).ms).toBeGreaterThanOrEqual(190);
+    for (let i = 0; i < 3; i++) {
+      const { decision, ms } = await timed();
+      expect(decision).toEqual({ block: false, args: { n: 1, guarded: true } });
+      expect(ms).toBeLessThan(150);
+    }
+    expect(deaf.asked()).toHaveLength(3);
+    expect(guard.asked()).toHaveLength(5);
+    const notes = t.of("ext_notify").filter((n) => n.extension === "deaf").map((n) => n.message);
+    expect(notes).toEqual([
+      "turn_start interception did not answer within 200 ms; allowed",
+      "tool_call interception did not answer within 200 ms; allowed",
+      "tool_call interception did not answer within 200 ms; allowed",
+      "did not answer 3 interception requests in a row; it is no longer consulted for interception in this session "
+        + "(what it would intercept is allowed at once); /reload-ext consults it again",
+    ]);
+    expect(await t.host.interceptTurnStart(2)).toEqual({ block: false });
+    expect(deaf.asked()).toHaveLength(3);
+
+    await t.host.reload();
+    expect((await timed()).ms).toBeGreaterThanOrEqual(190);
+    expect(deaf.asked()).toHaveLength(4);
+  });
+
+  it("an answer in between resets the count", async () => {
+    const flaky = interceptor(sb.globalDir, "flaky", ["tool_call"], `(msg.tool_args.n % 3 === 0 ? {} : undefined)`);
+    t = await startHost(sb, { timeouts: { intercept: 150 } });
+    for (let n = 1; n <= 7; n++) await t.host.interceptToolCall(call({ n }));
+    expect(flaky.asked()).toHaveLength(7);
+    expect(t.of("ext_notify").some((e) => e.message.includes("no longer consulted"))).toBe(false);
+  });
+});
+
 describe("event_intercept: tool_call", () => {
   it("a block refuses the call with its reason; later interceptors are not consulted", async () => {
     const a = interceptor(sb.globalDir, "a", ["tool_call"], `{block: true, reason: "refused: matches danger pattern"}`);

@@ -1,6 +1,7 @@
 // Retries, failures and aborts for both providers, over real HTTP against the scripted server.
 // Every case must end in exactly one `done` (checked by `collect`) and never throw.
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { toolBlamedBy } from "../../lib/providers/errors.ts";
 import { createProvider, type ProviderName, type RetryOptions } from "../../lib/providers/index.ts";
 import type { StreamEvent } from "../../lib/providers/types.ts";
 import { startModelServer, type ModelServer } from "../support/model-server.ts";
@@ -78,6 +79,16 @@ describe.each(["anthropic", "openai"] as const)("%s", (name: ProviderName) => {
       expect(result.done.error).toContain("HTTP 400");
       expect(result.done.error).toContain("tools.0.input_schema: type must be object");
       expect(result.done.content).toEqual([]);
+    });
+
+    test("a 400 blaming a tool names it as the provider sent it: toolBlamedBy finds the tool", async () => {
+      const tools = [{ name: "read", description: "", schema: { type: "object" } }, { name: "flaky", description: "", schema: { type: "object" } }];
+      server.push({ type: "reject_tool", tool: "flaky" });
+      const result = await collect(provider(), { tools });
+      expect(result.done.error).toMatch(/^HTTP 400 /);
+      expect(toolBlamedBy(result.done.error!, tools.map((t) => t.name))).toBe("flaky");
+      expect(toolBlamedBy("HTTP 429 rate_limit_error: slow down, flaky", ["flaky"])).toBeUndefined();
+      expect(toolBlamedBy("HTTP 400 invalid_request_error: bad value for read_file", ["read"])).toBeUndefined();
     });
 
     test("a 401 is not retried", async () => {

@@ -62,7 +62,14 @@ export interface ErrorTurn {
 /** The connection is destroyed once the request has been read. */
 export interface ResetTurn { type: "reset" }
 
-export type StaticTurn = ReplyTurn | ErrorTurn | ResetTurn;
+/**
+ * A provider refusing a tool it cannot accept: when the request offers `tool`, an HTTP 400
+ * that blames it as that wire's provider does (Anthropic by its index in `tools`, OpenAI by
+ * name); otherwise `otherwise` is played (default: a 400 saying the tool was missing).
+ */
+export interface RejectToolTurn { type: "reject_tool"; tool: string; otherwise?: ReplyTurn | ErrorTurn | ResetTurn }
+
+export type StaticTurn = ReplyTurn | ErrorTurn | ResetTurn | RejectToolTurn;
 export type Turn = StaticTurn | ((request: RecordedRequest) => StaticTurn | Promise<StaticTurn>);
 
 export type RequestOutcome = "completed" | "client_closed" | "reset";
@@ -124,7 +131,8 @@ export async function startModelServer(script: Turn[] = []): Promise<ModelServer
     if (!next) {
       return sendError(res, wire, { type: "error", status: 400, message: `model server script has no turn left for request #${requests.length}` });
     }
-    const turn = typeof next === "function" ? await next(record) : next;
+    const scripted = typeof next === "function" ? await next(record) : next;
+    const turn = scripted.type === "reject_tool" ? rejectTool(scripted, record) : scripted;
     if (turn.type === "reset") {
       reset = true;
       req.socket.destroy();
@@ -209,6 +217,16 @@ function sendError(res: ServerResponse, wire: RecordedRequest["wire"], turn: Err
     ? { error: { message, type: openaiErrorType(turn.status), param: null, code: null } }
     : { type: "error", error: { type: anthropicErrorType(turn.status), message } });
   res.writeHead(turn.status, headers).end(JSON.stringify(body));
+}
+
+function rejectTool(turn: RejectToolTurn, record: RecordedRequest): ReplyTurn | ErrorTurn | ResetTurn {
+  const names: string[] = (record.body?.tools ?? []).map((t: any) => (record.wire === "openai" ? t.function?.name : t.name));
+  const index = names.indexOf(turn.tool);
+  if (index < 0) return turn.otherwise ?? { type: "error", status: 400, message: `model server expected tool ${turn.tool} in the request` };
+  const message = record.wire === "openai"
+    ? `Invalid schema for function '${turn.tool}': schema must be a JSON Schema of 'type: "object"', got 'type: "None"'.`
+    : `tools.${index}.custom.input_schema: JSON schema is invalid. It must match JSON Schema draft 2020-12 (https://json-schema.org/draft/2020-12).`;
+  return { type: "error", status: 400, message };
 }
 
 function anthropicErrorType(status: number): string {

@@ -11,6 +11,7 @@ import { isAbortError, raceAbort } from "./abort.ts";
 import type { Emitter } from "../session/emitter.ts";
 import type { AgentHooks } from "./hooks.ts";
 import type { ToolCallRequest, ToolRunOutcome } from "./tool-runner.ts";
+import { toolBlamedBy } from "../../providers/errors.ts";
 import type { AssistantMessage, Message, Provider, ReasoningEffort, StopReason, ToolCallBlock, ToolResultMessage } from "../../providers/types.ts";
 import type { Tool } from "../../tools/types.ts";
 
@@ -40,6 +41,11 @@ export interface LoopEnv {
   beforeStep?: (signal: AbortSignal) => Promise<void>;
   /** Receives each step's final assistant message (usage accounting). */
   onStepEnd?: (message: AssistantMessage) => void;
+  /**
+   * The provider refused a request and blamed this tool: take it out of `tools()` for good.
+   * false when it cannot be dropped (a built-in); then the request is not sent again.
+   */
+  dropTool?: (name: string, error: string) => boolean;
 }
 
 export async function runAgentLoop(env: LoopEnv): Promise<RunResult> {
@@ -100,8 +106,24 @@ export async function runAgentLoop(env: LoopEnv): Promise<RunResult> {
   }
 }
 
-/** Streams one model response; text deltas go out live unless assistant text is intercepted. */
+/**
+ * Streams one model response. When the provider refuses the request and blames one of the
+ * tools (an extension's tool it cannot accept would fail every request), that tool is dropped
+ * and the request is sent once more without it.
+ */
 async function streamStep(env: LoopEnv, system: string, live: boolean): Promise<AssistantMessage> {
+  const offered = [...env.tools().keys()];
+  const message = await streamOnce(env, system, live);
+  if (message.stop !== "error" || !env.dropTool || env.signal.aborted) return message;
+  const blamed = toolBlamedBy(message.error ?? "", offered);
+  if (blamed === undefined || !env.dropTool(blamed, message.error ?? "")) return message;
+  env.emit.host({ type: "error", message: `the model provider refused tool "${blamed}" (${message.error}); `
+    + "it is dropped for this session and the request is sent again without it" });
+  return streamOnce(env, system, live);
+}
+
+/** Streams one model response; text deltas go out live unless assistant text is intercepted. */
+async function streamOnce(env: LoopEnv, system: string, live: boolean): Promise<AssistantMessage> {
   const tools = [...env.tools().values()].map(({ name, description, schema }) => ({ name, description, schema }));
   let final: AssistantMessage | undefined;
   try {

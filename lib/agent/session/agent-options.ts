@@ -62,6 +62,8 @@ export interface AgentSessionOptions {
   interactiveTools?: boolean;
   /** Non-fatal warnings for the user (stderr in headless modes). */
   onWarning?: (message: string) => void;
+  /** An extension tool the provider refused; it is left out for the rest of the session. */
+  onToolDropped?: (tool: Tool, error: string) => void;
   /** Names of deferred tools a tool result activated. */
   onActivateTools?: (names: string[]) => void;
   /** Ids for synthetic tool calls (tool_prompt, call_tool); injectable for tests. */

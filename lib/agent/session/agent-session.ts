@@ -10,7 +10,7 @@ import { runAgentLoop, type RunResult } from "../loop/loop.ts";
 import { PermissionPolicy } from "../loop/permissions.ts";
 import { SystemPromptPreparer } from "../prompt/prompt-preparer.ts";
 import { basePromptFrom } from "../prompt/system-prompt.ts";
-import { resolveTools } from "../loop/tool-registry.ts";
+import { SessionTools } from "../loop/tool-registry.ts";
 import { recordToolPrompt, userMessage } from "../loop/tool-prompt.ts";
 import { runToolCall, type ToolCallRequest, type ToolRunOutcome } from "../loop/tool-runner.ts";
 import { WorkQueue } from "./work-queue.ts";
@@ -43,11 +43,12 @@ export class AgentSession {
   private readonly preparer: SystemPromptPreparer;
   private transcript: Transcript;
   private readonly compactor: Compactor;
-  private readonly builtins: Tool[];
+  private readonly toolSet: SessionTools;
   private provider: Provider;
   private model: string;
   private jailOn: boolean;
   private usage = emptyUsage();
+  private repairNotes: string[] = [];
 
   constructor(options: AgentSessionOptions) {
     this.options = options;
@@ -66,8 +67,9 @@ export class AgentSession {
     this.transcript = this.makeTranscript(sessionId, opened);
     this.permissions = new PermissionPolicy({ yolo: options.yolo, confirmer: options.confirmer, warn: (m) => this.warn(m) });
     // A skills getter keeps the skill tool (reloads may add skills); a plain list without skills drops it.
-    this.builtins = options.builtinTools ??
+    const builtins = options.builtinTools ??
       createBuiltinTools({ ...options.tools, cwd: this.cwd, jail: () => this.jailOn, skills: options.skills ?? [] });
+    this.toolSet = new SessionTools(builtins, () => this.extensionTools(), options.onToolDropped);
     this.preparer = new SystemPromptPreparer({
       base: () => this.basePrompt(),
       hooks: () => this.hooks,
@@ -121,7 +123,7 @@ export class AgentSession {
 
   /** The tools the model can call now: built-ins, then extension tools not shadowed by them. */
   tools(): Map<string, Tool> {
-    return resolveTools(this.builtins, this.extensionTools());
+    return this.toolSet.current();
   }
 
   /** The effective system prompt (runs the before_agent_start chain when not prepared yet). */
@@ -152,7 +154,17 @@ export class AgentSession {
 
   /** Emits `session_start` now (interactive and rpc modes); headless modes may skip this. */
   start(): void {
+    this.reportRepairs();
     this.emitter.start();
+  }
+
+  /**
+   * Emits, once, an `error` event for each repair made while loading the session file (skipped
+   * lines, tool calls marked interrupted). Also done by start() and the first prompt; a mode
+   * calls it as soon as it listens to the bus.
+   */
+  reportRepairs(): void {
+    for (const message of this.repairNotes.splice(0)) this.emitter.host({ type: "error", message });
   }
 
   /** Resolves when no run, compaction or clear is running or waiting. */
@@ -276,6 +288,7 @@ export class AgentSession {
       run: async () => {
         this.emitter.end("session_switch");
         this.transcript = this.makeTranscript(opened.id, opened);
+        this.reportRepairs();
         this.usage = emptyUsage();
         this.emitter.rearm();
         this.emitter.start();
@@ -316,6 +329,9 @@ export class AgentSession {
   // ---- internals ---------------------------------------------------------------------------
 
   private makeTranscript(id: string, opened: OpenedSession | undefined): Transcript {
+    // What loading had to skip or patch is said, not hidden; the file itself stays as it was.
+    this.repairNotes = (opened?.loaded?.warnings ?? [])
+      .map((warning) => `session ${id} was repaired while loading (the file is left unchanged): ${warning}`);
     return new Transcript({
       id,
       file: opened?.file,
@@ -325,6 +341,7 @@ export class AgentSession {
   }
 
   private accept(text: string, imageCount: number): void {
+    this.reportRepairs();
     const queued = this.queue.busy || this.queue.queued > 0;
     this.emitter.lifecycle({
       type: "user_prompt_submit",
@@ -369,6 +386,7 @@ export class AgentSession {
         if (autoCompaction) autoCompaction = await this.compactor.maybeAuto(s, this.preparer.current ?? "");
       },
       onStepEnd: (message) => this.addUsage(message.usage ?? emptyUsage()),
+      dropTool: (name, error) => this.toolSet.drop(name, error),
     });
   }
 

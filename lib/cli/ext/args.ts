@@ -85,6 +85,15 @@ export function checkArgs(argv: string[], def: ArgsDef): void {
   }
 }
 
+/** `--timeout-ms`: a whole number of milliseconds, at least 1; `fallback` when absent. */
+export function parseTimeoutMs(value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "string" || !/^\d+$/.test(value) || Number(value) < 1) {
+    throw new UsageError(`--timeout-ms expects a whole number of milliseconds (at least 1), got "${String(value)}"`);
+  }
+  return Number(value);
+}
+
 /** The project folder from `--cwd` (resolved against the process directory) or the process directory. */
 export function projectDir(cwd: unknown): string {
   if (typeof cwd !== "string" || cwd === "") return process.cwd();

@@ -4,6 +4,7 @@
 import { resolve } from "node:path";
 import { defineCommand } from "citty";
 import { BUILTIN_COMMANDS } from "../../app/builtin-commands.ts";
+import { savedModel } from "../../app/settings.ts";
 import { readConfig } from "../../config.ts";
 import { diagnoseExtensions, type DoctorResult } from "../../extensions/install/doctor.ts";
 import type { ExtensionReport } from "../../extensions/host/report.ts";
@@ -51,9 +52,11 @@ function describeReady(r: ExtensionReport): string {
   if (r.status !== "ok" && r.status !== "error") return r.status === "shadowed" ? `shadowed by ${r.shadowed_by}` : "disabled";
   if (r.kind && r.kind !== "protocol") return `${r.kind} bundle (not spawned)`;
   const ms = r.startup_ms === null ? "" : ` in ${r.startup_ms} ms`;
+  // Running with errors: some registrations were dropped, the rest works.
+  const after = (state: string) => (r.status === "ok" ? state : r.running ? `${state} with errors` : `error after ${state}`);
   switch (r.ready) {
-    case "ready": return `${r.status === "ok" ? "ready" : "error after ready"}${ms}`;
-    case "auto": return `${r.status === "ok" ? "auto-ready" : "error after auto-ready"}${ms} (never sent ready)`;
+    case "ready": return `${after("ready")}${ms}`;
+    case "auto": return `${after("auto-ready")}${ms} (never sent ready)`;
     case "timeout": return "error: no hello";
     default: return "error";
   }
@@ -91,7 +94,7 @@ async function hostInfo(configPath: string): Promise<{ provider: string; model: 
   const config = await readConfig(configPath);
   return {
     provider: process.env.ZOT_PROVIDER || config.provider || "anthropic",
-    model: process.env.ZOT_MODEL || config.model || "",
+    model: process.env.ZOT_MODEL || savedModel(config) || "",
   };
 }
 

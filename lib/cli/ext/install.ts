@@ -1,7 +1,8 @@
-// `zot ext install <source> [--project] [--force]`.
+// `zot ext install <source> [--project] [--force] [--timeout-ms N]`.
 import { defineCommand } from "citty";
+import { DEFAULT_IDLE_TIMEOUT_MS } from "../../extensions/install/download.ts";
 import { installExtension } from "../../extensions/install/index.ts";
-import { cwdArg, projectDir, rootsFor } from "./args.ts";
+import { cwdArg, parseTimeoutMs, projectDir, rootsFor } from "./args.ts";
 
 export const installCommand = defineCommand({
   meta: {
@@ -18,17 +19,21 @@ export const installCommand = defineCommand({
     },
     project: { type: "boolean", description: "Install into ./.zot/extensions instead of $ZOT_HOME/extensions" },
     force: { type: "boolean", description: "Replace an existing install of the same name" },
+    "timeout-ms": { type: "string", valueHint: "N",
+      description: `Give up a download or clone after this long without progress (default ${DEFAULT_IDLE_TIMEOUT_MS})` },
     ...cwdArg,
   },
   async run({ args }) {
     const roots = rootsFor(args.cwd);
     const scope = args.project ? "project" : "global";
+    const idleTimeoutMs = parseTimeoutMs(args["timeout-ms"], DEFAULT_IDLE_TIMEOUT_MS);
     const result = await installExtension({
       source: args.source,
       root: args.project ? roots.project : roots.global,
       // Sources are what the user typed in their shell, so they resolve against it, not --cwd.
       cwd: process.cwd(),
       force: Boolean(args.force),
+      idleTimeoutMs,
       exitOnSignal: true,
       progress: (line) => process.stderr.write(`${line}\n`),
       warn: (line) => process.stderr.write(`zot: warning: ${line}\n`),

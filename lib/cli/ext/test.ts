@@ -5,21 +5,13 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { defineCommand } from "citty";
+import { savedModel } from "../../app/settings.ts";
 import { readConfig } from "../../config.ts";
 import { renderConformance } from "../../extensions/authoring/conformance/report.ts";
 import { testExtension } from "../../extensions/authoring/conformance/run.ts";
 import { DEFAULT_REPLY_TIMEOUT_MS } from "../../extensions/authoring/conformance/session.ts";
 import { zotPaths } from "../../paths.ts";
-import { UsageError } from "./args.ts";
-
-/** `--timeout-ms`: a whole number of milliseconds, at least 1. */
-export function parseTimeoutMs(value: unknown): number {
-  if (value === undefined) return DEFAULT_REPLY_TIMEOUT_MS;
-  if (typeof value !== "string" || !/^\d+$/.test(value) || Number(value) < 1) {
-    throw new UsageError(`--timeout-ms expects a whole number of milliseconds (at least 1), got "${String(value)}"`);
-  }
-  return Number(value);
-}
+import { parseTimeoutMs, UsageError } from "./args.ts";
 
 export const testCommand = defineCommand({
   meta: { name: "test", description: "Check that an extension folder speaks the protocol correctly (conformance checklist)" },
@@ -30,7 +22,7 @@ export const testCommand = defineCommand({
       description: `Reply deadline for each command and tool call (default ${DEFAULT_REPLY_TIMEOUT_MS})` },
   },
   async run({ args }) {
-    const reply = parseTimeoutMs(args["timeout-ms"]);
+    const reply = parseTimeoutMs(args["timeout-ms"], DEFAULT_REPLY_TIMEOUT_MS);
     const dir = resolve(String(args.path));
     if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`${args.path}: no such folder`);
     const paths = zotPaths();
@@ -39,7 +31,7 @@ export const testCommand = defineCommand({
       dir, paths, cwd: process.cwd(),
       // As `zot ext doctor`: what a real run would announce in hello_ack.
       provider: process.env.ZOT_PROVIDER || config.provider || "anthropic",
-      model: process.env.ZOT_MODEL || config.model || "",
+      model: process.env.ZOT_MODEL || savedModel(config) || "",
       timeouts: { reply },
     });
     process.stdout.write(args.json ? `${JSON.stringify(result)}\n` : renderConformance(result));

@@ -51,7 +51,8 @@ export type Reply<F> =
   | { ok: true; frame: F }
   | {
       ok: false;
-      reason: "timeout" | "disconnected" | "cancelled" | "invalid";
+      /** `unsendable`: the request frame alone is over the frame limit; the extension still runs. */
+      reason: "timeout" | "disconnected" | "cancelled" | "invalid" | "unsendable";
       message: string;
       delivered: boolean;
       written: Promise<boolean>;
@@ -61,6 +62,9 @@ type FailureReason = Extract<Reply<unknown>, { ok: false }>["reason"];
 const FAILURE_REASONS: Record<RequestFailureReason, FailureReason> = {
   timeout: "timeout", aborted: "cancelled", closed: "disconnected", failed: "invalid",
 };
+
+/** The cause of a request failed because its frame alone is over the frame limit. */
+const UNSENDABLE = Symbol("unsendable");
 
 /** A write still in flight this long after its request was cancelled counts as blocked. */
 const CANCELLED_WRITE_GRACE_MS = 250;
@@ -128,14 +132,22 @@ export class Connection implements FrameTransport {
    * (reported through onUnsendable).
    */
   write(frame: OutgoingFrame): QueuedWrite | undefined {
-    if (this.closedReason) return undefined;
+    const written = this.tryWrite(frame);
+    return typeof written === "string" ? undefined : written;
+  }
+
+  /** Queues a frame, or says why not: the connection's close reason, or the frame's size. */
+  private tryWrite(frame: OutgoingFrame): QueuedWrite | string {
+    if (this.closedReason) return this.closedReason;
     const data = encodeFrame(frame);
     if (Buffer.byteLength(data) - 1 > this.limits.maxFrameBytes) {
       const what = frame.type === "event" ? `${String(frame.event)} event` : frame.type;
-      this.handlers.onUnsendable(`not sending a ${what} frame of ${Buffer.byteLength(data)} bytes: over the ${this.limits.maxFrameBytes}-byte frame limit`);
-      return undefined;
+      const message = `not sending a ${what} frame of ${Buffer.byteLength(data)} bytes: over the ${this.limits.maxFrameBytes}-byte frame limit`;
+      this.handlers.onUnsendable(message);
+      return message;
     }
-    return this.queue.enqueue(data);
+    // An overflow closes the connection (fatal) as it refuses the frame.
+    return this.queue.enqueue(data) ?? this.closedReason ?? "the request could not be sent";
   }
 
   /** Sends a request frame carrying `id` and waits for the reply of type `replyType`. */
@@ -154,6 +166,9 @@ export class Connection implements FrameTransport {
         signal: options.signal,
         onSettle: (settlement) => {
           if (settlement.ok) return resolve({ ok: true, frame: settlement.reply as F });
+          if (settlement.cause === UNSENDABLE) {
+            return resolve({ ok: false, reason: "unsendable", message: settlement.message, delivered: false, written: NOT_WRITTEN });
+          }
           if (settlement.reason === "aborted" && write?.state === "queued") this.queue.withdraw(write);
           // An invalid reply proves the request arrived.
           const invalid = settlement.reason === "failed";
@@ -166,9 +181,14 @@ export class Connection implements FrameTransport {
         },
       });
       if (request.done) return;
-      write = this.write(frame);
-      if (!write) request.fail("closed", this.closedReason ?? "the request could not be sent");
-      else if (!options.deadlineIncludesWrite) void write.written.then((ok) => (ok ? request.startDeadline() : undefined));
+      const written = this.tryWrite(frame);
+      if (typeof written === "string") {
+        if (this.closedReason) request.fail("closed", written);
+        else request.fail("failed", written, UNSENDABLE);
+        return;
+      }
+      write = written;
+      if (!options.deadlineIncludesWrite) void write.written.then((ok) => (ok ? request.startDeadline() : undefined));
     });
   }
 

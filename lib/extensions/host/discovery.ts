@@ -8,6 +8,7 @@ import { readdir, realpath, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { projectExtensionsDir, type ZotPaths } from "../../paths.ts";
 import { loadManifest, MANIFEST_FILE, type LoadedManifest } from "../manifest.ts";
+import { execOutsideFolder } from "./exec-resolve.ts";
 
 export type ExtensionScope = "explicit" | "project" | "global";
 
@@ -71,7 +72,8 @@ async function readCandidate(dir: string, scope: ExtensionScope): Promise<Candid
   const folderName = dir.split(/[\\/]/).filter(Boolean).pop() ?? dir;
   try {
     const loaded = await loadManifest(dir);
-    return { dir, scope, name: loaded.manifest.name, loaded, decision: "spawn", warnings: [] };
+    const outside = loaded.manifest.exec ? execOutsideFolder(dir, loaded.manifest.exec) : undefined;
+    return { dir, scope, name: loaded.manifest.name, loaded, decision: "spawn", warnings: outside ? [outside] : [] };
   } catch (err) {
     return { dir, scope, name: folderName, decision: "error", error: (err as Error).message, warnings: [] };
   }

@@ -7,6 +7,7 @@ import { ZOT_VERSION } from "../../version.ts";
 import { Connection, type InvalidFrame } from "./connection.ts";
 import type { Candidate, ExtensionScope } from "./discovery.ts";
 import { failureMessage } from "./diagnostics.ts";
+import { commandRegistrationProblem, droppedRegistrationMessage, toolRegistrationProblem } from "./registration-rules.ts";
 import { terminateGroup, waitGroupGone } from "../../process/group.ts";
 import type { HostLimits, HostTimeouts } from "./settings.ts";
 import { describeExit, spawnExtension, type ExtensionProcess } from "./spawn.ts";
@@ -25,6 +26,8 @@ export interface ExtensionSink {
   onRegistrationChange(ext: LoadedExtension): void;
   /** The extension failed after startup finished (crash, disconnect). */
   onRuntimeFailure(ext: LoadedExtension, message: string): void;
+  /** A registration broke a rule and was dropped; the extension keeps running. */
+  onRegistrationDropped(ext: LoadedExtension, message: string): void;
 }
 
 /** Capabilities this host advertises in `hello_ack`. */
@@ -117,7 +120,8 @@ export class LoadedExtension {
     void proc.exited.then((status) => {
       if (this.stopping || this.phase === "failed" || this.phase === "stopped") return;
       const how = describeExit(status);
-      this.fail(this.phase === "starting" ? `${how} before sending hello` : `${how} unexpectedly`);
+      const held = status.stdoutHeldOpen ? "; a process it started still held its stdout open (stopped with its process group)" : "";
+      this.fail(`${how} ${this.phase === "starting" ? "before sending hello" : "unexpectedly"}${held}`);
     });
     // It can never answer again: fail now instead of letting every request wait for its timeout.
     void proc.stdoutClosedEarly.then((early) => {
@@ -144,14 +148,20 @@ export class LoadedExtension {
     switch (frame.type) {
       case "hello":
         return this.warn("sent a second hello; ignored");
-      case "register_command":
+      case "register_command": {
         if (this.phase === "ready") this.log(`register_command "${frame.name}" arrived after ready`);
+        const problem = commandRegistrationProblem(frame);
+        if (problem) return this.dropRegistration("command", frame.name, problem);
         this.commands.push({ name: frame.name, description: frame.description ?? "" });
         return this.sink.onRegistrationChange(this);
-      case "register_tool":
+      }
+      case "register_tool": {
         if (this.phase === "ready") this.log(`register_tool "${frame.name}" arrived after ready`);
+        const problem = toolRegistrationProblem(frame);
+        if (problem) return this.dropRegistration("tool", frame.name, problem);
         this.tools.push(frame);
         return this.sink.onRegistrationChange(this);
+      }
       case "subscribe":
         return this.subscribe(frame.events ?? [], frame.intercept ?? []);
       case "ready":
@@ -160,6 +170,14 @@ export class LoadedExtension {
       default:
         return this.sink.onRuntimeFrame(this, frame);
     }
+  }
+
+  /** A registration no provider (or no user) could use: reported as an error, the rest stays. */
+  private dropRegistration(kind: "tool" | "command", name: string, rule: string): void {
+    const message = droppedRegistrationMessage(this.name, kind, name, rule);
+    if (this.errors.length < 50) this.errors.push(message);
+    this.log(`error: ${message}`);
+    this.sink.onRegistrationDropped(this, message);
   }
 
   private receiveFirst(frame: ExtensionFrame): void {
@@ -266,9 +284,18 @@ export class LoadedExtension {
   private async kill(): Promise<void> {
     const pid = this.process?.pid;
     if (pid === undefined) return;
-    await terminateGroup(pid, this.timeouts.shutdownGrace);
+    await this.terminate(pid);
     await this.process!.exited;
     this.process!.dispose();
+  }
+
+  /** SIGTERM, then SIGKILL, to the whole group, saying in the log when SIGKILL was needed. */
+  private async terminate(pid: number): Promise<void> {
+    const grace = this.timeouts.shutdownGrace;
+    const gone = await terminateGroup(pid, grace, {
+      onSigkill: () => this.log(`did not exit within ${grace} ms of SIGTERM; sending SIGKILL to its process group`),
+    });
+    if (!gone) this.log("its process group was still there after SIGKILL");
   }
 
   /**
@@ -297,7 +324,10 @@ export class LoadedExtension {
       if (!exitedInTime) this.log(`did not exit within ${grace} ms of shutdown; sending SIGTERM`);
       if (proc.pid !== undefined) {
         // The leader may be gone while children it forked still hold the group.
-        if (!(await waitGroupGone(proc.pid, exitedInTime ? 50 : 0))) await terminateGroup(proc.pid, grace);
+        if (!(await waitGroupGone(proc.pid, exitedInTime ? 50 : 0))) {
+          if (exitedInTime) this.log("exited, but processes it started were still running; stopping them");
+          await this.terminate(proc.pid);
+        }
       }
       await proc.exited;
       proc.dispose();

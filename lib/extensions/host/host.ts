@@ -105,6 +105,7 @@ export class ExtensionHost implements AgentHooks {
       onRuntimeFrame: (ext, frame) => this.onRuntimeFrame(ext, frame),
       onRegistrationChange: () => this.registry.rebuild(this.loaded),
       onRuntimeFailure: (ext, message) => this.onRuntimeFailure(ext, message),
+      onRegistrationDropped: (ext, message) => this.publishError(ext, message),
     };
   }
 
@@ -168,6 +169,15 @@ export class ExtensionHost implements AgentHooks {
       tools.push(proxy);
     }
     return tools;
+  }
+
+  /**
+   * The model provider refused extension tool `name` and the session dropped it: recorded as a
+   * warning of its extension (log, doctor's `/ext`).
+   */
+  toolRefused(name: string, error: string): void {
+    const entry = this.registry.tools.get(name);
+    entry?.extension.warn(`the model provider refused tool "${name}" (${error}); it is dropped for the rest of the session`);
   }
 
   /**

@@ -3,7 +3,9 @@
 // `block` wins and rewrites chain (each interceptor sees the previous one's result); a timeout,
 // crash or invalid reply means "allow, unchanged" (fail-open) with a diagnostic. The deadline of
 // these starts once the request is written. before_agent_start replaces the system prompt, never
-// blocks, and its deadline includes the write.
+// blocks, and its deadline includes the write. An extension that lets
+// INTERCEPT_TIMEOUTS_BEFORE_CUTOFF requests in a row time out is no longer consulted until it
+// is reloaded: its failure policy (allow) applies at once instead of costing a deadline per call.
 import type { AssistantMessageDecision, BeforeAgentStartInput, ToolCallDecision, TurnStartDecision } from "../../agent/loop/hooks.ts";
 import { SYSTEM_PROMPT_MAX_BYTES, type EventInterceptResponseFrame } from "../../protocol/index.ts";
 import type { Reply } from "./connection.ts";
@@ -19,16 +21,34 @@ export interface InterceptDeps {
 
 type Response = EventInterceptResponseFrame;
 
+/** Consecutive interception timeouts after which an extension is no longer consulted. */
+export const INTERCEPT_TIMEOUTS_BEFORE_CUTOFF = 3;
+
 function isJsonObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 export class Interceptors {
+  /** Timeouts in a row per extension; a reload brings new LoadedExtension objects, so a clean slate. */
+  private readonly timeoutsInARow = new WeakMap<LoadedExtension, number>();
+  private readonly cutOff = new WeakSet<LoadedExtension>();
+
   constructor(private readonly deps: InterceptDeps) {}
 
-  /** Live extensions that intercept `event`, in load order. */
+  /** Live extensions that intercept `event` and are still consulted, in load order. */
   interceptors(event: string): LoadedExtension[] {
-    return this.deps.extensions().filter((e) => e.alive && e.intercepts.has(event));
+    return this.deps.extensions().filter((e) => e.alive && e.intercepts.has(event) && !this.cutOff.has(e));
+  }
+
+  /** Counts a timeout (or, with `answered`, resets the count); cuts the extension off at the limit. */
+  private countTimeout(ext: LoadedExtension, answered: boolean): void {
+    if (answered) return void this.timeoutsInARow.delete(ext);
+    const count = (this.timeoutsInARow.get(ext) ?? 0) + 1;
+    this.timeoutsInARow.set(ext, count);
+    if (count < INTERCEPT_TIMEOUTS_BEFORE_CUTOFF || this.cutOff.has(ext)) return;
+    this.cutOff.add(ext);
+    this.deps.warn(ext, `did not answer ${count} interception requests in a row; it is no longer consulted for interception `
+      + "in this session (what it would intercept is allowed at once); /reload-ext consults it again");
   }
 
   private async ask(ext: LoadedExtension, payload: Record<string, unknown> & { event: string },
@@ -38,7 +58,10 @@ export class Interceptors {
     const reply: Reply<Response> = await conn.request<Response>(
       { type: "event_intercept", id: conn.newId("intercept"), ...payload },
       "event_intercept_response", { timeoutMs, signal, deadlineIncludesWrite });
-    if (reply.ok) return reply.frame;
+    if (reply.ok) {
+      this.countTimeout(ext, true);
+      return reply.frame;
+    }
     if (reply.reason === "cancelled") return undefined;
     if (reply.reason === "timeout" && !reply.delivered && ext.alive) {
       // The request never made it through the pipe: close it to release the blocked writer.
@@ -46,6 +69,7 @@ export class Interceptors {
     }
     const what = reply.reason === "timeout" ? `did not answer within ${timeoutMs} ms` : reply.message;
     this.deps.warn(ext, `${payload.event} interception ${what}; ${payload.event === "before_agent_start" ? "prompt kept" : "allowed"}`);
+    this.countTimeout(ext, reply.reason !== "timeout");
     return undefined;
   }
 

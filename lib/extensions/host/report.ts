@@ -26,6 +26,8 @@ export interface ExtensionReport {
   conflicts: string[];
   warnings: string[];
   errors: string[];
+  /** Spawned and still running when the report was made (an `error` status may still run). */
+  running: boolean;
   log_path: string | null;
   /** For a shadowed extension: the folder whose copy of the name is used. */
   shadowed_by?: string;
@@ -50,6 +52,7 @@ function base(c: Candidate, paths: ZotPaths): ExtensionReport {
     conflicts: [],
     warnings: [...c.warnings],
     errors: c.error ? [c.error] : [],
+    running: false,
     log_path: c.loaded?.kind === "protocol" ? extensionLogPath(paths, c.name) : null,
   };
 }
@@ -77,7 +80,8 @@ export function buildReports(candidates: Candidate[], loaded: Map<Candidate, Loa
     }
     const ext = loaded.get(c);
     if (!ext) return report;
-    report.status = ext.phase === "failed" ? "error" : "ok";
+    // A dropped registration is an error too, although the rest of the extension runs.
+    report.status = ext.phase === "failed" || ext.errors.length > 0 ? "error" : "ok";
     report.ready = ext.readyMode;
     report.startup_ms = ext.startupMs;
     report.version = ext.version ?? report.version;
@@ -87,6 +91,7 @@ export function buildReports(candidates: Candidate[], loaded: Map<Candidate, Loa
     report.conflicts = [...registry.conflicts(ext)];
     report.warnings = [...ext.warnings];
     report.errors = [...ext.errors];
+    report.running = ext.alive;
     report.log_path = ext.logPath ?? report.log_path;
     return report;
   });

@@ -3,18 +3,21 @@
 // to the file itself, so a chatty stderr can never block on the host). The host appends its own
 // diagnostics to the same log, prefixed `[zot]`.
 import { spawn, type ChildProcessByStdio } from "node:child_process";
-import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, statSync, writeSync } from "node:fs";
-import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
+import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { dirname } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { ZOT_VERSION } from "../../version.ts";
 import { processAlive, trackGroup, untrackGroup } from "../../process/group.ts";
+import { explainSpawnError, interpreterProblem, resolveExec } from "./exec-resolve.ts";
 import { extensionEnv } from "./sdk-env.ts";
 
 export interface ExitStatus {
   code: number | null;
   signal: NodeJS.Signals | null;
-  /** The spawn itself failed (ENOENT, EACCES, …). */
+  /** It could not run: the spawn failed (ENOENT, EACCES, …) or its #! interpreter is missing. */
   error?: string;
+  /** It exited while a process it started still held its stdout open (zot stopped reading). */
+  stdoutHeldOpen?: boolean;
 }
 
 export interface SpawnRequest {
@@ -49,28 +52,7 @@ export interface ExtensionProcess {
   dispose(): void;
 }
 
-function isExecutableFile(path: string): boolean {
-  try {
-    if (!statSync(path).isFile()) return false;
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * A manifest `exec` with a path separator is relative to the extension folder; a bare name is
- * looked up on PATH, falling back to a file of that name in the folder.
- */
-export function resolveExec(dir: string, exec: string): string {
-  if (isAbsolute(exec)) return exec;
-  if (/[\\/]/.test(exec)) return resolve(dir, exec);
-  for (const entry of (process.env.PATH ?? "").split(delimiter).filter(Boolean)) {
-    if (isExecutableFile(join(entry, exec))) return exec;
-  }
-  return existsSync(join(dir, exec)) ? join(dir, exec) : exec;
-}
+export { resolveExec } from "./exec-resolve.ts";
 
 function openLog(path: string, header: string): number | undefined {
   try {
@@ -109,6 +91,14 @@ export function spawnExtension(request: SpawnRequest): ExtensionProcess {
   }
   const pid = child.pid;
   if (pid !== undefined) trackGroup(pid);
+  function log(message: string): void {
+    if (logFd === undefined) return;
+    try {
+      writeSync(logFd, `[zot] ${message.replace(/\n(?!$)/g, "\n[zot]   ")}\n`);
+    } catch {
+      // the log is best-effort
+    }
+  }
 
   let status: ExitStatus | undefined;
   let settle!: (s: ExitStatus) => void;
@@ -121,19 +111,28 @@ export function spawnExtension(request: SpawnRequest): ExtensionProcess {
   };
   child.on("error", (err) => {
     // Only a failed spawn ends the process here; a failed kill also emits "error".
-    if (child.pid === undefined) finish({ code: null, signal: null, error: err.message });
+    if (child.pid === undefined) finish({ code: null, signal: null, error: explainSpawnError(command, err) });
   });
+  // 127 is `env`'s "command not found": a #! line naming a program that is not there.
+  const exitStatus = (code: number | null, signal: NodeJS.Signals | null): ExitStatus => {
+    const why = code === 127 ? interpreterProblem(command) : undefined;
+    return { code, signal, ...(why ? { error: why } : {}) };
+  };
   child.on("exit", (code, signal) => {
     let ended = false;
-    const done = () => finish({ code, signal });
+    const done = () => finish(exitStatus(code, signal));
     child.stdout.once("end", () => {
       ended = true;
       done();
     });
     child.stdout.once("close", done);
-    setTimeout(() => ended || done(), STDOUT_LINGER_MS).unref();
+    setTimeout(() => {
+      if (ended || status) return;
+      log("exited, but its stdout is still open: a process it started inherited it and holds it; zot stops reading it");
+      finish({ ...exitStatus(code, signal), stdoutHeldOpen: true });
+    }, STDOUT_LINGER_MS).unref();
   });
-  child.on("close", (code, signal) => finish({ code, signal }));
+  child.on("close", (code, signal) => finish(exitStatus(code, signal)));
   // stdout usually ends as the process exits; the exit event may trail the end of file a little.
   const stdoutClosedEarly = new Promise<boolean>((resolveEarly) => {
     let seen = false;
@@ -161,14 +160,7 @@ export function spawnExtension(request: SpawnRequest): ExtensionProcess {
     exited,
     stdoutClosedEarly,
     exitStatus: () => status,
-    log(message: string) {
-      if (logFd === undefined) return;
-      try {
-        writeSync(logFd, `[zot] ${message.replace(/\n(?!$)/g, "\n[zot]   ")}\n`);
-      } catch {
-        // the log is best-effort
-      }
-    },
+    log,
     dispose() {
       if (logFd === undefined) return;
       try {

@@ -121,6 +121,9 @@ async function runExtensionTool(entry: ToolEntry, args: Record<string, unknown>,
         return attributed(errorOutcome(`${who} was cancelled`, "cancelled"), ext);
       case "invalid":
         return attributed(errorOutcome(`${who} sent an invalid tool_result: ${reply.message}`), ext);
+      case "unsendable":
+        return attributed(errorOutcome(`${who} was not called: ${reply.message}. The extension is still running; `
+          + "call it again with smaller arguments."), ext);
       default:
         return attributed(errorOutcome(`${who} failed: the extension stopped (${reply.message})`), ext);
     }

@@ -49,8 +49,13 @@ export interface InstallOptions {
   progress?: (line: string) => void;
   /** Told about source entries that were not copied. */
   warn?: (line: string) => void;
-  /** Environment for git (defaults to the process environment). */
+  /** Environment for git and giget (defaults to the process environment). */
   env?: NodeJS.ProcessEnv;
+  /**
+   * A download or clone that makes no progress for this long is abandoned and rolled back
+   * (default 60 s).
+   */
+  idleTimeoutMs?: number;
   /**
    * For CLIs: on SIGINT/SIGTERM while installing, remove the staging folder and exit the
    * process (130/143). Off by default so embedders keep control of their signals.
@@ -82,10 +87,10 @@ async function fetchInto(source: InstallSource, staging: string, options: Instal
     await copyFolder(source.path, staging, { onSkip: (path, why) => options.warn?.(`skipped ${path}: ${why}`) });
   } else if (source.kind === "git") {
     options.progress?.(`Cloning ${describeSource(source)} …`);
-    await gitClone(source.url, staging, { ref: source.ref, env: options.env });
+    await gitClone(source.url, staging, { ref: source.ref, env: options.env, idleTimeoutMs: options.idleTimeoutMs });
   } else {
     options.progress?.(`Downloading ${source.source} …`);
-    await downloadWithGiget(source.source, staging);
+    await downloadWithGiget(source.source, staging, { env: options.env, idleTimeoutMs: options.idleTimeoutMs });
   }
 }
 

@@ -5,6 +5,7 @@ import {
 } from "../../../protocol/index.ts";
 import { ZOT_VERSION } from "../../../version.ts";
 import { hostCapabilities } from "../../host/extension.ts";
+import { commandRegistrationProblem, toolRegistrationProblem } from "../../host/registration-rules.ts";
 import type { StdoutLine } from "./driver.ts";
 import { exitPhrase, type Session } from "./session.ts";
 
@@ -111,11 +112,21 @@ function judgeRegistrations(s: Session, window: StdoutLine[]): void {
       continue;
     }
     if (frame.type === "register_command") {
+      const problem = commandRegistrationProblem(frame);
+      if (problem) {
+        problems.push(`command ${JSON.stringify(frame.name)} would be dropped: ${problem}`);
+        continue;
+      }
       const key = frame.name.toLowerCase();
       if (commandKeys.has(key)) warnings.push(`command /${frame.name} registered twice (the first one wins)`);
       else s.commands.push(frame.name);
       commandKeys.add(key);
     } else if (frame.type === "register_tool") {
+      const problem = toolRegistrationProblem(frame);
+      if (problem) {
+        problems.push(`tool ${JSON.stringify(frame.name)} would be dropped: ${problem}`);
+        continue;
+      }
       judgeTool(frame, toolNames, warnings);
       if (!toolNames.has(frame.name)) s.tools.push(frame);
       toolNames.add(frame.name);
@@ -144,7 +155,4 @@ function judgeRegistrations(s: Session, window: StdoutLine[]): void {
 function judgeTool(frame: RegisterToolFrame, seen: Set<string>, warnings: string[]): void {
   if (seen.has(frame.name)) warnings.push(`tool ${frame.name} registered twice (the first one wins)`);
   if (BUILTINS.has(frame.name)) warnings.push(`tool ${frame.name} is shadowed by the built-in of that name`);
-  if (frame.schema !== undefined && frame.schema.type !== "object") {
-    warnings.push(`tool ${frame.name}: schema should be a JSON Schema with type "object"`);
-  }
 }
