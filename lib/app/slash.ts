@@ -27,6 +27,17 @@ export function parseSlash(line: string): { name: string; args: string } | undef
   return match ? { name: match[1]!, args: match[2]!.trim() } : undefined;
 }
 
+/**
+ * True when `line` runs a slash command: its first word is `/name` and `name` is a built-in or
+ * a running extension's command. Any other line, `/bin/sh is missing` included, is a prompt.
+ */
+export function isCommandLine(rt: Pick<Runtime, "host">, line: string): boolean {
+  const parsed = parseSlash(line);
+  if (!parsed) return false;
+  const name = parsed.name.toLowerCase();
+  return BUILTIN_COMMANDS.some((c) => c.name === name) || rt.host.commands().some((c) => c.name.toLowerCase() === name);
+}
+
 function helpText(rt: Runtime, interactive: boolean): string {
   const rows = (list: Array<{ name: string; description: string }>) =>
     list.map((c) => `  /${c.name.padEnd(14)} ${c.description}`).join("\n");
@@ -90,7 +101,7 @@ async function runBuiltin(rt: Runtime, name: string, args: string, interactive: 
       s.setJail(name === "jail");
       return { kind: "output", text: name === "jail" ? `Tools are confined to ${rt.cwd}.` : "Tools are no longer confined." };
     case "exit":
-      return interactive ? { kind: "exit" } : undefined;
+      return interactive ? { kind: "exit" } : { kind: "failed", message: "/exit works only in interactive mode" };
     default:
       return undefined;
   }

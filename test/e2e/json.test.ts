@@ -3,7 +3,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
-import { KIT, jsonLines, makeWorld, ZOT, type World } from "./support.ts";
+import { KIT, jsonLines, makeWorld, requestText, ZOT, type World } from "./support.ts";
 
 let world: World | undefined;
 afterEach(async () => {
@@ -65,9 +65,29 @@ describe("json mode", () => {
     const ok = jsonLines((await world.run(["--json", "-e", KIT, "/say hi"])).stdout);
     expect(ok.find((e) => e.type === "ext_display")).toEqual({ type: "ext_display", extension: "kit", text: "said: hi" });
     expect(ok.at(-1)).toEqual({ type: "done", stop: "end_turn" });
-    const bad = await world.run(["--json", "/nope"]);
+    const bad = await world.run(["--json", "/exit"]);
     expect(bad.code).toBe(1);
-    expect(jsonLines(bad.stdout).at(-1)).toMatchObject({ type: "done", stop: "error" });
+    expect(jsonLines(bad.stdout).slice(-2)).toEqual([
+      { type: "error", message: "/exit works only in interactive mode" },
+      { type: "done", stop: "error", error: "/exit works only in interactive mode" },
+    ]);
+  });
+
+  it("a line starting with / that names no command is a prompt for the model", async () => {
+    world = await makeWorld([{ text: "install it" }]);
+    const r = await world.run(["--json", "-e", KIT, "/bin/sh is missing, why?"]);
+    expect(r.code).toBe(0);
+    expect(requestText(world.server.requests[0]!.body)).toContain("/bin/sh is missing, why?");
+    expect(jsonLines(r.stdout).at(-1)).toEqual({ type: "done", stop: "end_turn" });
+  });
+
+  it("a failed run emits error with the message right before done, and exits 1", async () => {
+    world = await makeWorld([{ type: "error", status: 400, message: "prompt is too long" }]);
+    const r = await world.run(["--json", "hi"]);
+    expect(r.code).toBe(1);
+    const [error, done] = jsonLines(r.stdout).slice(-2);
+    expect(done).toMatchObject({ type: "done", stop: "error", error: expect.stringContaining("prompt is too long") });
+    expect(error).toEqual({ type: "error", message: done!.error });
   });
 
   it("an interrupted run exits 130 and leaves a loadable session", async () => {

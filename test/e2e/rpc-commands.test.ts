@@ -37,13 +37,15 @@ describe("rpc commands", () => {
     expect(world.server.requests[1]!.body.model).toBe("claude-test-model");
     expect(JSON.parse(readFileSync(join(world.home, "config.json"), "utf8"))).toMatchObject({ model: "claude-test-model" });
 
+    // The reply is immediate; the compaction's events follow and end with done.
     const compacted = await c.call({ type: "compact" });
-    expect(compacted.success).toBe(true);
+    expect(compacted).toMatchObject({ success: true, data: { started: true } });
+    await c.waitFor(() => c.lines.filter((x) => x.type === "done").length === 3);
     const pre = c.lines.find((l) => l.type === "pre_compact");
     const post = c.lines.find((l) => l.type === "post_compact");
     expect(pre).toMatchObject({ message_count: 4 });
     expect(post).toMatchObject({ compaction_id: pre!.compaction_id, status: "completed" });
-    expect(compacted.data).toMatchObject({ compaction_id: pre!.compaction_id, status: "completed" });
+    expect(c.lines.at(-1)).toEqual({ type: "done", stop: "end_turn" });
 
     expect(await c.call({ type: "clear" })).toMatchObject({ success: true });
     expect((await c.call({ type: "get_messages" })).data.messages).toEqual([]);
@@ -69,7 +71,9 @@ describe("rpc commands", () => {
     expect(system(1)).toBe(system(0)); // stable across normal prompts
 
     expect(await c.call({ type: "command", name: "reload-ext" })).toMatchObject({ success: true });
-    await ask("third", 3);
+    // A command ends with its own done too.
+    await c.waitFor(() => c.lines.filter((l) => l.type === "done").length === 3);
+    await ask("third", 4);
     const after = pidIn(system(2));
     expect(after).toBeDefined();
     expect(after).not.toBe(before);

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { rpc } from "./rpc-client.ts";
-import { KIT, makeWorld, type World } from "./support.ts";
+import { KIT, makeWorld, requestText, type World } from "./support.ts";
 
 let world: World | undefined;
 afterEach(async () => {
@@ -68,6 +68,19 @@ describe("rpc mode", () => {
     expect(await c.exited).toBe(0);
   });
 
+  it("clear while a prompt runs is refused at once, and a later abort still gets through", async () => {
+    world = await makeWorld([{ text: "hanging for a while", hang_after: 1 }]);
+    const c = rpc(world);
+    await c.call({ type: "prompt", message: "long" });
+    await c.waitFor((l) => l.type === "text_delta");
+    expect(await c.call({ type: "clear" })).toMatchObject({ success: false, error: expect.stringContaining("busy") });
+    expect((await c.call({ type: "abort" })).success).toBe(true);
+    expect(await c.waitFor((l) => l.type === "done")).toMatchObject({ stop: "aborted" });
+    expect(await c.call({ type: "clear" })).toMatchObject({ success: true });
+    c.end();
+    expect(await c.exited).toBe(0);
+  });
+
   it("set_model switches the model, or the provider with provider/model, and saves the choice", async () => {
     world = await makeWorld([{ text: "from openai" }]);
     const c = rpc(world);
@@ -81,6 +94,80 @@ describe("rpc mode", () => {
     const { readFileSync } = await import("node:fs");
     const { join } = await import("node:path");
     expect(JSON.parse(readFileSync(join(world.home, "config.json"), "utf8"))).toMatchObject({ provider: "openai", model: "gpt-4.1" });
+  });
+
+  it("commands sent back to back are answered in order, each reply reflecting the commands before it", async () => {
+    world = await makeWorld();
+    const c = rpc(world);
+    c.send({ id: 1, type: "set_model", model: "claude-opus-4-7" });
+    c.send({ id: 2, type: "set_model", model: "claude-haiku-4-5" });
+    c.send({ id: 3, type: "get_state" });
+    c.send({ id: "4", type: "ping" });
+    await c.waitFor((l) => l.type === "response" && l.id === "4");
+    const responses = c.lines.filter((l) => l.type === "response");
+    expect(responses.map((r) => r.id)).toEqual([1, 2, 3, "4"]);
+    expect(responses[0]).toMatchObject({ success: true, data: { model: "claude-opus-4-7" } });
+    expect(responses[1]).toMatchObject({ success: true, data: { model: "claude-haiku-4-5" } });
+    expect(responses[2]).toMatchObject({ success: true, data: { model: "claude-haiku-4-5" } });
+    c.end();
+    expect(await c.exited).toBe(0);
+  });
+
+  it("a prompt that starts with / goes to the model, and ends with done", async () => {
+    world = await makeWorld([{ text: "install a shell" }]);
+    const c = rpc(world, ["-e", KIT]);
+    expect(await c.call({ type: "prompt", message: "/bin/sh is missing, why?" })).toMatchObject({ success: true });
+    expect(await c.waitFor((l) => l.type === "done")).toEqual({ type: "done", stop: "end_turn" });
+    expect(requestText(world.server.requests[0]!.body)).toContain("/bin/sh is missing, why?");
+    // Even a registered command's name is model input in a prompt: commands have `command`.
+    world.server.push({ text: "not a command here" });
+    await c.call({ type: "prompt", message: "/say hi" });
+    await c.waitFor(() => c.lines.filter((l) => l.type === "done").length === 2);
+    expect(requestText(world.server.requests[1]!.body)).toContain("/say hi");
+    expect(c.lines.some((l) => l.type === "ext_display")).toBe(false);
+    c.end();
+    expect(await c.exited).toBe(0);
+  });
+
+  it("every command ends with one done: an answered one, a failed one and a malformed one", async () => {
+    world = await makeWorld();
+    const c = rpc(world, ["-e", KIT]);
+    const dones = () => c.lines.filter((l) => l.type === "done");
+    await c.call({ type: "command", name: "say", args: "hi" });
+    await c.waitFor(() => dones().length === 1);
+    const failed = await c.call({ type: "command", name: "nope" });
+    expect(failed).toMatchObject({ success: false, error: expect.stringContaining("unknown command /nope") });
+    await c.waitFor(() => dones().length === 2);
+    expect(await c.call({ type: "prompt" })).toMatchObject({ success: false, error: expect.stringContaining("message") });
+    await c.waitFor(() => dones().length === 3);
+    expect(dones()).toEqual([
+      { type: "done", stop: "end_turn" },
+      { type: "done", stop: "error", error: expect.stringContaining("unknown command /nope") },
+      { type: "done", stop: "error", error: expect.stringContaining("message") },
+    ]);
+    // Each failure is announced by an error event right before its done.
+    const failures = c.lines.flatMap((l, i) => (l.type === "done" && l.stop === "error" ? [c.lines[i - 1]] : []));
+    expect(failures).toEqual([
+      { type: "error", message: expect.stringContaining("unknown command /nope") },
+      { type: "error", message: expect.stringContaining("message") },
+    ]);
+    // The done follows the response it belongs to.
+    const sayDone = c.lines.findIndex((l) => l.type === "done");
+    expect(c.lines.findIndex((l) => l.type === "response" && l.command === "command")).toBeLessThan(sayDone);
+    c.end();
+    expect(await c.exited).toBe(0);
+  });
+
+  it("a provider error emits error with the message right before done", async () => {
+    world = await makeWorld([{ type: "error", status: 400, message: "prompt is too long" }]);
+    const c = rpc(world);
+    await c.call({ type: "prompt", message: "hi" });
+    const done = await c.waitFor((l) => l.type === "done");
+    expect(done).toMatchObject({ stop: "error", error: expect.stringContaining("prompt is too long") });
+    const at = c.lines.indexOf(done);
+    expect(c.lines[at - 1]).toEqual({ type: "error", message: done.error });
+    c.end();
+    expect(await c.exited).toBe(0);
   });
 
   it("with ZOT_RPC_TOKEN, hello with the token is required first", async () => {

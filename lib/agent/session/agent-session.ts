@@ -24,6 +24,7 @@ import type {
   AgentSessionOptions, AgentState, CompactResult, PromptOptions, RunToolContext, RunToolResult, ToolPromptOptions,
 } from "./agent-options.ts";
 import type { Message, Provider, Usage } from "../../providers/types.ts";
+import type { HostEvent } from "../events.ts";
 import type { Tool } from "../../tools/types.ts";
 import type { Skill } from "../../tools/skill-file.ts";
 import type { OpenedSession } from "./session-select.ts";
@@ -249,9 +250,19 @@ export class AgentSession {
 
   // ---- maintenance -------------------------------------------------------------------------
 
-  /** Compacts the transcript now (after any running work); pre/post_compact are always paired. */
-  compact(): Promise<CompactResult> {
-    return this.queue.enqueue({ withdrawable: false, run: (signal) => this.compactor.run(signal) });
+  /**
+   * Compacts the transcript now (after any running work); pre/post_compact are always paired.
+   * With `reportDone` (rpc's compact) the attempt ends with a `done` event, as a prompt does.
+   */
+  compact(options: { reportDone?: boolean } = {}): Promise<CompactResult> {
+    return this.queue.enqueue({
+      withdrawable: false,
+      run: async (signal) => {
+        const result = await this.compactor.run(signal);
+        if (options.reportDone) this.emitter.host(compactionDone(result));
+        return result;
+      },
+    });
   }
 
   /** Empties the transcript (after any running work). The conversation stays open. */
@@ -411,4 +422,10 @@ export class AgentSession {
   private newId(prefix: string): string {
     return this.options.newId?.() ?? `${prefix}_${randomBytes(8).toString("hex")}`;
   }
+}
+
+function compactionDone(result: CompactResult): Extract<HostEvent, { type: "done" }> {
+  if (result.status === "completed") return { type: "done", stop: "end_turn" };
+  if (result.status === "cancelled") return { type: "done", stop: "aborted" };
+  return { type: "done", stop: "error", error: `compaction ${result.status}${result.error ? `: ${result.error}` : ""}` };
 }

@@ -6,7 +6,7 @@ import { previewOf } from "../../agent/loop/tool-runner.ts";
 import type { ZotEvent } from "../../agent/events.ts";
 import { BUILTIN_COMMANDS } from "../../app/builtin-commands.ts";
 import type { Runtime } from "../../app/runtime.ts";
-import { runSlash, type SlashOutcome } from "../../app/slash.ts";
+import { isCommandLine, runSlash, type SlashOutcome } from "../../app/slash.ts";
 import { completeSlash } from "./completion.ts";
 import { ConfirmQueue } from "./confirm.ts";
 import { EventView } from "./event-view.ts";
@@ -192,7 +192,7 @@ export class Repl {
     const line = raw.trim();
     if (line === "" || !this.rt) return;
     this.view.clearNotes();
-    if (!line.startsWith("/")) return this.startPrompt(line, line);
+    if (!isCommandLine(this.rt, line)) return this.startPrompt(line, line);
     this.view.commitAside([`${this.o.style.bold(PROMPT)}${oneLine(line)}`]);
     let outcome: SlashOutcome;
     try {

@@ -32,6 +32,11 @@ export type RpcCommand = { [K in keyof Schemas]: v.InferOutput<Schemas[K]> }[key
 export type RpcCommandType = keyof Schemas;
 export const RPC_COMMANDS = Object.keys(SCHEMAS) as RpcCommandType[];
 
+/** Commands whose work ends with one `done` event, success or not. */
+export function endsWithDone(type: string): boolean {
+  return type === "prompt" || type === "command" || type === "compact";
+}
+
 const table = new Map<string, v.GenericSchema>(Object.entries(SCHEMAS));
 
 export type RpcParse =

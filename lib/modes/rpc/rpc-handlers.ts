@@ -1,42 +1,92 @@
-// What each rpc command does. A handler returns the response's `data`, or throws an Error whose
-// message becomes the response's `error`.
+// What each rpc command does. A handler returns the response's `data` and, for work the reply
+// acknowledges (a prompt, a compaction), a `then` that starts it once the response is written;
+// it throws an Error whose message becomes the response's `error`.
 import type { Runtime } from "../../app/runtime.ts";
 import { BUILTIN_COMMANDS } from "../../app/builtin-commands.ts";
-import { runSlash } from "../../app/slash.ts";
+import { parseSlash, runSlash } from "../../app/slash.ts";
 import { listModels } from "../../providers/index.ts";
+import type { EventStream } from "../event-stream.ts";
 import type { RpcCommand } from "./rpc-commands.ts";
 import type { LineSink } from "../ndjson.ts";
 
 export interface RpcContext {
   rt: Runtime;
   sink: LineSink;
+  stream: EventStream;
   /** Remembers a run started by a command so EOF can wait for it. */
   track(run: Promise<unknown>): void;
 }
 
-async function runCommandLine(ctx: RpcContext, line: string): Promise<unknown> {
+export interface RpcReply {
+  data: unknown;
+  /** Runs right after the response line: starts the acknowledged work. */
+  after?: () => void;
+}
+
+/**
+ * Clearing waits for the session's queue; while a prompt or compaction runs that would hold up
+ * every later command (abort included), so it is refused instead.
+ */
+function refuseWhileBusy(ctx: RpcContext): void {
+  if (ctx.rt.session.running) throw new Error("agent is busy: wait for done, or abort first");
+}
+
+/** Queues a compaction that ends with `compact_done` and `done`; the reply does not wait for it. */
+function startCompaction(ctx: RpcContext): RpcReply {
+  const queued = ctx.rt.session.running;
+  return {
+    data: { started: !queued, ...(queued ? { queued: true } : {}) },
+    after: () => ctx.track(ctx.rt.session.compact({ reportDone: true })),
+  };
+}
+
+/** The `command` command: a slash command, whose work ends with one `done` like a prompt's. */
+async function runCommandLine(ctx: RpcContext, line: string): Promise<RpcReply> {
+  const name = parseSlash(line)?.name.toLowerCase();
+  if (name === "compact") return startCompaction(ctx);
+  if (name === "clear") refuseWhileBusy(ctx);
   const { result, error } = await runSlash(ctx.rt, line, { interactive: false });
   if (error) ctx.sink.write({ type: "ext_notify", extension: error.extension, level: "error", message: error.message });
+  const withError = error ? { error: error.message } : {};
+  // A run ends with the session's own `done`; anything else is finished once answered.
+  const finished = () => ctx.stream.done(error ? { type: "done", stop: "error", error: error.message } : { type: "done", stop: "end_turn" });
   switch (result.kind) {
     case "failed":
       throw new Error(result.message);
     case "run":
       ctx.track(result.run);
-      return { action: "run", ...(error ? { error: error.message } : {}) };
+      return { data: { action: "run", ...withError } };
     case "output":
-      return { action: "output", text: result.text };
+      return { data: { action: "output", text: result.text }, after: finished };
     case "display":
     case "insert":
       ctx.sink.write({ type: "ext_display", extension: result.extension, text: result.text });
-      return { action: result.kind, text: result.text, ...(error ? { error: error.message } : {}) };
+      return { data: { action: result.kind, text: result.text, ...withError }, after: finished };
     case "panel":
-      return { action: "open_panel", panel: result.panel };
+      return { data: { action: "open_panel", panel: result.panel }, after: finished };
     default:
-      return { action: "noop", ...(error ? { error: error.message } : {}) };
+      return { data: { action: "noop", ...withError }, after: finished };
   }
 }
 
-export async function handleRpcCommand(ctx: RpcContext, command: RpcCommand): Promise<unknown> {
+export async function handleRpcCommand(ctx: RpcContext, command: RpcCommand): Promise<RpcReply> {
+  if (command.type === "prompt") return startPrompt(ctx, command);
+  if (command.type === "command") return runCommandLine(ctx, `/${command.name}${command.args ? ` ${command.args}` : ""}`);
+  if (command.type === "compact") return startCompaction(ctx);
+  return { data: await answer(ctx, command) };
+}
+
+/** `prompt` always goes to the model (slash commands have `command`); it is queued behind running work. */
+function startPrompt(ctx: RpcContext, command: Extract<RpcCommand, { type: "prompt" }>): RpcReply {
+  const session = ctx.rt.session;
+  const images = command.images?.map((i) => ({ type: "image" as const, mime_type: i.mime_type, data: i.data })) ?? [];
+  if (!command.message.trim() && images.length === 0) throw new Error("empty prompt: give a message or images");
+  const queued = session.running;
+  return { data: { queued }, after: () => ctx.track(session.prompt(command.message, { images })) };
+}
+
+/** The commands answered at once, without work left to do. */
+async function answer(ctx: RpcContext, command: Exclude<RpcCommand, { type: "prompt" | "command" | "compact" }>): Promise<unknown> {
   const { rt } = ctx;
   const session = rt.session;
   switch (command.type) {
@@ -44,22 +94,8 @@ export async function handleRpcCommand(ctx: RpcContext, command: RpcCommand): Pr
       return { session_id: session.sessionId, cwd: rt.cwd };
     case "ping":
       return { pong: true };
-    case "prompt": {
-      if (command.message.trimStart().startsWith("/") && !command.images?.length) return runCommandLine(ctx, command.message.trim());
-      const queued = session.running;
-      const run = session.prompt(command.message, { images: command.images?.map((i) => ({ type: "image" as const, mime_type: i.mime_type, data: i.data })) });
-      ctx.track(run);
-      return { queued };
-    }
-    case "command":
-      return runCommandLine(ctx, `/${command.name}${command.args ? ` ${command.args}` : ""}`);
     case "abort":
       return { withdrawn: session.abort() };
-    case "compact": {
-      const result = await session.compact();
-      if (result.status !== "completed") throw new Error(`compaction ${result.status}${result.error ? `: ${result.error}` : ""}`);
-      return result;
-    }
     case "get_state":
       return { ...session.state, extensions: rt.host.reports().map((r) => ({ name: r.name, status: r.status, scope: r.scope })) };
     case "get_messages":
@@ -79,6 +115,7 @@ export async function handleRpcCommand(ctx: RpcContext, command: RpcCommand): Pr
         })),
       };
     case "clear":
+      refuseWhileBusy(ctx);
       await session.clear();
       return {};
     case "set_model":
