@@ -27,7 +27,8 @@ export type UserContent = TextBlock | ImageBlock;
 export type AssistantContent = TextBlock | ThinkingBlock | ToolCallBlock;
 export type ToolResultContent = TextBlock | ImageBlock;
 
-export type StopReason = "end_turn" | "tool_use" | "max_tokens" | "error" | "aborted";
+/** One vocabulary for every provider; `length` is a response cut off at its output limit. */
+export type StopReason = "end_turn" | "tool_use" | "length" | "error" | "aborted";
 
 export interface Usage {
   input: number;

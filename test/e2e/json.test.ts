@@ -47,6 +47,42 @@ describe("json mode", () => {
     expect(lifecycle.find((e) => e.type === "permission_decision")).toMatchObject({ decision: "approved", source: "yolo", stage: "pre_execution" });
   });
 
+  it("tool and message events also carry the Go zot's fields, beside zot's own", async () => {
+    world = await makeWorld([
+      { tool_calls: [{ id: "toolu_1", name: "bash", args: { command: "echo hi" } }], stop: "tool_use" },
+      { text: "Done." },
+    ]);
+    const r = await world.run(["--json", "go"]);
+    expect(r.code).toBe(0);
+    const events = jsonLines(r.stdout);
+    const of = (type: string) => events.filter((e) => e.type === type);
+    expect(of("user_message")).toEqual([{ type: "user_message", content: [{ type: "text", text: "go" }], time: expect.any(String) }]);
+    expect(of("assistant_start")).toHaveLength(2);
+    expect(of("tool_use_start")).toEqual([{ type: "tool_use_start", id: "toolu_1", name: "bash" }]);
+    expect(of("tool_call")[0]).toMatchObject({ tool_id: "toolu_1", tool_name: "bash", id: "toolu_1", name: "bash", args: { command: "echo hi" } });
+    expect(of("tool_result")[0]).toMatchObject({
+      tool_id: "toolu_1", status: "completed", result: { is_error: false },
+      id: "toolu_1", is_error: false, content: [{ type: "text", text: expect.stringContaining("hi") }],
+    });
+    expect(of("assistant_message").map((e) => e.content)).toEqual([
+      [{ type: "tool_call", id: "toolu_1", name: "bash", args: { command: "echo hi" } }],
+      [{ type: "text", text: "Done." }],
+    ]);
+    expect(new Date(of("assistant_message")[0]!.time).toISOString()).toBe(of("assistant_message")[0]!.time);
+    expect(of("turn_end").map((e) => e.stop)).toEqual(["tool_use", "end_turn"]);
+  });
+
+  it("/compact ends with compact_done carrying the summary, after post_compact", async () => {
+    world = await makeWorld([{ text: "first answer ".repeat(50) }, { text: "second answer ".repeat(50) }, { text: "SUMMARY: two answers" }]);
+    await world.run(["--json", "one"]);
+    await world.run(["--json", "-c", "two"]);
+    const r = await world.run(["--json", "-c", "/compact"]);
+    expect(r.code).toBe(0);
+    const types = jsonLines(r.stdout).map((e) => e.type);
+    expect(types.slice(types.indexOf("post_compact"), types.indexOf("post_compact") + 2)).toEqual(["post_compact", "compact_done"]);
+    expect(jsonLines(r.stdout).find((e) => e.type === "compact_done")).toEqual({ type: "compact_done", summary: "SUMMARY: two answers" });
+  });
+
   it("works in a shell pipeline with jq", async () => {
     world = await makeWorld([
       { tool_calls: [{ name: "bash", args: { command: "wc -w" } }], stop: "tool_use" },

@@ -16,6 +16,7 @@ import { runToolCall, type ToolCallRequest, type ToolRunOutcome } from "../loop/
 import { WorkQueue } from "./work-queue.ts";
 import { Compactor } from "../compaction/compactor.ts";
 import { Transcript } from "./transcript.ts";
+import { userMessageEvent } from "../stream-blocks.ts";
 import { skillsManifest } from "../prompt/skills.ts";
 import { createBuiltinTools } from "../../tools/index.ts";
 import { modelInfo } from "../../providers/models.ts";
@@ -183,7 +184,9 @@ export class AgentSession {
     if (!text.trim() && images.length === 0) return Promise.reject(new Error("empty prompt: give text or images"));
     this.accept(text, images.length);
     return this.enqueueRun(text, async (signal) => {
-      this.transcript.append(userMessage(text, images));
+      const message = userMessage(text, images);
+      this.transcript.append(message);
+      this.emitter.host(userMessageEvent(message));
       return this.runLoop(signal);
     });
   }
@@ -209,7 +212,11 @@ export class AgentSession {
         emit: this.emitter,
         execute: (call) => this.executeTool(call, signal),
       });
-      if (signal.aborted) return { stop: "aborted", text: "" };
+      if (signal.aborted) {
+        // As the loop does: an aborted run ends with turn_end stop aborted for json/rpc clients.
+        this.emitter.lifecycle({ type: "turn_end", stop: "aborted" }, { extensions: false });
+        return { stop: "aborted", text: "" };
+      }
       return this.runLoop(signal);
     });
   }
