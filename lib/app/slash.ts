@@ -4,6 +4,7 @@ import type { RunResult } from "../agent/loop/loop.ts";
 import type { PanelContent } from "../protocol/index.ts";
 import { listModels } from "../providers/index.ts";
 import { BUILTIN_COMMANDS } from "./builtin-commands.ts";
+import { checkModelChoice, type ModelChoice } from "./model-choice.ts";
 import type { Runtime } from "./runtime.ts";
 
 export type SlashResult =
@@ -72,8 +73,14 @@ async function runBuiltin(rt: Runtime, name: string, args: string, interactive: 
         const known = listModels(s.state.provider).map((m) => `  ${m.id}${m.deprecated ? ` (deprecated, end of life ${m.deprecated})` : ""}`).join("\n");
         return { kind: "output", text: `Model: ${s.state.provider}/${s.state.model}${known ? `\nKnown models:\n${known}` : ""}` };
       }
+      let choice: ModelChoice;
+      try {
+        choice = checkModelChoice(args, { provider: s.state.provider, baseUrl: rt.settings.baseUrl });
+      } catch (err) {
+        return { kind: "failed", message: (err as Error).message };
+      }
       await rt.setModel(args);
-      return { kind: "output", text: `Model set to ${s.state.provider}/${s.state.model}` };
+      return { kind: "output", text: `Model set to ${s.state.provider}/${s.state.model}${choice.warning ? `\nwarning: ${choice.warning}` : ""}` };
     }
     case "clear":
       await s.clear();

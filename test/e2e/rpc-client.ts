@@ -37,6 +37,8 @@ export function rpc(w: World, args: string[] = [], env: Record<string, string> =
     exited,
     stderr: () => stderr,
     send: (cmd: Record<string, unknown>) => child.stdin!.write(`${JSON.stringify(cmd)}\n`),
+    /** Writes text as is (malformed lines). */
+    raw: (text: string) => child.stdin!.write(text),
     async call(cmd: Record<string, unknown>) {
       const id = `r${++n}`;
       child.stdin!.write(`${JSON.stringify({ id, ...cmd })}\n`);

@@ -50,11 +50,64 @@ describe("rpc mode", () => {
     const c = rpc(world);
     await c.call({ type: "prompt", message: "first" });
     const second = await c.call({ type: "prompt", message: "second" });
-    expect(second.data).toEqual({ queued: true });
+    expect(second.data).toEqual({ started: false, queued: true });
     c.end();
     expect(await c.exited).toBe(0);
     expect(c.lines.filter((l) => l.type === "done")).toHaveLength(2);
     expect(world.server.requests).toHaveLength(2);
+  });
+
+  it("a prompt that starts now is acknowledged with started:true, and get_state says busy meanwhile", async () => {
+    world = await makeWorld([{ text: "hanging for a while", hang_after: 1 }]);
+    const c = rpc(world);
+    expect((await c.call({ type: "get_state" })).data).toMatchObject({ busy: false });
+    expect((await c.call({ type: "prompt", message: "long" })).data).toEqual({ started: true, queued: false });
+    expect((await c.call({ type: "get_state" })).data).toMatchObject({ busy: true, running: true });
+    await c.call({ type: "abort" });
+    await c.waitFor((l) => l.type === "done");
+    expect((await c.call({ type: "get_state" })).data).toMatchObject({ busy: false });
+    c.end();
+    expect(await c.exited).toBe(0);
+  });
+
+  it("abort cancels only the running prompt: its turn_end and done come first, then the queued prompt runs", async () => {
+    world = await makeWorld([{ text: "hanging for a while", hang_after: 1 }, { text: "second answer" }]);
+    const c = rpc(world);
+    await c.call({ type: "prompt", message: "first" });
+    await c.waitFor((l) => l.type === "text_delta");
+    expect((await c.call({ type: "prompt", message: "second" })).data).toEqual({ started: false, queued: true });
+    expect(await c.call({ type: "abort" })).toMatchObject({ success: true, data: { withdrawn: [] } });
+    await c.waitFor(() => c.lines.filter((l) => l.type === "done").length === 2);
+    const abortedAt = c.lines.findIndex((l) => l.type === "turn_end" && l.stop === "aborted");
+    const firstDone = c.lines.findIndex((l) => l.type === "done");
+    const secondStarts = c.lines.findIndex((l) => l.type === "user_message" && l.content[0].text === "second");
+    expect(abortedAt).toBeGreaterThan(-1);
+    expect(abortedAt).toBeLessThan(firstDone);
+    expect(firstDone).toBeLessThan(secondStarts);
+    expect(c.lines.filter((l) => l.type === "done").map((l) => l.stop)).toEqual(["aborted", "end_turn"]);
+    expect(world.server.requests).toHaveLength(2);
+    c.end();
+    expect(await c.exited).toBe(0);
+  });
+
+  it("abort {all:true} also withdraws the queued prompts, each with its done after the running one's", async () => {
+    world = await makeWorld([{ text: "hanging for a while", hang_after: 1 }]);
+    const c = rpc(world);
+    await c.call({ type: "prompt", message: "first" });
+    await c.waitFor((l) => l.type === "text_delta");
+    await c.call({ type: "prompt", message: "second" });
+    await c.call({ type: "prompt", message: "third" });
+    expect(await c.call({ type: "abort", all: true })).toMatchObject({ success: true, data: { withdrawn: ["second", "third"] } });
+    await c.waitFor(() => c.lines.filter((l) => l.type === "done").length === 3);
+    const dones = c.lines.filter((l) => l.type === "done");
+    expect(dones[0]).toEqual({ type: "done", stop: "aborted" });
+    expect(dones.slice(1)).toEqual([
+      { type: "done", stop: "aborted", error: expect.stringContaining("withdrawn") },
+      { type: "done", stop: "aborted", error: expect.stringContaining("withdrawn") },
+    ]);
+    expect(world.server.requests).toHaveLength(1);
+    c.end();
+    expect(await c.exited).toBe(0);
   });
 
   it("abort cancels the running prompt", async () => {
@@ -166,6 +219,56 @@ describe("rpc mode", () => {
     expect(done).toMatchObject({ stop: "error", error: expect.stringContaining("prompt is too long") });
     const at = c.lines.indexOf(done);
     expect(c.lines[at - 1]).toEqual({ type: "error", message: done.error });
+    c.end();
+    expect(await c.exited).toBe(0);
+  });
+
+  it("hello answers the protocol version, zot's version, provider and model", async () => {
+    world = await makeWorld();
+    const c = rpc(world);
+    const hello = await c.call({ type: "hello" });
+    expect(hello.data).toMatchObject({ protocol_version: 1, version: expect.any(String), provider: "anthropic", model: "claude-sonnet-4-6", session_id: expect.any(String) });
+    c.end();
+    expect(await c.exited).toBe(0);
+  });
+
+  it("ZOTCORE_RPC_TOKEN is another name for ZOT_RPC_TOKEN; two different tokens refuse to start", async () => {
+    world = await makeWorld();
+    const go = rpc(world, [], { ZOTCORE_RPC_TOKEN: "s3cret" });
+    expect(await go.call({ type: "hello", token: "s3cret" })).toMatchObject({ success: true });
+    go.end();
+    expect(await go.exited).toBe(0);
+
+    const same = rpc(world, [], { ZOTCORE_RPC_TOKEN: "s3cret", ZOT_RPC_TOKEN: "s3cret" });
+    expect(await same.call({ type: "hello", token: "s3cret" })).toMatchObject({ success: true });
+    same.end();
+    expect(await same.exited).toBe(0);
+
+    const missing = rpc(world, [], { ZOTCORE_RPC_TOKEN: "s3cret" });
+    expect(await missing.call({ type: "hello" })).toMatchObject({ success: false, error: expect.stringContaining("token") });
+    expect(await missing.exited).toBe(1);
+
+    const both = rpc(world, [], { ZOTCORE_RPC_TOKEN: "one", ZOT_RPC_TOKEN: "two" });
+    expect(await both.exited).toBe(2);
+    expect(both.stderr()).toMatch(/ZOT_RPC_TOKEN and ZOTCORE_RPC_TOKEN are both set and differ/);
+    expect(both.lines).toEqual([]);
+  });
+
+  it("malformed lines and unknown commands answer success:false with a reason, and the process goes on", async () => {
+    world = await makeWorld();
+    const c = rpc(world);
+    c.raw("this is not json\n");
+    c.raw("[1,2]\n");
+    c.send({ id: 7, type: "teleport" });
+    c.send({ id: 8, type: "ping" });
+    await c.waitFor((l) => l.type === "response" && l.id === 8);
+    const responses = c.lines.filter((l) => l.type === "response");
+    expect(responses).toEqual([
+      { type: "response", command: null, success: false, error: expect.stringContaining("invalid JSON") },
+      { type: "response", command: null, success: false, error: expect.stringContaining("JSON object") },
+      { type: "response", id: 7, command: "teleport", success: false, error: expect.stringContaining("unknown command") },
+      { type: "response", id: 8, command: "ping", success: true, data: { pong: true } },
+    ]);
     c.end();
     expect(await c.exited).toBe(0);
   });

@@ -4,6 +4,7 @@ import { describeIssues } from "../../protocol/issues.ts";
 
 const id = v.optional(v.union([v.string(), v.number()], "id must be a string or number"));
 const str = (field: string) => v.string(`${field} must be a string`);
+const flag = (field: string) => v.optional(v.boolean(`${field} must be true or false`));
 
 const ImageSchema = v.looseObject({ mime_type: str("mime_type"), data: str("data") });
 
@@ -14,15 +15,17 @@ const SCHEMAS = {
     images: v.optional(v.array(ImageSchema, "images must be an array of {mime_type, data}")),
   }),
   command: v.looseObject({ type: v.literal("command"), id, name: str("name"), args: v.optional(str("args"), "") }),
-  abort: v.looseObject({ type: v.literal("abort"), id }),
+  /** `all` also withdraws the queued prompts. */
+  abort: v.looseObject({ type: v.literal("abort"), id, all: flag("all") }),
   compact: v.looseObject({ type: v.literal("compact"), id }),
   get_state: v.looseObject({ type: v.literal("get_state"), id }),
-  get_messages: v.looseObject({ type: v.literal("get_messages"), id }),
+  get_messages: v.looseObject({ type: v.literal("get_messages"), id, include_images: flag("include_images") }),
   get_commands: v.looseObject({ type: v.literal("get_commands"), id }),
   get_tools: v.looseObject({ type: v.literal("get_tools"), id }),
   clear: v.looseObject({ type: v.literal("clear"), id }),
   set_model: v.looseObject({ type: v.literal("set_model"), id, model: str("model") }),
-  get_models: v.looseObject({ type: v.literal("get_models"), id }),
+  /** `all` lists every provider's models, not only the current one's. */
+  get_models: v.looseObject({ type: v.literal("get_models"), id, all: flag("all") }),
   panel_key: v.looseObject({ type: v.literal("panel_key"), id, panel_id: str("panel_id"), key: str("key"), text: v.optional(str("text")) }),
   ping: v.looseObject({ type: v.literal("ping"), id }),
 } as const;

@@ -4,7 +4,11 @@
 import type { Runtime } from "../../app/runtime.ts";
 import { BUILTIN_COMMANDS } from "../../app/builtin-commands.ts";
 import { parseSlash, runSlash } from "../../app/slash.ts";
+import { checkModelChoice } from "../../app/model-choice.ts";
 import { listModels } from "../../providers/index.ts";
+import { PROTOCOL_VERSION } from "../../protocol/limits.ts";
+import { ZOT_VERSION } from "../../version.ts";
+import { messagesForClient } from "./rpc-messages.ts";
 import type { EventStream } from "../event-stream.ts";
 import type { RpcCommand } from "./rpc-commands.ts";
 import type { LineSink } from "../ndjson.ts";
@@ -31,11 +35,19 @@ function refuseWhileBusy(ctx: RpcContext): void {
   if (ctx.rt.session.running) throw new Error("agent is busy: wait for done, or abort first");
 }
 
+/**
+ * What a reply to work that may wait says: `started` when it starts now, else `queued` (it
+ * starts once the work before it is done; its events then begin).
+ */
+function acknowledgement(ctx: RpcContext): { started: boolean; queued: boolean } {
+  const queued = ctx.rt.session.running;
+  return { started: !queued, queued };
+}
+
 /** Queues a compaction that ends with `compact_done` and `done`; the reply does not wait for it. */
 function startCompaction(ctx: RpcContext): RpcReply {
-  const queued = ctx.rt.session.running;
   return {
-    data: { started: !queued, ...(queued ? { queued: true } : {}) },
+    data: acknowledgement(ctx),
     after: () => ctx.track(ctx.rt.session.compact({ reportDone: true })),
   };
 }
@@ -81,8 +93,7 @@ function startPrompt(ctx: RpcContext, command: Extract<RpcCommand, { type: "prom
   const session = ctx.rt.session;
   const images = command.images?.map((i) => ({ type: "image" as const, mime_type: i.mime_type, data: i.data })) ?? [];
   if (!command.message.trim() && images.length === 0) throw new Error("empty prompt: give a message or images");
-  const queued = session.running;
-  return { data: { queued }, after: () => ctx.track(session.prompt(command.message, { images })) };
+  return { data: acknowledgement(ctx), after: () => ctx.track(session.prompt(command.message, { images })) };
 }
 
 /** The commands answered at once, without work left to do. */
@@ -91,15 +102,22 @@ async function answer(ctx: RpcContext, command: Exclude<RpcCommand, { type: "pro
   const session = rt.session;
   switch (command.type) {
     case "hello":
-      return { session_id: session.sessionId, cwd: rt.cwd };
+      return {
+        protocol_version: PROTOCOL_VERSION, version: ZOT_VERSION, provider: session.state.provider, model: session.state.model,
+        session_id: session.sessionId, cwd: rt.cwd,
+      };
     case "ping":
       return { pong: true };
     case "abort":
-      return { withdrawn: session.abort() };
+      // Queued prompts still run, in order, unless `all` withdraws them (each gets its done).
+      return { withdrawn: session.abort({ keepQueued: !command.all }) };
     case "get_state":
-      return { ...session.state, extensions: rt.host.reports().map((r) => ({ name: r.name, status: r.status, scope: r.scope })) };
+      return {
+        ...session.state, busy: session.running,
+        extensions: rt.host.reports().map((r) => ({ name: r.name, status: r.status, scope: r.scope })),
+      };
     case "get_messages":
-      return { messages: session.messages };
+      return { messages: messagesForClient(session.messages, { includeImages: command.include_images ?? false }) };
     case "get_commands":
       return {
         commands: [
@@ -118,11 +136,15 @@ async function answer(ctx: RpcContext, command: Exclude<RpcCommand, { type: "pro
       refuseWhileBusy(ctx);
       await session.clear();
       return {};
-    case "set_model":
+    case "set_model": {
+      const choice = checkModelChoice(command.model, { provider: session.state.provider, baseUrl: rt.settings.baseUrl });
       await rt.setModel(command.model);
-      return { provider: session.state.provider, model: session.state.model };
+      return { provider: session.state.provider, model: session.state.model, ...(choice.warning ? { warning: choice.warning } : {}) };
+    }
     case "get_models":
-      return { models: listModels() };
+      return {
+        models: listModels(command.all ? undefined : session.state.provider).map((info) => ({ ...info, reasoning: info.thinking !== undefined })),
+      };
     case "panel_key":
       if (!rt.host.openPanels().some((p) => p.panel_id === command.panel_id)) throw new Error(`no open panel "${command.panel_id}"`);
       // As in the REPL, esc is the user closing the panel (the client has no other way to):

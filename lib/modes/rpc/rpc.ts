@@ -2,13 +2,15 @@
 // Commands arrive on stdin and are handled one at a time, in arrival order, so each reply
 // reflects the commands before it; only the work of `prompt` and `compact` continues in the
 // background, on the session's queue. Each command gets one `response` line; events stream as in
-// json mode. With ZOT_RPC_TOKEN set, nothing starts until a `hello` with that token arrives.
+// json mode. With ZOT_RPC_TOKEN (or ZOTCORE_RPC_TOKEN, the Go zot's name) set, nothing starts
+// until a `hello` with that token arrives.
 import { createRuntime, type Runtime } from "../../app/runtime.ts";
 import type { RunConfig } from "../../app/run-config.ts";
 import { LineDecoder } from "../../protocol/codec.ts";
 import { PROTOCOL_VERSION } from "../../protocol/limits.ts";
 import { ZOT_VERSION } from "../../version.ts";
 import { eventStream, failedDone } from "../event-stream.ts";
+import { UsageError } from "../../errors.ts";
 import { EXIT_FAILURE, EXIT_OK } from "../exit-code.ts";
 import { ndjsonSink } from "../ndjson.ts";
 import { endsWithDone, parseRpcCommand, type RpcCommand } from "./rpc-commands.ts";
@@ -25,7 +27,7 @@ export async function runRpc(config: RunConfig, env: Record<string, string | und
     sink.write({ type: "response", ...(id !== undefined ? { id } : {}), command: command ?? null,
       success: "data" in outcome, ...outcome });
 
-  const token = env.ZOT_RPC_TOKEN;
+  const token = rpcToken(env);
   const runs = new Set<Promise<unknown>>();
   let rt: Runtime | undefined;
   let starting: Promise<Runtime> | undefined;
@@ -49,7 +51,9 @@ export async function runRpc(config: RunConfig, env: Record<string, string | und
   const handle = async (command: RpcCommand) => {
     if (!authed) {
       if (command.type !== "hello" || command.token !== token) {
-        respond(command.id, command.type, { error: command.type === "hello" ? "wrong token" : "hello with the ZOT_RPC_TOKEN token is required first" });
+        const error = command.type !== "hello" ? "hello with the rpc token (ZOT_RPC_TOKEN or ZOTCORE_RPC_TOKEN) is required first"
+          : command.token === undefined ? "hello needs the token" : "wrong token";
+        respond(command.id, command.type, { error });
         fatal = EXIT_FAILURE;
         return;
       }
@@ -128,4 +132,17 @@ export async function runRpc(config: RunConfig, env: Record<string, string | und
   await Promise.all(runs);
   if (rt) await rt.close({ abort: fatal !== undefined });
   return fatal ?? EXIT_OK;
+}
+
+/**
+ * The token `hello` must carry: ZOT_RPC_TOKEN, or ZOTCORE_RPC_TOKEN as clients of the Go zot set
+ * it (empty counts as unset). Two different tokens are refused: zot cannot tell which is meant.
+ */
+export function rpcToken(env: Record<string, string | undefined>): string | undefined {
+  const zot = env.ZOT_RPC_TOKEN || undefined;
+  const zotcore = env.ZOTCORE_RPC_TOKEN || undefined;
+  if (zot !== undefined && zotcore !== undefined && zot !== zotcore) {
+    throw new UsageError("ZOT_RPC_TOKEN and ZOTCORE_RPC_TOKEN are both set and differ; set one of them, or both to the same token");
+  }
+  return zot ?? zotcore;
 }
