@@ -8,7 +8,8 @@ const flag = (field: string) => v.optional(v.boolean(`${field} must be true or f
 
 const ImageSchema = v.looseObject({ mime_type: str("mime_type"), data: str("data") });
 
-const SCHEMAS = {
+/** Every command rpc mode accepts, by `type` (fields beyond these are ignored). */
+export const RPC_COMMAND_SCHEMAS = {
   hello: v.looseObject({ type: v.literal("hello"), id, token: v.optional(str("token")) }),
   prompt: v.looseObject({
     type: v.literal("prompt"), id, message: str("message"),
@@ -30,17 +31,17 @@ const SCHEMAS = {
   ping: v.looseObject({ type: v.literal("ping"), id }),
 } as const;
 
-type Schemas = typeof SCHEMAS;
+type Schemas = typeof RPC_COMMAND_SCHEMAS;
 export type RpcCommand = { [K in keyof Schemas]: v.InferOutput<Schemas[K]> }[keyof Schemas];
 export type RpcCommandType = keyof Schemas;
-export const RPC_COMMANDS = Object.keys(SCHEMAS) as RpcCommandType[];
+export const RPC_COMMANDS = Object.keys(RPC_COMMAND_SCHEMAS) as RpcCommandType[];
 
 /** Commands whose work ends with one `done` event, success or not. */
 export function endsWithDone(type: string): boolean {
   return type === "prompt" || type === "command" || type === "compact";
 }
 
-const table = new Map<string, v.GenericSchema>(Object.entries(SCHEMAS));
+const table = new Map<string, v.GenericSchema>(Object.entries(RPC_COMMAND_SCHEMAS));
 
 export type RpcParse =
   | { ok: true; command: RpcCommand }

@@ -55,7 +55,10 @@ function startCompaction(ctx: RpcContext): RpcReply {
 /** The `command` command: a slash command, whose work ends with one `done` like a prompt's. */
 async function runCommandLine(ctx: RpcContext, line: string): Promise<RpcReply> {
   const name = parseSlash(line)?.name.toLowerCase();
-  if (name === "compact") return startCompaction(ctx);
+  if (name === "compact") {
+    const compaction = startCompaction(ctx);
+    return { ...compaction, data: { action: "compact", ...(compaction.data as object) } };
+  }
   if (name === "clear") refuseWhileBusy(ctx);
   const { result, error } = await runSlash(ctx.rt, line, { interactive: false });
   if (error) ctx.sink.write({ type: "ext_notify", extension: error.extension, level: "error", message: error.message });
