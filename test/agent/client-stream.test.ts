@@ -3,7 +3,7 @@
 // tool_use_*, assistant_message for every response, the closing turn_end of an aborted run and
 // the one stop vocabulary. Extensions still get exactly what the protocol defines.
 import { afterEach, describe, expect, it } from "vitest";
-import { startHarness, type Harness } from "./harness.ts";
+import { startHarness, waitFor, type Harness } from "./harness.ts";
 
 const PNG_1PX = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
@@ -13,14 +13,6 @@ afterEach(async () => {
   await h?.close();
   h = undefined;
 });
-
-async function until(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 describe("The json/rpc client stream", () => {
   it("user_message carries the prompt's blocks, images as a byte count, when its run starts", async () => {
@@ -89,7 +81,7 @@ describe("The json/rpc client stream", () => {
   it("an abort while a tool runs ends the run with turn_end stop aborted, then done; extensions get no extra turn_end", async () => {
     h = await startHarness([{ tool_calls: [{ name: "bash", args: { command: "sleep 30" } }] }]);
     const run = h.session.prompt("wait");
-    await until(() => h!.ofType("tool_call").length === 1, "the tool call");
+    await waitFor(() => h!.ofType("tool_call").length === 1, "the tool call");
     h.session.abort();
     expect((await run).stop).toBe("aborted");
     const tail = h.types().filter((t) => ["turn_end", "tool_result", "done"].includes(t));
@@ -101,7 +93,7 @@ describe("The json/rpc client stream", () => {
   it("an abort while the response streams has the provider's own aborted turn_end, and only that one", async () => {
     h = await startHarness([{ text: "hanging for a while", hang_after: 1 }]);
     const run = h.session.prompt("wait");
-    await until(() => h!.ofType("text_delta").length === 1, "streaming");
+    await waitFor(() => h!.ofType("text_delta").length === 1, "streaming");
     h.session.abort();
     await run;
     expect(h.ofType("turn_end").map((e) => e.stop)).toEqual(["aborted"]);

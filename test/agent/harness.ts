@@ -110,3 +110,12 @@ export function systemSent(body: any): string {
   if (typeof system === "string") return system;
   return (system ?? []).map((b: any) => b.text).join("");
 }
+
+/** Polls `check` until it holds; fails naming `what` at the deadline. */
+export async function waitFor(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
