@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
@@ -70,6 +70,18 @@ describe("json mode", () => {
     ]);
     expect(new Date(of("assistant_message")[0]!.time).toISOString()).toBe(of("assistant_message")[0]!.time);
     expect(of("turn_end").map((e) => e.stop)).toEqual(["tool_use", "end_turn"]);
+  });
+
+  it("an edit's tool_result carries the change's diff in result.diff", async () => {
+    world = await makeWorld([
+      { tool_calls: [{ name: "edit", args: { path: "a.txt", old_text: "beta", new_text: "BETA" } }], stop: "tool_use" },
+      { text: "Edited." },
+    ]);
+    writeFileSync(join(world.cwd, "a.txt"), "alpha\nbeta\n");
+    const r = await world.run(["--json", "edit it"]);
+    expect(r.code).toBe(0);
+    const result = jsonLines(r.stdout).find((e) => e.type === "tool_result")!;
+    expect(result).toMatchObject({ tool_name: "edit", status: "completed", result: { diff: expect.stringContaining("+BETA") } });
   });
 
   it("/compact ends with compact_done carrying the summary, after post_compact", async () => {

@@ -32,7 +32,8 @@ export const STREAM_EVENT_SCHEMAS = {
   tool_result: lifecycle("tool_result", {
     tool_id: v.string(), tool_name: v.string(), tool_args: v.optional(args), tool_args_raw: v.optional(v.string()),
     status: v.picklist([...RUN_STATUSES, "blocked"]), executed: v.boolean(),
-    result: v.looseObject({ content: v.array(ToolContentSchema), is_error: v.boolean(), truncated: v.optional(v.boolean()) }),
+    /** `diff`: the unified diff of a file change (edit, write), within the observation budget. */
+    result: v.looseObject({ content: v.array(ToolContentSchema), is_error: v.boolean(), diff: v.optional(v.string()), truncated: v.optional(v.boolean()) }),
     ...origin,
     id: v.string(), is_error: v.boolean(), content: v.array(ToolContentSchema),
   }),

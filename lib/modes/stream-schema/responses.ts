@@ -22,6 +22,8 @@ const ModelInfoSchema = v.looseObject({
   provider: v.string(), id: v.string(), context_window: count, max_output: v.optional(count),
   cost: v.looseObject({ input: v.number(), output: v.number(), cache_read: v.number(), cache_write: v.number() }),
   thinking: v.optional(v.picklist(["budget", "adaptive", "effort"])),
+  /** The vendor's end-of-life date of a deprecated model. */
+  deprecated: v.optional(v.string()),
   reasoning: v.boolean(),
 });
 
