@@ -1,5 +1,6 @@
-// zot's public surface: the TypeScript SDK for extension authors, the protocol types, and the
-// embedding API (run zot's agent inside another program).
+// zot's public surface: the TypeScript SDK for extension authors, the protocol types, the
+// embedding API (run zot's agent inside another program), and the schema of the json/rpc
+// streams for programs that drive zot.
 export * from "./lib/protocol/index.ts";
 export * from "./lib/sdk/index.ts";
 export type { Manifest } from "./lib/extensions/manifest.ts";
@@ -12,3 +13,6 @@ export type { Runtime } from "./lib/app/runtime.ts";
 export type { RunResult } from "./lib/agent/loop/loop.ts";
 export type { HostEvent, StampedLifecycleEvent, ZotEvent } from "./lib/agent/events.ts";
 export type { ConfirmAnswer, Confirmer, ConfirmRequest } from "./lib/agent/loop/permissions.ts";
+
+// The json/rpc streams: valibot schemas of every line, command and response.
+export * as streamSchema from "./lib/modes/stream-schema/index.ts";

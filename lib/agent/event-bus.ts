@@ -3,7 +3,15 @@
 // "extension manager's lifetime": one bus per zot process).
 import type { HostEvent, LifecycleEvent, StampedLifecycleEvent, ZotEvent } from "./events.ts";
 
-export type EventListener = (event: ZotEvent) => void;
+/** How an event may travel: `extensions: false` keeps it out of extension `event` frames. */
+export interface Delivery {
+  extensions: boolean;
+}
+
+export type EventListener = (event: ZotEvent, delivery: Delivery) => void;
+
+const EVERYWHERE: Delivery = { extensions: true };
+const CLIENTS_ONLY: Delivery = { extensions: false };
 
 /** The conversation lifecycle events belong to. */
 export interface SessionIdentity {
@@ -39,23 +47,27 @@ export class EventBus {
     return () => this.listeners.delete(listener);
   }
 
-  /** Stamps and delivers a lifecycle event; returns the stamped object. */
-  lifecycle(event: LifecycleEvent): StampedLifecycleEvent {
+  /**
+   * Stamps and delivers a lifecycle event; returns the stamped object. `extensions: false` is
+   * for an observation json/rpc clients and the REPL get but the extension protocol does not
+   * define (a tool-only response's assistant_message, the closing turn_end of an aborted run).
+   */
+  lifecycle(event: LifecycleEvent, options: Partial<Delivery> = {}): StampedLifecycleEvent {
     const { id, cwd } = this.identity();
     const stamped = { ...event, session_id: id, cwd, sequence: ++this.sequence } as StampedLifecycleEvent;
-    this.deliver(stamped);
+    this.deliver(stamped, options.extensions === false ? CLIENTS_ONLY : EVERYWHERE);
     return stamped;
   }
 
   host(event: HostEvent): void {
-    this.deliver(event);
+    this.deliver(event, EVERYWHERE);
   }
 
-  private deliver(event: ZotEvent): void {
+  private deliver(event: ZotEvent, delivery: Delivery): void {
     // A throwing consumer must not break the others or the agent loop.
     for (const listener of this.listeners) {
       try {
-        listener(event);
+        listener(event, delivery);
       } catch (err) {
         process.stderr.write(`zot: event consumer failed: ${(err as Error).message}\n`);
       }

@@ -58,7 +58,15 @@ export type LifecycleEvent =
       /** Set when the call came from an extension (`call_tool`, or a `tool_prompt` action). */
       origin_extension?: string;
     }
-  | { type: "assistant_message"; text: string }
+  | {
+      type: "assistant_message";
+      /** The visible text ("" for a response that was only tool calls, or whose text was suppressed). */
+      text: string;
+      /** json/rpc only (extension frames leave it out): the visible text and the calls, as blocks. */
+      content?: StreamBlock[];
+      /** json/rpc only: when the response ended, RFC 3339. */
+      time?: string;
+    }
   | { type: "pre_compact"; compaction_id: string; message_count: number; token_estimate: number }
   | {
       type: "post_compact";
@@ -75,6 +83,15 @@ export type LifecycleEvent =
 type PayloadsMatchNames = [LifecycleEvent["type"], LifecycleEventName] extends [LifecycleEventName, LifecycleEvent["type"]]
   ? true : never;
 const payloadsMatchNames: PayloadsMatchNames = true;
+
+/**
+ * A content block as json/rpc clients see it (the Go zot's message shape): images carry their
+ * size in `bytes` instead of base64.
+ */
+export type StreamBlock =
+  | { type: "text"; text: string }
+  | { type: "image"; mime_type: string; bytes: number }
+  | { type: "tool_call"; id: string; name: string; args: Record<string, unknown> };
 
 /** Host observations beyond the lifecycle events (host.md, "One event vocabulary"). */
 export type HostEvent =
@@ -98,6 +115,16 @@ export type HostEvent =
   | { type: "ext_panel_open"; extension: string; panel_id: string; title?: string; lines?: string[]; footer?: string }
   | { type: "ext_panel_render"; extension: string; panel_id: string; title?: string; lines?: string[]; footer?: string }
   | { type: "ext_panel_close"; extension: string; panel_id: string }
+  /** The prompt as it was appended to the transcript (when its run starts). */
+  | { type: "user_message"; content: StreamBlock[]; time: string }
+  /** A model response is about to stream. */
+  | { type: "assistant_start" }
+  /** A tool call's arguments stream in: start, argument text fragments, end. */
+  | { type: "tool_use_start"; id: string; name: string }
+  | { type: "tool_use_args"; id: string; delta: string }
+  | { type: "tool_use_end"; id: string }
+  /** Ends every compaction attempt, after post_compact; the summary is empty when nothing was summarised. */
+  | { type: "compact_done"; summary: string }
   | { type: "error"; message: string }
   | { type: "done"; stop: StopReason | "blocked"; error?: string };
 

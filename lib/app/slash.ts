@@ -4,6 +4,7 @@ import type { RunResult } from "../agent/loop/loop.ts";
 import type { PanelContent } from "../protocol/index.ts";
 import { listModels } from "../providers/index.ts";
 import { BUILTIN_COMMANDS } from "./builtin-commands.ts";
+import { checkModelChoice, type ModelChoice } from "./model-choice.ts";
 import type { Runtime } from "./runtime.ts";
 
 export type SlashResult =
@@ -26,6 +27,17 @@ export interface SlashOutcome {
 export function parseSlash(line: string): { name: string; args: string } | undefined {
   const match = /^\/(\S+)\s*([\s\S]*)$/.exec(line.trim());
   return match ? { name: match[1]!, args: match[2]!.trim() } : undefined;
+}
+
+/**
+ * True when `line` runs a slash command: its first word is `/name` and `name` is a built-in or
+ * a running extension's command. Any other line, `/bin/sh is missing` included, is a prompt.
+ */
+export function isCommandLine(rt: Pick<Runtime, "host">, line: string): boolean {
+  const parsed = parseSlash(line);
+  if (!parsed) return false;
+  const name = parsed.name.toLowerCase();
+  return BUILTIN_COMMANDS.some((c) => c.name === name) || rt.host.commands().some((c) => c.name.toLowerCase() === name);
 }
 
 function helpText(rt: Runtime, interactive: boolean): string {
@@ -62,12 +74,14 @@ async function runBuiltin(rt: Runtime, name: string, args: string, interactive: 
         const known = listModels(s.state.provider).map((m) => `  ${m.id}${m.deprecated ? ` (deprecated, end of life ${m.deprecated})` : ""}`).join("\n");
         return { kind: "output", text: `Model: ${s.state.provider}/${s.state.model}${known ? `\nKnown models:\n${known}` : ""}` };
       }
+      let choice: ModelChoice;
       try {
+        choice = checkModelChoice(args, { provider: s.state.provider, baseUrl: rt.settings.baseUrl });
         await rt.setModel(args);
       } catch (err) {
         return { kind: "failed", message: (err as Error).message };
       }
-      return { kind: "output", text: `Model set to ${s.state.provider}/${s.state.model}` };
+      return { kind: "output", text: `Model set to ${s.state.provider}/${s.state.model}${choice.warning ? `\nwarning: ${choice.warning}` : ""}` };
     }
     case "clear":
       await s.clear();
@@ -105,7 +119,7 @@ async function runBuiltin(rt: Runtime, name: string, args: string, interactive: 
       s.setJail(name === "jail");
       return { kind: "output", text: name === "jail" ? `Tools are confined to ${rt.cwd}.` : "Tools are no longer confined." };
     case "exit":
-      return interactive ? { kind: "exit" } : undefined;
+      return interactive ? { kind: "exit" } : { kind: "failed", message: "/exit works only in interactive mode" };
     default:
       return undefined;
   }

@@ -3,7 +3,7 @@
 import type { RunResult } from "../agent/loop/loop.ts";
 import type { EventBus } from "../agent/event-bus.ts";
 import { createRuntime, type Runtime } from "../app/runtime.ts";
-import { runSlash, type SlashOutcome } from "../app/slash.ts";
+import { isCommandLine, runSlash, type SlashOutcome } from "../app/slash.ts";
 import type { RunConfig } from "../app/run-config.ts";
 import { UsageError } from "../errors.ts";
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, exitCodeOf } from "./exit-code.ts";
@@ -45,7 +45,7 @@ export async function runHeadless(config: RunConfig, argPrompt: string | undefin
   process.on("SIGTERM", onSignal);
   try {
     let code = EXIT_OK;
-    if (prompt.trimStart().startsWith("/")) {
+    if (isCommandLine(rt, prompt)) {
       const outcome = await runSlash(rt, prompt.trim(), { interactive: false });
       if (outcome.result.kind === "run") {
         const result = await outcome.result.run;

@@ -4,20 +4,21 @@
 import { PROTOCOL_VERSION } from "../protocol/limits.ts";
 import type { RunConfig } from "../app/run-config.ts";
 import { ZOT_VERSION } from "../version.ts";
+import { eventStream, failedDone, type DoneEvent } from "./event-stream.ts";
 import { runHeadless } from "./headless.ts";
 import { ndjsonSink } from "./ndjson.ts";
-import type { HostEvent } from "../agent/events.ts";
 
 export function runJson(config: RunConfig, prompt: string | undefined, env: Record<string, string | undefined>): Promise<number> {
   const sink = ndjsonSink();
+  const stream = eventStream(sink);
   const err = (text: string) => process.stderr.write(`${text}\n`);
-  let done: Extract<HostEvent, { type: "done" }> | undefined;
+  let done: DoneEvent | undefined;
   return runHeadless(config, prompt, env, {
     onBus(bus, info) {
       sink.write({ type: "session", ...info, zot_version: ZOT_VERSION, protocol_version: PROTOCOL_VERSION });
       bus.subscribe((event) => {
         if (event.type === "done") done = event;
-        else sink.write(event);
+        else stream.event(event);
       });
     },
     warn: (message) => err(`zot: warning: ${message}`),
@@ -25,17 +26,16 @@ export function runJson(config: RunConfig, prompt: string | undefined, env: Reco
       if (error) sink.write({ type: "ext_notify", extension: error.extension, level: "error", message: error.message });
       if (result.kind === "output") sink.write({ type: "ext_display", extension: "zot", text: result.text });
       else if (result.kind === "display" || result.kind === "insert") sink.write({ type: "ext_display", extension: result.extension, text: result.text });
-      else if (result.kind === "failed") sink.write({ type: "error", message: result.message });
       // open_panel: the host already emitted ext_panel_open.
       const failure = result.kind === "failed" ? result.message : error?.message;
-      done = { type: "done", stop: failure === undefined ? "end_turn" : "error", ...(failure !== undefined ? { error: failure } : {}) };
+      done = failure === undefined ? { type: "done", stop: "end_turn" } : failedDone(failure);
     },
     closed() {
-      if (done) sink.write(done);
+      if (done) stream.done(done);
     },
     failedEarly(message) {
       err(`zot: ${message}`);
-      sink.write({ type: "done", stop: "error", error: message });
+      stream.done(failedDone(message));
     },
   });
 }

@@ -75,7 +75,7 @@ function mapStop(reason: string | null, draft: AssistantDraft): StopReason {
   switch (reason) {
     case "tool_use": return "tool_use";
     case "max_tokens":
-    case "model_context_window_exceeded": return "max_tokens";
+    case "model_context_window_exceeded": return "length";
     case "refusal":
       draft.stopError = "the model declined to respond (refusal)";
       return "error";

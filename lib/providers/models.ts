@@ -14,7 +14,7 @@ export const DEFAULT_MODELS: Record<ProviderName, string> = {
   openai: "gpt-5.4",
 };
 
-type Row = [id: string, context: number, maxOutput: number, input: number, output: number, cacheRead: number, cacheWrite: number, thinking?: "budget" | "adaptive"];
+type Row = [id: string, context: number, maxOutput: number, input: number, output: number, cacheRead: number, cacheWrite: number, thinking?: ModelInfo["thinking"]];
 
 const K = 1_000;
 const M = 1_000_000;
@@ -45,20 +45,21 @@ const DEPRECATED: Record<string, string> = {
   "claude-sonnet-4-5": "November 30th, 2026",
 };
 
-// OpenAI bills no cache writes; cached input is read at the cache_read price.
+// OpenAI bills no cache writes; cached input is read at the cache_read price. Reasoning models
+// take a reasoning effort ("effort").
 const OPENAI: Row[] = [
-  ["gpt-5.4", 400 * K, 128 * K, 2.5, 15, 0.25, 0],
-  ["gpt-5.4-mini", 400 * K, 128 * K, 0.75, 4.5, 0.075, 0],
-  ["gpt-5.2", 400 * K, 128 * K, 1.75, 14, 0.175, 0],
-  ["gpt-5.1", 400 * K, 128 * K, 1.25, 10, 0.125, 0],
-  ["gpt-5", 400 * K, 128 * K, 1.25, 10, 0.125, 0],
-  ["gpt-5-mini", 400 * K, 128 * K, 0.25, 2, 0.025, 0],
-  ["gpt-5-nano", 400 * K, 128 * K, 0.05, 0.4, 0.005, 0],
+  ["gpt-5.4", 400 * K, 128 * K, 2.5, 15, 0.25, 0, "effort"],
+  ["gpt-5.4-mini", 400 * K, 128 * K, 0.75, 4.5, 0.075, 0, "effort"],
+  ["gpt-5.2", 400 * K, 128 * K, 1.75, 14, 0.175, 0, "effort"],
+  ["gpt-5.1", 400 * K, 128 * K, 1.25, 10, 0.125, 0, "effort"],
+  ["gpt-5", 400 * K, 128 * K, 1.25, 10, 0.125, 0, "effort"],
+  ["gpt-5-mini", 400 * K, 128 * K, 0.25, 2, 0.025, 0, "effort"],
+  ["gpt-5-nano", 400 * K, 128 * K, 0.05, 0.4, 0.005, 0, "effort"],
   ["gpt-4.1", 1_047_576, 32_768, 2, 8, 0.5, 0],
   ["gpt-4.1-mini", 1_047_576, 32_768, 0.4, 1.6, 0.1, 0],
   ["gpt-4.1-nano", 1_047_576, 32_768, 0.1, 0.4, 0.025, 0],
-  ["o3", 200 * K, 100 * K, 2, 8, 0.5, 0],
-  ["o4-mini", 200 * K, 100 * K, 1.1, 4.4, 0.275, 0],
+  ["o3", 200 * K, 100 * K, 2, 8, 0.5, 0, "effort"],
+  ["o4-mini", 200 * K, 100 * K, 1.1, 4.4, 0.275, 0, "effort"],
   ["gpt-4o", 128 * K, 16_384, 2.5, 10, 1.25, 0],
   ["gpt-4o-mini", 128 * K, 16_384, 0.15, 0.6, 0.075, 0],
 ];

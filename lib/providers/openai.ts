@@ -75,7 +75,7 @@ function mapStop(reason: string, draft: AssistantDraft): StopReason {
   // Some servers report "stop" for a response that called tools; the calls decide.
   if (draft.hasToolCalls()) return "tool_use";
   switch (reason) {
-    case "length": return "max_tokens";
+    case "length": return "length";
     case "content_filter":
       draft.stopError = "the response was blocked by the provider's content filter";
       return "error";

@@ -27,7 +27,8 @@ export type UserContent = TextBlock | ImageBlock;
 export type AssistantContent = TextBlock | ThinkingBlock | ToolCallBlock;
 export type ToolResultContent = TextBlock | ImageBlock;
 
-export type StopReason = "end_turn" | "tool_use" | "max_tokens" | "error" | "aborted";
+/** One vocabulary for every provider; `length` is a response cut off at its output limit. */
+export type StopReason = "end_turn" | "tool_use" | "length" | "error" | "aborted";
 
 export interface Usage {
   input: number;
@@ -98,8 +99,11 @@ export interface ModelInfo {
   cost: { input: number; output: number; cache_read: number; cache_write: number };
   /** Most output tokens one response may have, when known. */
   max_output?: number;
-  /** How the model takes a reasoning effort: a thinking-token budget or adaptive thinking. */
-  thinking?: "budget" | "adaptive";
+  /**
+   * How the model takes a reasoning effort: a thinking-token budget, adaptive thinking, or an
+   * effort parameter (OpenAI reasoning models). Absent for a model that does not reason.
+   */
+  thinking?: "budget" | "adaptive" | "effort";
   /** The vendor's end-of-life date when the model is deprecated. */
   deprecated?: string;
 }

@@ -76,7 +76,8 @@ describe("Compaction: /compact", () => {
     h = await startHarness([]);
     const result = await h.session.compact();
     expect(result).toMatchObject({ status: "completed", message_count: 0, token_estimate: 0 });
-    expect(h.types()).toEqual(["session_start", "pre_compact", "post_compact"]);
+    expect(h.types()).toEqual(["session_start", "pre_compact", "post_compact", "compact_done"]);
+    expect(h.ofType("compact_done")).toEqual([{ type: "compact_done", summary: "" }]);
     expect(h.server.requests).toHaveLength(0);
   });
 
@@ -125,8 +126,9 @@ describe("Compaction: automatic at ~85% of the context window", () => {
     await h.session.prompt("second");
 
     const order = h.types(milestones).slice(h.types(milestones).lastIndexOf("user_prompt_submit"));
-    expect(order).toEqual(["user_prompt_submit", "pre_compact", "post_compact", "turn_start", "assistant_message", "turn_end", "done"]);
+    expect(order).toEqual(["user_prompt_submit", "pre_compact", "post_compact", "compact_done", "turn_start", "assistant_message", "turn_end", "done"]);
     expect(h.ofType("post_compact")[0]).toMatchObject({ status: "completed", message_count: 2 });
+    expect(h.ofType("compact_done")).toEqual([{ type: "compact_done", summary: "SUMMARY-AUTO" }]);
     const step = h.server.requests[2]!.body.messages;
     expect(JSON.stringify(step)).toContain("SUMMARY-AUTO");
     expect(JSON.stringify(step)).toContain("second");
@@ -142,6 +144,7 @@ describe("Compaction: automatic at ~85% of the context window", () => {
     const result = await h.session.prompt("second");
     expect(result.text).toBe("went on anyway");
     expect(h.ofType("post_compact")[0]).toMatchObject({ status: "failed" });
+    expect(h.ofType("compact_done")).toEqual([{ type: "compact_done", summary: "" }]);
     expect(h.ofType("error").map((e) => e.message).join("\n")).toMatch(/automatic compaction failed/);
   });
 });

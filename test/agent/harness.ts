@@ -20,6 +20,8 @@ export interface Harness {
   home: string;
   bus: EventBus;
   events: ZotEvent[];
+  /** The lifecycle events extension `event` frames are made from (without client-only ones). */
+  extensionEvents: ZotEvent[];
   session: AgentSession;
   /** A second session on the same server, bus and folders (e.g. to reload a session). */
   newSession(options?: Partial<AgentSessionOptions>): AgentSession;
@@ -44,7 +46,11 @@ export async function startHarness(script: Turn[], options: HarnessOptions = {})
   mkdirSync(home, { recursive: true });
   const bus = new EventBus({ id: "pending", cwd });
   const events: ZotEvent[] = [];
-  bus.subscribe((event) => events.push(event));
+  const extensionEvents: ZotEvent[] = [];
+  bus.subscribe((event, delivery) => {
+    events.push(event);
+    if (delivery.extensions && "sequence" in event) extensionEvents.push(event);
+  });
   const wire = options.wire ?? "anthropic";
   const { wire: _wire, retry = { maxRetries: 0 }, ...rest } = options;
   const make = (more: Partial<AgentSessionOptions> = {}) =>
@@ -63,6 +69,7 @@ export async function startHarness(script: Turn[], options: HarnessOptions = {})
     home,
     bus,
     events,
+    extensionEvents,
     session,
     newSession: make,
     types: (keep) => events.filter((e) => !keep || keep(e)).map((e) => e.type),
@@ -74,9 +81,13 @@ export async function startHarness(script: Turn[], options: HarnessOptions = {})
   };
 }
 
-/** Lifecycle events and `done`, without streaming noise (deltas, usage, progress). */
+/**
+ * Lifecycle events and `done`, without streaming noise (deltas, usage, progress) and the
+ * json/rpc client stream's own markers (user_message, assistant_start, tool_use_*).
+ */
 export function milestones(event: ZotEvent): boolean {
-  return !["text_delta", "thinking_delta", "usage", "tool_progress"].includes(event.type);
+  return !["text_delta", "thinking_delta", "usage", "tool_progress", "user_message", "assistant_start",
+    "tool_use_start", "tool_use_args", "tool_use_end"].includes(event.type);
 }
 
 /** The text of every tool_result block the model received in a recorded Anthropic request. */
@@ -98,4 +109,13 @@ export function systemSent(body: any): string {
   const system = body?.system;
   if (typeof system === "string") return system;
   return (system ?? []).map((b: any) => b.text).join("");
+}
+
+/** Polls `check` until it holds; fails naming `what` at the deadline. */
+export async function waitFor(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
 }

@@ -4,21 +4,13 @@ import { NO_HOOKS, type AgentHooks } from "../../lib/agent/loop/hooks.ts";
 import { openSession } from "../../lib/agent/session/session-select.ts";
 import { pathsUnder } from "../../lib/paths.ts";
 import { textOutcome, type Tool } from "../../lib/tools/types.ts";
-import { milestones, startHarness, toolResultsSent, type Harness } from "./harness.ts";
+import { milestones, startHarness, toolResultsSent, waitFor, type Harness } from "./harness.ts";
 
 let h: Harness | undefined;
 afterEach(async () => {
   await h?.close();
   h = undefined;
 });
-
-async function waitFor(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 
 /** An extension-style tool: what the extension host hands the agent through `extraTools`. */
 function extensionTool(name: string, run: (args: Record<string, unknown>) => ReturnType<Tool["execute"]>, extra: Partial<Tool> = {}): Tool {

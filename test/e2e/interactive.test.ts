@@ -53,6 +53,14 @@ describe.skipIf(!hasTmux)("interactive REPL in a terminal", () => {
     expect(await pane.exitCode()).toBe(0);
   });
 
+  it("a line starting with / that names no command is sent to the model", async () => {
+    const pane = await repl([{ text: "Install a shell first." }]);
+    await pane.type("/bin/sh is missing, why?");
+    await pane.keys("Enter");
+    await pane.until("Install a shell first.");
+    expect(requestText(world!.server.requests[0]!.body)).toContain("/bin/sh is missing, why?");
+  });
+
   it("/help lists extension commands under their own heading; Tab completes commands", async () => {
     const pane = await repl([], ["-e", PANEL]);
     await pane.type("/he");

@@ -1,9 +1,9 @@
 import { execFile } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
-import { KIT, jsonLines, makeWorld, ZOT, type World } from "./support.ts";
+import { KIT, jsonLines, makeWorld, requestText, ZOT, type World } from "./support.ts";
 
 let world: World | undefined;
 afterEach(async () => {
@@ -55,6 +55,54 @@ describe("json mode", () => {
     expect(events.filter((e) => e.type === "assistant_message" || e.type === "text_delta")).toEqual([]);
   });
 
+  it("tool and message events also carry the Go zot's fields, beside zot's own", async () => {
+    world = await makeWorld([
+      { tool_calls: [{ id: "toolu_1", name: "bash", args: { command: "echo hi" } }], stop: "tool_use" },
+      { text: "Done." },
+    ]);
+    const r = await world.run(["--json", "go"]);
+    expect(r.code).toBe(0);
+    const events = jsonLines(r.stdout);
+    const of = (type: string) => events.filter((e) => e.type === type);
+    expect(of("user_message")).toEqual([{ type: "user_message", content: [{ type: "text", text: "go" }], time: expect.any(String) }]);
+    expect(of("assistant_start")).toHaveLength(2);
+    expect(of("tool_use_start")).toEqual([{ type: "tool_use_start", id: "toolu_1", name: "bash" }]);
+    expect(of("tool_call")[0]).toMatchObject({ tool_id: "toolu_1", tool_name: "bash", id: "toolu_1", name: "bash", args: { command: "echo hi" } });
+    expect(of("tool_result")[0]).toMatchObject({
+      tool_id: "toolu_1", status: "completed", result: { is_error: false },
+      id: "toolu_1", is_error: false, content: [{ type: "text", text: expect.stringContaining("hi") }],
+    });
+    expect(of("assistant_message").map((e) => e.content)).toEqual([
+      [{ type: "tool_call", id: "toolu_1", name: "bash", args: { command: "echo hi" } }],
+      [{ type: "text", text: "Done." }],
+    ]);
+    expect(new Date(of("assistant_message")[0]!.time).toISOString()).toBe(of("assistant_message")[0]!.time);
+    expect(of("turn_end").map((e) => e.stop)).toEqual(["tool_use", "end_turn"]);
+  });
+
+  it("an edit's tool_result carries the change's diff in result.diff", async () => {
+    world = await makeWorld([
+      { tool_calls: [{ name: "edit", args: { path: "a.txt", old_text: "beta", new_text: "BETA" } }], stop: "tool_use" },
+      { text: "Edited." },
+    ]);
+    writeFileSync(join(world.cwd, "a.txt"), "alpha\nbeta\n");
+    const r = await world.run(["--json", "edit it"]);
+    expect(r.code).toBe(0);
+    const result = jsonLines(r.stdout).find((e) => e.type === "tool_result")!;
+    expect(result).toMatchObject({ tool_name: "edit", status: "completed", result: { diff: expect.stringContaining("+BETA") } });
+  });
+
+  it("/compact ends with compact_done carrying the summary, after post_compact", async () => {
+    world = await makeWorld([{ text: "first answer ".repeat(50) }, { text: "second answer ".repeat(50) }, { text: "SUMMARY: two answers" }]);
+    await world.run(["--json", "one"]);
+    await world.run(["--json", "-c", "two"]);
+    const r = await world.run(["--json", "-c", "/compact"]);
+    expect(r.code).toBe(0);
+    const types = jsonLines(r.stdout).map((e) => e.type);
+    expect(types.slice(types.indexOf("post_compact"), types.indexOf("post_compact") + 2)).toEqual(["post_compact", "compact_done"]);
+    expect(jsonLines(r.stdout).find((e) => e.type === "compact_done")).toEqual({ type: "compact_done", summary: "SUMMARY: two answers" });
+  });
+
   it("works in a shell pipeline with jq", async () => {
     world = await makeWorld([
       { tool_calls: [{ name: "bash", args: { command: "wc -w" } }], stop: "tool_use" },
@@ -73,9 +121,29 @@ describe("json mode", () => {
     const ok = jsonLines((await world.run(["--json", "-e", KIT, "/say hi"])).stdout);
     expect(ok.find((e) => e.type === "ext_display")).toEqual({ type: "ext_display", extension: "kit", text: "said: hi" });
     expect(ok.at(-1)).toEqual({ type: "done", stop: "end_turn" });
-    const bad = await world.run(["--json", "/nope"]);
+    const bad = await world.run(["--json", "/exit"]);
     expect(bad.code).toBe(1);
-    expect(jsonLines(bad.stdout).at(-1)).toMatchObject({ type: "done", stop: "error" });
+    expect(jsonLines(bad.stdout).slice(-2)).toEqual([
+      { type: "error", message: "/exit works only in interactive mode" },
+      { type: "done", stop: "error", error: "/exit works only in interactive mode" },
+    ]);
+  });
+
+  it("a line starting with / that names no command is a prompt for the model", async () => {
+    world = await makeWorld([{ text: "install it" }]);
+    const r = await world.run(["--json", "-e", KIT, "/bin/sh is missing, why?"]);
+    expect(r.code).toBe(0);
+    expect(requestText(world.server.requests[0]!.body)).toContain("/bin/sh is missing, why?");
+    expect(jsonLines(r.stdout).at(-1)).toEqual({ type: "done", stop: "end_turn" });
+  });
+
+  it("a failed run emits error with the message right before done, and exits 1", async () => {
+    world = await makeWorld([{ type: "error", status: 400, message: "prompt is too long" }]);
+    const r = await world.run(["--json", "hi"]);
+    expect(r.code).toBe(1);
+    const [error, done] = jsonLines(r.stdout).slice(-2);
+    expect(done).toMatchObject({ type: "done", stop: "error", error: expect.stringContaining("prompt is too long") });
+    expect(error).toEqual({ type: "error", message: done!.error });
   });
 
   it("an interrupted run exits 130 and leaves a loadable session", async () => {

@@ -141,11 +141,19 @@ describe("print mode with extensions", () => {
     expect(sent).toContain("the notes say hi");
   });
 
-  it("an unknown command fails with exit 1", async () => {
+  it("a /word that names no command is a prompt for the model", async () => {
+    world = await makeWorld([{ text: "there is no /nope command" }]);
+    const r = await world.run(["-p", "/nope at all?"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("there is no /nope command\n");
+    expect(requestText(world.server.requests[0]!.body)).toContain("/nope at all?");
+  });
+
+  it("a built-in that needs the REPL fails with exit 1", async () => {
     world = await makeWorld();
-    const r = await world.run(["-p", "/nope"]);
+    const r = await world.run(["-p", "/exit"]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain("unknown command /nope");
+    expect(r.stderr).toContain("/exit works only in interactive mode");
   });
 
   it("the guard blocks rm -rf (the model sees the reason) and rewrites another command", async () => {

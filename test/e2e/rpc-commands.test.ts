@@ -22,6 +22,13 @@ describe("rpc commands", () => {
 
     const models = await c.call({ type: "get_models" });
     expect(models.data.models).toEqual(expect.arrayContaining([expect.objectContaining({ provider: "anthropic", id: expect.any(String) })]));
+    // The current provider's models by default, every provider's with all:true; each says whether it reasons.
+    expect(new Set(models.data.models.map((m: { provider: string }) => m.provider))).toEqual(new Set(["anthropic"]));
+    expect(models.data.models.find((m: { id: string }) => m.id === "claude-sonnet-4-6")).toMatchObject({ context_window: expect.any(Number), max_output: expect.any(Number), reasoning: true });
+    const all = await c.call({ type: "get_models", all: true });
+    expect(new Set(all.data.models.map((m: { provider: string }) => m.provider))).toEqual(new Set(["anthropic", "openai"]));
+    expect(all.data.models.find((m: { id: string }) => m.id === "gpt-4.1")).toMatchObject({ reasoning: false });
+    expect(all.data.models.find((m: { id: string }) => m.id === "o3")).toMatchObject({ reasoning: true });
 
     await c.call({ type: "prompt", message: "what is this?", images: [{ mime_type: "image/png", data: PNG_1PX }] });
     await c.waitFor((l) => l.type === "done");
@@ -30,20 +37,23 @@ describe("rpc commands", () => {
     expect(sent).toContain(PNG_1PX);
     expect(sent).toContain("image/png");
 
+    // The scripted server is a custom base URL: an unknown id is used as given, with a warning.
     const switched = await c.call({ type: "set_model", model: "claude-test-model" });
-    expect(switched).toMatchObject({ success: true, data: { provider: "anthropic", model: "claude-test-model" } });
+    expect(switched).toMatchObject({ success: true, data: { provider: "anthropic", model: "claude-test-model", warning: expect.stringContaining("not a known") } });
     await c.call({ type: "prompt", message: "and now?" });
     await c.waitFor((l) => l.type === "done" && c.lines.filter((x) => x.type === "done").length === 2);
     expect(world.server.requests[1]!.body.model).toBe("claude-test-model");
     expect(JSON.parse(readFileSync(join(world.home, "config.json"), "utf8"))).toMatchObject({ model: "claude-test-model" });
 
+    // The reply is immediate; the compaction's events follow and end with done.
     const compacted = await c.call({ type: "compact" });
-    expect(compacted.success).toBe(true);
+    expect(compacted).toMatchObject({ success: true, data: { started: true } });
+    await c.waitFor(() => c.lines.filter((x) => x.type === "done").length === 3);
     const pre = c.lines.find((l) => l.type === "pre_compact");
     const post = c.lines.find((l) => l.type === "post_compact");
     expect(pre).toMatchObject({ message_count: 4 });
     expect(post).toMatchObject({ compaction_id: pre!.compaction_id, status: "completed" });
-    expect(compacted.data).toMatchObject({ compaction_id: pre!.compaction_id, status: "completed" });
+    expect(c.lines.at(-1)).toEqual({ type: "done", stop: "end_turn" });
 
     expect(await c.call({ type: "clear" })).toMatchObject({ success: true });
     expect((await c.call({ type: "get_messages" })).data.messages).toEqual([]);
@@ -78,6 +88,45 @@ describe("rpc commands", () => {
     expect(await c.exited).toBe(0);
   });
 
+  it("set_model refuses an id the provider's known list lacks, where that list is known", async () => {
+    world = await makeWorld();
+    const c = rpc(world, [], { ZOT_BASE_URL: "", ANTHROPIC_API_KEY: "sk-test" });
+    expect(await c.call({ type: "set_model", model: "claude-nonexistent-1" })).toMatchObject({ success: false, error: expect.stringContaining("unknown model") });
+    expect((await c.call({ type: "get_state" })).data).toMatchObject({ model: "claude-sonnet-4-6" });
+    const known = await c.call({ type: "set_model", model: "claude-opus-4-7" });
+    expect(known).toMatchObject({ success: true, data: { model: "claude-opus-4-7" } });
+    expect(known.data).not.toHaveProperty("warning");
+    expect(await c.call({ type: "command", name: "model", args: "claude-nonexistent-2" })).toMatchObject({ success: false, error: expect.stringContaining("unknown model") });
+    c.end();
+    expect(await c.exited).toBe(0);
+  });
+
+  it("get_messages gives each message a time, images as a byte count, and tool results also as tool_result blocks", async () => {
+    world = await makeWorld([
+      { tool_calls: [{ id: "toolu_9", name: "bash", args: { command: "echo out" } }], stop: "tool_use" },
+      { text: "done" },
+    ]);
+    const c = rpc(world);
+    await c.call({ type: "prompt", message: "look", images: [{ mime_type: "image/png", data: PNG_1PX }] });
+    await c.waitFor((l) => l.type === "done");
+    const { messages } = (await c.call({ type: "get_messages" })).data;
+    expect(messages.map((m: { role: string }) => m.role)).toEqual(["user", "assistant", "tool_result", "assistant"]);
+    for (const m of messages) expect(new Date(m.time).toISOString()).toBe(m.time);
+    expect(messages[0].content).toEqual([
+      { type: "text", text: "look" },
+      { type: "image", mime_type: "image/png", bytes: Buffer.from(PNG_1PX, "base64").length },
+    ]);
+    expect(messages[1].content).toContainEqual({ type: "tool_call", id: "toolu_9", name: "bash", args: { command: "echo out" } });
+    expect(messages[2]).toMatchObject({ tool_id: "toolu_9", tool_name: "bash", is_error: false });
+    expect(messages[2].content.at(-1)).toEqual({
+      type: "tool_result", call_id: "toolu_9", is_error: false, content: [{ type: "text", text: expect.stringContaining("out") }],
+    });
+    const withImages = (await c.call({ type: "get_messages", include_images: true })).data.messages;
+    expect(withImages[0].content[1]).toMatchObject({ type: "image", bytes: expect.any(Number), data: PNG_1PX });
+    c.end();
+    expect(await c.exited).toBe(0);
+  });
+
   it("/reload-ext restarts extensions and before_agent_start runs again from the base prompt", async () => {
     world = await makeWorld([{ text: "one" }, { text: "two" }, { text: "three" }]);
     const c = rpc(world, ["-e", KIT]);
@@ -95,7 +144,9 @@ describe("rpc commands", () => {
     expect(system(1)).toBe(system(0)); // stable across normal prompts
 
     expect(await c.call({ type: "command", name: "reload-ext" })).toMatchObject({ success: true });
-    await ask("third", 3);
+    // A command ends with its own done too.
+    await c.waitFor(() => c.lines.filter((l) => l.type === "done").length === 3);
+    await ask("third", 4);
     const after = pidIn(system(2));
     expect(after).toBeDefined();
     expect(after).not.toBe(before);

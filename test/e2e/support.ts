@@ -5,6 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startModelServer, type ModelServer, type Turn } from "../support/model-server.ts";
+import { checkStreamLine } from "../support/stream-check.ts";
 
 export const ROOT = resolve(import.meta.dirname, "..", "..");
 export const ZOT = join(ROOT, "dist", "zot.mjs");
@@ -69,8 +70,9 @@ export async function makeWorld(script: Turn[] = [], wire: "anthropic" | "openai
   };
 }
 
+/** The lines of json-mode output, each checked against the published stream schema. */
 export function jsonLines(stdout: string): Array<Record<string, any>> {
-  return stdout.split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l));
+  return stdout.split("\n").filter((l) => l.trim() !== "").map((l) => checkStreamLine(l));
 }
 
 /** Text of every user/tool-result block the model received in a request. */

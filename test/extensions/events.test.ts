@@ -57,6 +57,16 @@ describe("Lifecycle payloads", () => {
     expect(t.host.reports()[0]!.subscriptions).toEqual({ events: ["turn_start", "turn_end"], intercept: [] });
   });
 
+  it("the json/rpc-only parts of the stream never reach extensions: client-only events and assistant_message content", async () => {
+    const sub = subscriber("sub", ["assistant_message", "turn_end"]);
+    t = await startHost(sb);
+    t.bus.lifecycle({ type: "assistant_message", text: "", content: [{ type: "tool_call", id: "c1", name: "bash", args: {} }], time: "2026-01-01T00:00:00.000Z" }, { extensions: false });
+    t.bus.lifecycle({ type: "turn_end", stop: "aborted" }, { extensions: false });
+    t.bus.lifecycle({ type: "assistant_message", text: "visible", content: [{ type: "text", text: "visible" }], time: "2026-01-01T00:00:00.000Z" });
+    const received = await waitFor(() => sub().length === 1 && sub(), "the visible message");
+    expect(received).toEqual([{ type: "event", event: "assistant_message", text: "visible", session_id: "session-1", cwd: sb.cwd, sequence: 3 }]);
+  });
+
   it("observational events listed under intercept do not become blocking hooks", async () => {
     subscriber("obs", [], ["session_start", "tool_result", "tool_call"]);
     t = await startHost(sb);

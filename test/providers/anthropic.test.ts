@@ -197,11 +197,11 @@ describe("usage, cost and stop reasons", () => {
     expect(server.requests[0].body.model).toBe("claude-from-the-future");
   });
 
-  test("max_tokens maps to max_tokens; a refusal ends as an error with a reason", async () => {
+  test("max_tokens stops with length, as on every provider; a refusal ends as an error with a reason", async () => {
     server.push({ text: "cut", stop: "max_tokens" }, { text: "no", stop: "refusal" });
     const cut = await collect(anthropic());
     const refused = await collect(anthropic());
-    expect(cut.done.stop).toBe("max_tokens");
+    expect(cut.done.stop).toBe("length");
     expect(refused.done.stop).toBe("error");
     expect(refused.done.error).toMatch(/refus/);
   });

@@ -158,9 +158,9 @@ describe("usage, cost and stop reasons", () => {
     expect(result.done.usage).toEqual({ input: 1000, output: 300, cache_read: 4000, cache_write: 0, cost_usd: expect.closeTo(expected, 12) });
   });
 
-  test("length maps to max_tokens", async () => {
+  test("a response cut off at its output limit (finish_reason length) stops with length", async () => {
     server.push({ text: "cut off", stop: "max_tokens" });
     const result = await collect(openai());
-    expect(result.done.stop).toBe("max_tokens");
+    expect(result.done.stop).toBe("length");
   });
 });

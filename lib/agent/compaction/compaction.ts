@@ -19,7 +19,7 @@ export const DEFAULT_COMPACTION: CompactionSettings = { threshold: 0.85, keepRec
 export const SUMMARY_PREFIX = "[Summary of the earlier conversation, compacted to save context]";
 
 export type CompactionOutcome =
-  | { status: "completed"; messages: Message[]; summary?: UserMessage; kept: number }
+  | { status: "completed"; messages: Message[]; summary?: UserMessage; summaryText?: string; kept: number }
   | { status: Exclude<RunStatus, "completed">; error: string };
 
 export interface CompactRequest {
@@ -56,7 +56,7 @@ export async function compactTranscript(request: CompactRequest): Promise<Compac
   if (!summary.ok) return { status: summary.status, error: summary.error };
   const message: UserMessage = { role: "user", content: [{ type: "text", text: `${SUMMARY_PREFIX}\n\n${summary.text}` }], timestamp: Date.now() };
   const kept = messages.slice(cut);
-  return { status: "completed", messages: [message, ...kept], summary: message, kept: kept.length };
+  return { status: "completed", messages: [message, ...kept], summary: message, summaryText: summary.text, kept: kept.length };
 }
 
 type SummaryResult = { ok: true; text: string } | { ok: false; status: "failed" | "cancelled" | "timed_out"; error: string };

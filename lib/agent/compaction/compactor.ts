@@ -1,7 +1,8 @@
 // Runs compaction attempts against the live transcript: manual (`compact()`) and automatic
 // (before a model step once the estimate reaches the threshold of the context window). Every
 // attempt emits pre_compact and a matching post_compact whose counts describe the resulting
-// in-memory transcript. The summary call's token usage is reported like a model step's.
+// in-memory transcript, then compact_done with the summary (empty when nothing was summarised
+// or the attempt failed). The summary call's token usage is reported like a model step's.
 import { compactTranscript, DEFAULT_COMPACTION, type CompactionSettings } from "./compaction.ts";
 import type { CompactResult } from "../session/agent-options.ts";
 import type { Emitter } from "../session/emitter.ts";
@@ -83,6 +84,7 @@ export class Compactor {
       token_estimate: transcript.tokenEstimate(),
     };
     emit.lifecycle({ type: "post_compact", ...result });
+    emit.host({ type: "compact_done", summary: outcome.status === "completed" ? (outcome.summaryText ?? "") : "" });
     return result;
   }
 }

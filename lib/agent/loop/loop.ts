@@ -3,12 +3,14 @@
 // provider, tools, hooks, transcript and event sink are injected; the loop owns only ordering.
 //
 // One step, in the spec's order:
-//   turn_start interception → turn_start → text/thinking deltas (live unless an extension
-//   intercepts assistant_message) → assistant_message interception → assistant_message →
+//   turn_start interception → turn_start → assistant_start → text/thinking deltas (live unless
+//   an extension intercepts assistant_message) and tool_use_* while call arguments stream →
+//   assistant_message interception → assistant_message →
 //   tool_call per call → turn_end → usage → per call: runToolCall (interception, confirmation,
 //   permission_decision, execution, tool_result) → next step.
 import { isAbortError, raceAbort } from "./abort.ts";
 import type { Emitter } from "../session/emitter.ts";
+import { assistantBlocks, rfc3339 } from "../stream-blocks.ts";
 import type { AgentHooks } from "./hooks.ts";
 import type { ToolCallRequest, ToolRunOutcome } from "./tool-runner.ts";
 import { toolBlamedBy } from "../../providers/errors.ts";
@@ -50,7 +52,14 @@ export interface LoopEnv {
 
 export async function runAgentLoop(env: LoopEnv): Promise<RunResult> {
   let visible = "";
-  const aborted = (): RunResult => ({ stop: "aborted", text: visible });
+  // An aborted run always ends with a turn_end whose stop is aborted (json/rpc clients wait for
+  // it). When the abort came between responses, that turn_end is for clients only: for
+  // extensions a turn_end ends a model response.
+  let endedAborted = false;
+  const aborted = (): RunResult => {
+    if (!endedAborted) env.emit.lifecycle({ type: "turn_end", stop: "aborted" }, { extensions: false });
+    return { stop: "aborted", text: visible };
+  };
   try {
     for (let step = 1; ; step++) {
       if (env.signal.aborted) return aborted();
@@ -62,6 +71,7 @@ export async function runAgentLoop(env: LoopEnv): Promise<RunResult> {
       const gate = await raceAbort(env.hooks.interceptTurnStart(step, env.signal), env.signal);
       if (gate.block) return { stop: "blocked", error: gate.reason?.trim() ? gate.reason : "the turn was blocked by an extension", text: visible };
       env.emit.lifecycle({ type: "turn_start", step });
+      env.emit.host({ type: "assistant_start" });
 
       // Decided once per step, so text is never both streamed live and replayed after interception.
       const live = !env.hooks.interceptsAssistantMessage();
@@ -74,7 +84,7 @@ export async function runAgentLoop(env: LoopEnv): Promise<RunResult> {
       if (kept.content.length > 0) env.append(kept);
 
       if (!failed) {
-        const shown = await showAssistantText(env, message, live);
+        const shown = await showResponse(env, message, calls, live);
         if (shown !== undefined) visible = shown;
       }
       for (const call of calls) {
@@ -83,6 +93,7 @@ export async function runAgentLoop(env: LoopEnv): Promise<RunResult> {
           ...(call.args_raw !== undefined ? { tool_args_raw: call.args_raw } : { tool_args: call.args }) });
       }
       env.emit.lifecycle({ type: "turn_end", stop: message.stop, ...(message.error !== undefined ? { error: message.error } : {}) });
+      endedAborted = message.stop === "aborted";
       env.onStepEnd?.(message);
 
       if (message.stop === "aborted" || (env.signal.aborted && calls.length === 0)) return aborted();
@@ -122,10 +133,19 @@ async function streamStep(env: LoopEnv, system: string, live: boolean): Promise<
   return streamOnce(env, system, live);
 }
 
-/** Streams one model response; text deltas go out live unless assistant text is intercepted. */
+/**
+ * Streams one model response; text deltas go out live unless assistant text is intercepted.
+ * A tool call's arguments are reported as they stream: tool_use_start, tool_use_args fragments,
+ * then tool_use_end once the next block begins or the response ends.
+ */
 async function streamOnce(env: LoopEnv, system: string, live: boolean): Promise<AssistantMessage> {
   const tools = [...env.tools().values()].map(({ name, description, schema }) => ({ name, description, schema }));
   let final: AssistantMessage | undefined;
+  let streamingCall: string | undefined;
+  const endCall = () => {
+    if (streamingCall !== undefined) env.emit.host({ type: "tool_use_end", id: streamingCall });
+    streamingCall = undefined;
+  };
   try {
     for await (const event of env.provider.stream({
       model: env.model(),
@@ -136,6 +156,16 @@ async function streamOnce(env: LoopEnv, system: string, live: boolean): Promise<
       ...(env.maxTokens ? { maxTokens: env.maxTokens } : {}),
       signal: env.signal,
     })) {
+      if (event.type === "tool_call_delta") {
+        if (event.id !== streamingCall) {
+          endCall();
+          streamingCall = event.id;
+          env.emit.host({ type: "tool_use_start", id: event.id, name: event.name });
+        }
+        if (event.delta) env.emit.host({ type: "tool_use_args", id: event.id, delta: event.delta });
+        continue;
+      }
+      endCall();
       if (event.type === "text_delta") {
         if (live) env.emit.host({ type: "text_delta", delta: event.delta });
       } else if (event.type === "thinking_delta") {
@@ -150,6 +180,7 @@ async function streamOnce(env: LoopEnv, system: string, live: boolean): Promise<
     // Providers do not throw by contract; keep the loop's own contract if one does.
     final = failedMessage(env, env.signal.aborted ? "aborted" : "error", (err as Error)?.message ?? String(err));
   }
+  endCall();
   return final ?? failedMessage(env, env.signal.aborted ? "aborted" : "error", "the provider ended the response without a result");
 }
 
@@ -158,25 +189,33 @@ function failedMessage(env: LoopEnv, stop: "error" | "aborted", error: string): 
 }
 
 /**
- * Runs assistant_message interception and emits the visible text. Returns what the user saw,
+ * Runs assistant_message interception and emits the response's assistant_message: the visible
+ * text and the tool calls as content blocks. Extensions get it only when there is visible text
+ * (as the protocol says); json/rpc clients get it for every response. Returns what the user saw,
  * or undefined when there was no text or an extension suppressed it. The transcript keeps the
  * model's original text either way.
  */
-async function showAssistantText(env: LoopEnv, message: AssistantMessage, live: boolean): Promise<string | undefined> {
+async function showResponse(env: LoopEnv, message: AssistantMessage, calls: ToolCallBlock[], live: boolean): Promise<string | undefined> {
   const text = message.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("");
-  if (text === "") return undefined;
-  const decision = await raceAbort(env.hooks.interceptAssistantMessage(text, env.signal), env.signal);
-  if (decision.block) {
-    // The spec shows an assistant_message block's reason to the user: as a warning note in
-    // every mode (REPL note, stderr in print mode, an ext_notify event in json/rpc).
-    const reason = decision.reason?.trim() ? decision.reason : "blocked by an extension";
-    env.emit.host({ type: "ext_notify", extension: decision.extension ?? "extension", level: "warn", message: `assistant message suppressed: ${reason}` });
-    return undefined;
+  let shown: string | undefined;
+  if (text !== "") {
+    const decision = await raceAbort(env.hooks.interceptAssistantMessage(text, env.signal), env.signal);
+    if (decision.block) {
+      // The spec shows an assistant_message block's reason to the user: as a warning note in
+      // every mode (REPL note, stderr in print mode, an ext_notify event in json/rpc).
+      const reason = decision.reason?.trim() ? decision.reason : "blocked by an extension";
+      env.emit.host({ type: "ext_notify", extension: decision.extension ?? "extension", level: "warn", message: `assistant message suppressed: ${reason}` });
+    } else {
+      shown = typeof decision.text === "string" ? decision.text : text;
+    }
   }
-  const shown = typeof decision.text === "string" ? decision.text : text;
   // Intercepted text was held back while streaming; the user now sees the final version once.
-  if (!live && shown !== "") env.emit.host({ type: "text_delta", delta: shown });
-  env.emit.lifecycle({ type: "assistant_message", text: shown });
+  if (!live && shown) env.emit.host({ type: "text_delta", delta: shown });
+  const content = assistantBlocks(shown ? [{ type: "text", text: shown }, ...calls] : calls);
+  env.emit.lifecycle(
+    { type: "assistant_message", text: shown ?? "", content, time: rfc3339(message.timestamp) },
+    { extensions: shown !== undefined },
+  );
   return shown;
 }
 

@@ -3,6 +3,7 @@
 // result (both marked with the requesting extension). The model turn follows in the caller.
 import type { Emitter } from "../session/emitter.ts";
 import { toolResultMessage } from "./loop.ts";
+import { userMessageEvent } from "../stream-blocks.ts";
 import type { ToolCallRequest, ToolRunOutcome } from "./tool-runner.ts";
 import type { Transcript } from "../session/transcript.ts";
 import type { AssistantMessage, UserContent, UserMessage } from "../../providers/types.ts";
@@ -25,7 +26,9 @@ export async function recordToolPrompt(step: ToolPromptStep): Promise<ToolRunOut
   const marker = origin ? { origin_extension: origin } : {};
   // Providers need a user turn before the assistant's call, even for an empty prompt.
   const text = step.prompt.trim() ? step.prompt : `(${step.toolName} requested${origin ? ` by ${origin}` : ""})`;
-  step.transcript.append(userMessage(text, []));
+  const user = userMessage(text, []);
+  step.transcript.append(user);
+  step.emit.host(userMessageEvent(user));
   step.emit.lifecycle({ type: "tool_call", tool_id: step.toolId, tool_name: step.toolName, tool_args: step.toolArgs, ...marker });
   const outcome = await step.execute({ tool_id: step.toolId, tool_name: step.toolName, args: step.toolArgs, ...marker });
   const assistant: AssistantMessage = {

@@ -16,6 +16,7 @@ import { runToolCall, type ToolCallRequest, type ToolRunOutcome } from "../loop/
 import { WorkQueue } from "./work-queue.ts";
 import { Compactor } from "../compaction/compactor.ts";
 import { Transcript } from "./transcript.ts";
+import { userMessageEvent } from "../stream-blocks.ts";
 import { skillsManifest } from "../prompt/skills.ts";
 import { createBuiltinTools } from "../../tools/index.ts";
 import { modelInfo } from "../../providers/models.ts";
@@ -24,6 +25,7 @@ import type {
   AgentSessionOptions, AgentState, CompactResult, PromptOptions, RunToolContext, RunToolResult, ToolPromptOptions,
 } from "./agent-options.ts";
 import type { Message, Provider, Usage } from "../../providers/types.ts";
+import type { HostEvent } from "../events.ts";
 import type { Tool } from "../../tools/types.ts";
 import type { Skill } from "../../tools/skill-file.ts";
 import type { OpenedSession } from "./session-select.ts";
@@ -194,7 +196,9 @@ export class AgentSession {
     if (!text.trim() && images.length === 0) return Promise.reject(new Error("empty prompt: give text or images"));
     this.accept(text, images.length);
     return this.enqueueRun(text, async (signal) => {
-      this.transcript.append(userMessage(text, images));
+      const message = userMessage(text, images);
+      this.transcript.append(message);
+      this.emitter.host(userMessageEvent(message));
       return this.runLoop(signal);
     });
   }
@@ -220,7 +224,11 @@ export class AgentSession {
         emit: this.emitter,
         execute: (call) => this.executeTool(call, signal),
       });
-      if (signal.aborted) return { stop: "aborted", text: "" };
+      if (signal.aborted) {
+        // As the loop does: an aborted run ends with turn_end stop aborted for json/rpc clients.
+        this.emitter.lifecycle({ type: "turn_end", stop: "aborted" }, { extensions: false });
+        return { stop: "aborted", text: "" };
+      }
       return this.runLoop(signal);
     });
   }
@@ -261,9 +269,19 @@ export class AgentSession {
 
   // ---- maintenance -------------------------------------------------------------------------
 
-  /** Compacts the transcript now (after any running work); pre/post_compact are always paired. */
-  compact(): Promise<CompactResult> {
-    return this.queue.enqueue({ withdrawable: false, run: (signal) => this.compactor.run(signal) });
+  /**
+   * Compacts the transcript now (after any running work); pre/post_compact are always paired.
+   * With `reportDone` (rpc's compact) the attempt ends with a `done` event, as a prompt does.
+   */
+  compact(options: { reportDone?: boolean } = {}): Promise<CompactResult> {
+    return this.queue.enqueue({
+      withdrawable: false,
+      run: async (signal) => {
+        const result = await this.compactor.run(signal);
+        if (options.reportDone) this.emitter.host(compactionDone(result));
+        return result;
+      },
+    });
   }
 
   /** Empties the transcript (after any running work). The conversation stays open. */
@@ -429,4 +447,10 @@ export class AgentSession {
   private newId(prefix: string): string {
     return this.options.newId?.() ?? `${prefix}_${randomBytes(8).toString("hex")}`;
   }
+}
+
+function compactionDone(result: CompactResult): Extract<HostEvent, { type: "done" }> {
+  if (result.status === "completed") return { type: "done", stop: "end_turn" };
+  if (result.status === "cancelled") return { type: "done", stop: "aborted" };
+  return { type: "done", stop: "error", error: `compaction ${result.status}${result.error ? `: ${result.error}` : ""}` };
 }

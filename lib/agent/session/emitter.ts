@@ -2,11 +2,11 @@
 // emitted by `start()` (interactive and rpc modes call it when they initialise) or, at the
 // latest, right before the agent's first observation (headless modes); `session_end` at most
 // once per activation.
-import type { EventBus } from "../event-bus.ts";
+import type { Delivery, EventBus } from "../event-bus.ts";
 import type { HostEvent, LifecycleEvent } from "../events.ts";
 
 export interface Emitter {
-  lifecycle(event: LifecycleEvent): void;
+  lifecycle(event: LifecycleEvent, options?: Partial<Delivery>): void;
   host(event: HostEvent): void;
 }
 
@@ -40,9 +40,9 @@ export class SessionEmitter implements Emitter {
     this.phase = "idle";
   }
 
-  lifecycle(event: LifecycleEvent): void {
+  lifecycle(event: LifecycleEvent, options?: Partial<Delivery>): void {
     if (this.phase === "idle") this.start();
-    this.bus.lifecycle(event);
+    this.bus.lifecycle(event, options);
   }
 
   host(event: HostEvent): void {

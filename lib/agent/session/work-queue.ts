@@ -1,6 +1,7 @@
 // Serialises the agent's work: one prompt run, compaction or clear at a time, in arrival order.
 // Each job gets its own AbortController; `abortCurrent` cancels the running job and
-// `withdraw` removes waiting jobs that allow it (queued prompts) before they start.
+// `withdraw` removes waiting jobs that allow it (queued prompts) before they start. Withdrawn
+// jobs settle after the running one, so its end is reported before theirs.
 
 export interface Job<T> {
   /** Waiting prompts can be withdrawn; maintenance jobs (compact, clear) cannot. */
@@ -20,7 +21,7 @@ interface Entry {
 
 export class WorkQueue {
   private readonly waiting: Entry[] = [];
-  private running: { controller: AbortController } | undefined;
+  private running: { controller: AbortController; afterwards: (() => void)[] } | undefined;
   private idleWaiters: (() => void)[] = [];
 
   get busy(): boolean {
@@ -48,14 +49,18 @@ export class WorkQueue {
     const removed = this.waiting.filter((entry) => entry.job.withdrawable);
     const kept = this.waiting.filter((entry) => !entry.job.withdrawable);
     this.waiting.splice(0, this.waiting.length, ...kept);
-    for (const entry of removed) {
-      try {
-        entry.resolve(entry.job.withdrawn?.());
-      } catch (err) {
-        entry.reject(err);
+    const settle = () => {
+      for (const entry of removed) {
+        try {
+          entry.resolve(entry.job.withdrawn?.());
+        } catch (err) {
+          entry.reject(err);
+        }
       }
-    }
-    this.notifyIdle();
+      this.notifyIdle();
+    };
+    if (this.running) this.running.afterwards.push(settle);
+    else settle();
     return removed.map((entry) => entry.job.label ?? "");
   }
 
@@ -73,7 +78,8 @@ export class WorkQueue {
       return;
     }
     const controller = new AbortController();
-    this.running = { controller };
+    const running = { controller, afterwards: [] as (() => void)[] };
+    this.running = running;
     try {
       entry.resolve(await entry.job.run(controller.signal));
     } catch (err) {
@@ -81,6 +87,7 @@ export class WorkQueue {
     } finally {
       this.running = undefined;
     }
+    for (const settle of running.afterwards) settle();
     void this.pump();
   }
 

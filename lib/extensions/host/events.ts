@@ -17,6 +17,11 @@ export function eventFrame(event: StampedLifecycleEvent): { type: "event" } & Re
     if (bounded.truncated || event.result.truncated) result.truncated = true;
     return { type: "event", event: type, ...payload, result };
   }
+  if (event.type === "assistant_message") {
+    // content and time are for json/rpc clients; the protocol's payload is the visible text.
+    const { content: _content, time: _time, ...visible } = payload as Omit<typeof event, "type">;
+    return { type: "event", event: type, ...visible };
+  }
   return { type: "event", event: type, ...payload };
 }
 

@@ -122,8 +122,8 @@ export class ExtensionHost implements AgentHooks {
   /** The same for a host built first (so a session can attach it before extensions start). */
   async start(): Promise<void> {
     if (this.unsubscribe) throw new Error("the extension host is already started");
-    this.unsubscribe = this.options.agent.bus.subscribe((event) => {
-      if (isLifecycleEvent(event)) deliverEvent(event, this.loaded);
+    this.unsubscribe = this.options.agent.bus.subscribe((event, delivery) => {
+      if (delivery.extensions && isLifecycleEvent(event)) deliverEvent(event, this.loaded);
     });
     await this.load();
   }

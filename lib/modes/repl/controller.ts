@@ -6,7 +6,7 @@ import { previewOf } from "../../agent/loop/tool-runner.ts";
 import type { ZotEvent } from "../../agent/events.ts";
 import { BUILTIN_COMMANDS } from "../../app/builtin-commands.ts";
 import type { Runtime } from "../../app/runtime.ts";
-import { parseSlash, runSlash, type SlashOutcome } from "../../app/slash.ts";
+import { isCommandLine, parseSlash, runSlash, type SlashOutcome } from "../../app/slash.ts";
 import { completeSlash } from "./completion.ts";
 import { ConfirmQueue } from "./confirm.ts";
 import { EventView } from "./event-view.ts";
@@ -199,7 +199,7 @@ export class Repl {
     const line = raw.trim();
     if (line === "" || !this.rt) return;
     this.view.clearNotes();
-    if (!line.startsWith("/")) return this.startPrompt(line, line);
+    if (!isCommandLine(this.rt, line)) return this.startPrompt(line, line);
     this.view.commitAside([`${this.o.style.bold(PROMPT)}${oneLine(line)}`]);
     const name = parseSlash(line)?.name.toLowerCase();
     if (name === "reload-ext") this.view.beginLoad();

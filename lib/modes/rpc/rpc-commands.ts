@@ -4,20 +4,23 @@ import { describeIssues } from "../../protocol/issues.ts";
 
 const id = v.optional(v.union([v.string(), v.number()], "id must be a string or number"));
 const str = (field: string) => v.string(`${field} must be a string`);
+const flag = (field: string) => v.optional(v.boolean(`${field} must be true or false`));
 
 const ImageSchema = v.looseObject({ mime_type: str("mime_type"), data: str("data") });
 
-const SCHEMAS = {
+/** Every command rpc mode accepts, by `type` (fields beyond these are ignored). */
+export const RPC_COMMAND_SCHEMAS = {
   hello: v.looseObject({ type: v.literal("hello"), id, token: v.optional(str("token")) }),
   prompt: v.looseObject({
     type: v.literal("prompt"), id, message: str("message"),
     images: v.optional(v.array(ImageSchema, "images must be an array of {mime_type, data}")),
   }),
   command: v.looseObject({ type: v.literal("command"), id, name: str("name"), args: v.optional(str("args"), "") }),
-  abort: v.looseObject({ type: v.literal("abort"), id }),
+  /** `all` also withdraws the queued prompts. */
+  abort: v.looseObject({ type: v.literal("abort"), id, all: flag("all") }),
   compact: v.looseObject({ type: v.literal("compact"), id }),
   get_state: v.looseObject({ type: v.literal("get_state"), id }),
-  get_messages: v.looseObject({ type: v.literal("get_messages"), id }),
+  get_messages: v.looseObject({ type: v.literal("get_messages"), id, include_images: flag("include_images") }),
   get_commands: v.looseObject({ type: v.literal("get_commands"), id }),
   get_tools: v.looseObject({ type: v.literal("get_tools"), id }),
   clear: v.looseObject({ type: v.literal("clear"), id }),
@@ -25,17 +28,23 @@ const SCHEMAS = {
   // `id` correlates the response (as for every command), so the session to switch to is `session_id`.
   switch_session: v.looseObject({ type: v.literal("switch_session"), id, session_id: str("session_id") }),
   set_model: v.looseObject({ type: v.literal("set_model"), id, model: str("model") }),
-  get_models: v.looseObject({ type: v.literal("get_models"), id }),
+  /** `all` lists every provider's models, not only the current one's. */
+  get_models: v.looseObject({ type: v.literal("get_models"), id, all: flag("all") }),
   panel_key: v.looseObject({ type: v.literal("panel_key"), id, panel_id: str("panel_id"), key: str("key"), text: v.optional(str("text")) }),
   ping: v.looseObject({ type: v.literal("ping"), id }),
 } as const;
 
-type Schemas = typeof SCHEMAS;
+type Schemas = typeof RPC_COMMAND_SCHEMAS;
 export type RpcCommand = { [K in keyof Schemas]: v.InferOutput<Schemas[K]> }[keyof Schemas];
 export type RpcCommandType = keyof Schemas;
-export const RPC_COMMANDS = Object.keys(SCHEMAS) as RpcCommandType[];
+export const RPC_COMMANDS = Object.keys(RPC_COMMAND_SCHEMAS) as RpcCommandType[];
 
-const table = new Map<string, v.GenericSchema>(Object.entries(SCHEMAS));
+/** Commands whose work ends with one `done` event, success or not. */
+export function endsWithDone(type: string): boolean {
+  return type === "prompt" || type === "command" || type === "compact";
+}
+
+const table = new Map<string, v.GenericSchema>(Object.entries(RPC_COMMAND_SCHEMAS));
 
 export type RpcParse =
   | { ok: true; command: RpcCommand }

@@ -1,14 +1,19 @@
 // `zot --mode rpc`: a long-lived NDJSON command/event server for one cwd and one session.
-// Commands arrive on stdin; each gets one `response` line; events stream as in json mode.
-// With ZOT_RPC_TOKEN set, nothing starts until a `hello` with that token arrives.
+// Commands arrive on stdin and are handled one at a time, in arrival order, so each reply
+// reflects the commands before it; only the work of `prompt` and `compact` continues in the
+// background, on the session's queue. Each command gets one `response` line; events stream as in
+// json mode. With ZOT_RPC_TOKEN (or ZOTCORE_RPC_TOKEN, the Go zot's name) set, nothing starts
+// until a `hello` with that token arrives.
 import { createRuntime, type Runtime } from "../../app/runtime.ts";
 import type { RunConfig } from "../../app/run-config.ts";
 import { LineDecoder } from "../../protocol/codec.ts";
 import { PROTOCOL_VERSION } from "../../protocol/limits.ts";
 import { ZOT_VERSION } from "../../version.ts";
+import { eventStream, failedDone } from "../event-stream.ts";
+import { UsageError } from "../../errors.ts";
 import { EXIT_FAILURE, EXIT_OK } from "../exit-code.ts";
 import { ndjsonSink } from "../ndjson.ts";
-import { parseRpcCommand, type RpcCommand } from "./rpc-commands.ts";
+import { endsWithDone, parseRpcCommand, type RpcCommand } from "./rpc-commands.ts";
 import { handleRpcCommand, type RpcContext } from "./rpc-handlers.ts";
 
 type Id = string | number | undefined;
@@ -16,12 +21,13 @@ type Id = string | number | undefined;
 export async function runRpc(config: RunConfig, env: Record<string, string | undefined>,
   stdin: NodeJS.ReadableStream = process.stdin): Promise<number> {
   const sink = ndjsonSink();
+  const stream = eventStream(sink);
   const err = (text: string) => process.stderr.write(`${text}\n`);
   const respond = (id: Id, command: string | undefined, outcome: { data: unknown } | { error: string }) =>
     sink.write({ type: "response", ...(id !== undefined ? { id } : {}), command: command ?? null,
       success: "data" in outcome, ...outcome });
 
-  const token = env.ZOT_RPC_TOKEN;
+  const token = rpcToken(env);
   const runs = new Set<Promise<unknown>>();
   let rt: Runtime | undefined;
   let starting: Promise<Runtime> | undefined;
@@ -32,7 +38,7 @@ export async function runRpc(config: RunConfig, env: Record<string, string | und
       warn: (m) => err(`zot: warning: ${m}`),
       onBus(bus, info) {
         sink.write({ type: "session", ...info, zot_version: ZOT_VERSION, protocol_version: PROTOCOL_VERSION });
-        bus.subscribe((event) => sink.write(event));
+        bus.subscribe((event) => stream.event(event));
       },
     }).then((runtime) => {
       rt = runtime;
@@ -45,7 +51,9 @@ export async function runRpc(config: RunConfig, env: Record<string, string | und
   const handle = async (command: RpcCommand) => {
     if (!authed) {
       if (command.type !== "hello" || command.token !== token) {
-        respond(command.id, command.type, { error: command.type === "hello" ? "wrong token" : "hello with the ZOT_RPC_TOKEN token is required first" });
+        const error = command.type !== "hello" ? "hello with the rpc token (ZOT_RPC_TOKEN or ZOTCORE_RPC_TOKEN) is required first"
+          : command.token === undefined ? "hello needs the token" : "wrong token";
+        respond(command.id, command.type, { error });
         fatal = EXIT_FAILURE;
         return;
       }
@@ -55,16 +63,25 @@ export async function runRpc(config: RunConfig, env: Record<string, string | und
     const ctx: RpcContext = {
       rt: runtime,
       sink,
+      stream,
       track: (run) => {
         runs.add(run);
         run.catch(() => {}).finally(() => runs.delete(run));
       },
     };
+    let reply: Awaited<ReturnType<typeof handleRpcCommand>>;
     try {
-      respond(command.id, command.type, { data: await handleRpcCommand(ctx, command) });
+      reply = await handleRpcCommand(ctx, command);
     } catch (e) {
-      respond(command.id, command.type, { error: (e as Error).message });
+      const message = (e as Error).message;
+      respond(command.id, command.type, { error: message });
+      // A prompt, command or compaction always ends with one `done`, also when it never started.
+      if (endsWithDone(command.type)) stream.done(failedDone(message));
+      return;
     }
+    respond(command.id, command.type, { data: reply.data });
+    // What the reply acknowledged starts now, so its events follow the response line.
+    reply.after?.();
   };
 
   if (authed) {
@@ -76,40 +93,56 @@ export async function runRpc(config: RunConfig, env: Record<string, string | und
     }
   }
 
-  const inFlight = new Set<Promise<void>>();
+  // One command at a time, in arrival order.
+  let queue = Promise.resolve();
+  const processLine = (line: string): Promise<void> => {
+    if (fatal !== undefined) return Promise.resolve();
+    const parsed = parseRpcCommand(line);
+    if (!parsed.ok) {
+      respond(parsed.id, parsed.command, { error: parsed.error });
+      if (!authed) fatal = EXIT_FAILURE;
+      else if (parsed.command !== undefined && endsWithDone(parsed.command)) stream.done(failedDone(parsed.error));
+      return Promise.resolve();
+    }
+    return handle(parsed.command).catch((e: Error) => {
+      err(`zot: ${e.message}`);
+      fatal = EXIT_FAILURE;
+    });
+  };
   await new Promise<void>((resolveEnd) => {
+    const enqueue = (work: () => Promise<void>) => {
+      queue = queue.then(work).then(() => {
+        if (fatal !== undefined) resolveEnd();
+      });
+    };
     const decoder = new LineDecoder({
-      onLine(line) {
-        if (fatal !== undefined) return;
-        const parsed = parseRpcCommand(line);
-        if (!parsed.ok) {
-          respond(parsed.id, parsed.command, { error: parsed.error });
-          if (!authed) fatal = EXIT_FAILURE;
-          if (fatal !== undefined) resolveEnd();
-          return;
-        }
-        const job = handle(parsed.command).catch((e: Error) => {
-          err(`zot: ${e.message}`);
-          fatal = EXIT_FAILURE;
-        }).then(() => {
-          if (fatal !== undefined) resolveEnd();
-        });
-        inFlight.add(job);
-        void job.finally(() => inFlight.delete(job));
-      },
-      onOversize: (bytes) => respond(undefined, undefined, { error: `command line of ${bytes} bytes exceeds the limit` }),
+      onLine: (line) => enqueue(() => processLine(line)),
+      onOversize: (bytes) => enqueue(async () => respond(undefined, undefined, { error: `command line of ${bytes} bytes exceeds the limit` })),
     });
     stdin.on("data", (chunk: Buffer) => decoder.push(chunk));
     stdin.on("end", () => {
       decoder.end();
-      resolveEnd();
+      enqueue(async () => resolveEnd());
     });
     stdin.on("error", () => resolveEnd());
   });
 
-  // EOF: finish in-flight work, shut extensions down, exit 0.
-  await Promise.all(inFlight);
+  // EOF: finish queued commands and in-flight work, shut extensions down, exit 0.
+  await queue;
   await Promise.all(runs);
   if (rt) await rt.close({ abort: fatal !== undefined });
   return fatal ?? EXIT_OK;
+}
+
+/**
+ * The token `hello` must carry: ZOT_RPC_TOKEN, or ZOTCORE_RPC_TOKEN as clients of the Go zot set
+ * it (empty counts as unset). Two different tokens are refused: zot cannot tell which is meant.
+ */
+export function rpcToken(env: Record<string, string | undefined>): string | undefined {
+  const zot = env.ZOT_RPC_TOKEN || undefined;
+  const zotcore = env.ZOTCORE_RPC_TOKEN || undefined;
+  if (zot !== undefined && zotcore !== undefined && zot !== zotcore) {
+    throw new UsageError("ZOT_RPC_TOKEN and ZOTCORE_RPC_TOKEN are both set and differ; set one of them, or both to the same token");
+  }
+  return zot ?? zotcore;
 }

@@ -1,0 +1,87 @@
+// The `response` line rpc mode answers each command with, and its `data` per command.
+import * as v from "valibot";
+import { PanelContentSchema } from "../../protocol/extension-frames.ts";
+import type { RpcCommandType } from "../rpc/rpc-commands.ts";
+import { args, count, int, TextBlockSchema, time, ToolCallBlockSchema, UsageSchema } from "./parts.ts";
+
+/** `{type:"response", id?, command, success, data | error}`; `id` echoes the command's, string or number. */
+export const RpcResponseSchema = v.looseObject({
+  type: v.literal("response"),
+  id: v.optional(v.union([v.string(), v.number()])),
+  /** The command's type; null for a line that was not a command. */
+  command: v.nullable(v.string()),
+  success: v.boolean(),
+  data: v.optional(v.unknown()),
+  error: v.optional(v.string()),
+});
+
+/** For work that may wait behind other work: `started` now, or `queued` (its events come later). */
+const Acknowledgement = v.looseObject({ started: v.boolean(), queued: v.boolean() });
+
+const ModelInfoSchema = v.looseObject({
+  provider: v.string(), id: v.string(), context_window: count, max_output: v.optional(count),
+  cost: v.looseObject({ input: v.number(), output: v.number(), cache_read: v.number(), cache_write: v.number() }),
+  thinking: v.optional(v.picklist(["budget", "adaptive", "effort"])),
+  /** The vendor's end-of-life date of a deprecated model. */
+  deprecated: v.optional(v.string()),
+  reasoning: v.boolean(),
+});
+
+const ThinkingBlockSchema = v.looseObject({
+  type: v.literal("thinking"), thinking: v.string(), signature: v.optional(v.string()), redacted: v.optional(v.boolean()),
+});
+const ImageBlockSchema = v.looseObject({ type: v.literal("image"), mime_type: v.string(), bytes: count, data: v.optional(v.string()) });
+const messageTimes = { timestamp: v.optional(v.number()), time: v.optional(time) };
+
+/** A transcript message as get_messages gives it (zot's fields, plus the Go zot's). */
+export const RpcMessageSchema = v.union([
+  v.looseObject({ role: v.literal("user"), content: v.array(v.union([TextBlockSchema, ImageBlockSchema])), ...messageTimes }),
+  v.looseObject({
+    role: v.literal("assistant"),
+    content: v.array(v.union([TextBlockSchema, ThinkingBlockSchema, v.looseObject({ ...ToolCallBlockSchema.entries, args_raw: v.optional(v.string()) })])),
+    stop: v.string(), error: v.optional(v.string()), usage: v.optional(UsageSchema),
+    provider: v.optional(v.string()), model: v.optional(v.string()), ...messageTimes,
+  }),
+  v.looseObject({
+    role: v.literal("tool_result"), tool_id: v.string(), tool_name: v.string(), is_error: v.boolean(),
+    /** The result's blocks, then the same result as one Go-style tool_result block. */
+    content: v.array(v.union([
+      TextBlockSchema, ImageBlockSchema,
+      v.looseObject({ type: v.literal("tool_result"), call_id: v.string(), is_error: v.boolean(), content: v.array(v.union([TextBlockSchema, ImageBlockSchema])) }),
+    ])),
+    ...messageTimes,
+  }),
+]);
+
+const CommandAction = v.picklist(["run", "output", "display", "insert", "open_panel", "noop", "compact"]);
+
+/** `data` of a successful response, by command. */
+export const RPC_RESPONSE_DATA_SCHEMAS = {
+  hello: v.looseObject({
+    protocol_version: int, version: v.string(), provider: v.string(), model: v.string(), session_id: v.string(), cwd: v.string(),
+  }),
+  ping: v.looseObject({ pong: v.literal(true) }),
+  prompt: Acknowledgement,
+  compact: Acknowledgement,
+  command: v.looseObject({
+    action: CommandAction, text: v.optional(v.string()), panel: v.optional(PanelContentSchema), error: v.optional(v.string()),
+    started: v.optional(v.boolean()), queued: v.optional(v.boolean()),
+  }),
+  /** The texts of the queued prompts `all:true` withdrew. */
+  abort: v.looseObject({ withdrawn: v.array(v.string()) }),
+  get_state: v.looseObject({
+    session_id: v.string(), session_file: v.optional(v.string()), cwd: v.string(), provider: v.string(), model: v.string(),
+    busy: v.boolean(), running: v.boolean(), queued: count, message_count: count, token_estimate: count, context_window: count,
+    usage: UsageSchema, yolo: v.boolean(), jail: v.boolean(), max_steps: count, agent_run_id: v.optional(v.string()),
+    extensions: v.array(v.looseObject({ name: v.string(), status: v.string(), scope: v.string() })),
+  }),
+  get_messages: v.looseObject({ messages: v.array(RpcMessageSchema) }),
+  get_commands: v.looseObject({ commands: v.array(v.looseObject({ name: v.string(), description: v.string(), source: v.string() })) }),
+  get_tools: v.looseObject({ tools: v.array(v.looseObject({ name: v.string(), description: v.string(), schema: args, source: v.string() })) }),
+  clear: v.looseObject({}),
+  new_session: v.looseObject({ session_id: v.string() }),
+  switch_session: v.looseObject({ session_id: v.string() }),
+  set_model: v.looseObject({ provider: v.string(), model: v.string(), warning: v.optional(v.string()) }),
+  get_models: v.looseObject({ models: v.array(ModelInfoSchema) }),
+  panel_key: v.looseObject({ closed: v.optional(v.literal(true)) }),
+} satisfies Record<RpcCommandType, v.GenericSchema>;
