@@ -2,6 +2,7 @@
 // before it is applied. Where the list cannot be known (a custom base URL: a proxy, or an
 // OpenAI-compatible server such as ollama) any id is accepted, with a warning.
 import { DEFAULT_BASE_URLS, findModel, isProviderName, type ProviderName } from "../providers/index.ts";
+import { parseModelSpec } from "./settings.ts";
 
 export interface ModelChoice {
   provider: ProviderName;
@@ -12,12 +13,11 @@ export interface ModelChoice {
 
 /** Throws an Error naming the problem for an unknown id on a provider whose models are known. */
 export function checkModelChoice(spec: string, current: { provider: string; baseUrl?: string }): ModelChoice {
-  const slash = spec.indexOf("/");
-  const prefix = spec.slice(0, Math.max(0, slash));
-  if (!isProviderName(prefix) && !isProviderName(current.provider)) throw new Error(`unknown provider "${current.provider}"`);
-  const provider = isProviderName(prefix) ? prefix : (current.provider as ProviderName);
-  const model = isProviderName(prefix) ? spec.slice(slash + 1) : spec;
-  if (model.trim() === "") throw new Error("a model id is required");
+  // An id no provider accepts is refused first, whatever the provider.
+  const parsed = parseModelSpec(spec);
+  if (!parsed.provider && !isProviderName(current.provider)) throw new Error(`unknown provider "${current.provider}"`);
+  const provider = parsed.provider ?? (current.provider as ProviderName);
+  const model = parsed.model;
   if (findModel(provider, model)) return { provider, model };
   if (!isCustomBaseUrl(provider, current.baseUrl)) {
     throw new Error(`unknown model "${model}" for ${provider} (zot --list-models shows the known ones)`);

@@ -52,7 +52,9 @@ describe("json mode", () => {
     const events = jsonLines((await world.run(["--json", "-e", KIT, "hi"])).stdout);
     expect(events.filter((e) => e.type === "ext_notify")).toEqual([
       { type: "ext_notify", extension: "kit", level: "warn", message: "assistant message suppressed: SUPPRESSED-BY-POLICY" }]);
-    expect(events.filter((e) => e.type === "assistant_message" || e.type === "text_delta")).toEqual([]);
+    // The response still gets its json assistant_message line (issue 9), with no visible text.
+    expect(events.filter((e) => e.type === "text_delta")).toEqual([]);
+    expect(events.filter((e) => e.type === "assistant_message")).toMatchObject([{ text: "", content: [] }]);
   });
 
   it("tool and message events also carry the Go zot's fields, beside zot's own", async () => {

@@ -48,7 +48,12 @@ export class Pane {
 
   /** Named keys (Enter, Escape, C-c, Down, Tab …). */
   async keys(...keys: string[]): Promise<void> {
-    for (const key of keys) await run("tmux", ["-L", this.socket, "send-keys", "-t", "zot", key]);
+    for (const key of keys) {
+      await run("tmux", ["-L", this.socket, "send-keys", "-t", "zot", key]);
+      // A lone Esc is told from the start of an escape sequence by a pause of the REPL's 50 ms
+      // escape timeout: wait it out, or the next key typed joins the Esc (Esc + "/" is Alt+/).
+      if (key === "Escape") await new Promise((r) => setTimeout(r, 150));
+    }
   }
 
   /** Literal text. */
