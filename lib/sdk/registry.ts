@@ -1,7 +1,8 @@
 // Everything an extension registers: commands, tools, event handlers, interceptors and panel
 // callbacks, plus the frames that announce them. Registration order is announcement order.
 import { interceptedEvents } from "./intercept.ts";
-import { isPlainObject, type Response } from "./responses.ts";
+import { isJsonObject } from "../protocol/index.ts";
+import type { Response } from "./responses.ts";
 import type { ToolResult } from "./results.ts";
 import type {
   Awaitable,
@@ -69,7 +70,7 @@ export class Registry {
     if (!definition || typeof definition.description !== "string") {
       throw new TypeError(`tool ${name}: definition.description must be a string`);
     }
-    if (definition.schema !== undefined && !isPlainObject(definition.schema)) {
+    if (definition.schema !== undefined && !isJsonObject(definition.schema)) {
       throw new TypeError(`tool ${name}: definition.schema must be a JSON Schema object`);
     }
     if (this.tools.has(name)) throw new Error(`tool ${name} is already registered`);

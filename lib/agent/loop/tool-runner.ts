@@ -8,6 +8,7 @@ import { observeResult } from "./observation.ts";
 import type { PermissionPolicy } from "./permissions.ts";
 import type { Emitter } from "../session/emitter.ts";
 import type { Tool, ToolContent, ToolOutcome, ToolStatus } from "../../tools/types.ts";
+import { isJsonObject } from "../../protocol/json-object.ts";
 
 export interface ToolCallRequest {
   tool_id: string;
@@ -111,7 +112,7 @@ export async function runToolCall(call: ToolCallRequest, env: ToolRunEnv): Promi
       env.hooks.interceptToolCall({ tool_id: call.tool_id, tool_name: call.tool_name, tool_args: call.args, ...origin }, env.signal),
       env.signal,
     );
-    if (isObject(verdict.args)) args = verdict.args;
+    if (isJsonObject(verdict.args)) args = verdict.args;
     if (verdict.block) {
       const reason = verdict.reason?.trim() ? verdict.reason : `${call.tool_name} was blocked by an extension.`;
       decide("denied", "policy", "pre_execution", reason);
@@ -191,8 +192,4 @@ function textOf(content: readonly ToolContent[]): string {
 
 function isTimeout(reason: unknown): boolean {
   return typeof reason === "object" && reason !== null && (reason as { name?: unknown }).name === "TimeoutError";
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -5,7 +5,7 @@
 // these starts once the request is written. before_agent_start replaces the system prompt, never
 // blocks, and its deadline includes the write.
 import type { AssistantMessageDecision, BeforeAgentStartInput, ToolCallDecision, TurnStartDecision } from "../../agent/loop/hooks.ts";
-import { SYSTEM_PROMPT_MAX_BYTES, type EventInterceptResponseFrame } from "../../protocol/index.ts";
+import { isJsonObject, SYSTEM_PROMPT_MAX_BYTES, type EventInterceptResponseFrame } from "../../protocol/index.ts";
 import type { Reply } from "./connection.ts";
 import type { LoadedExtension } from "./extension.ts";
 
@@ -18,10 +18,6 @@ export interface InterceptDeps {
 }
 
 type Response = EventInterceptResponseFrame;
-
-function isJsonObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 export class Interceptors {
   constructor(private readonly deps: InterceptDeps) {}
