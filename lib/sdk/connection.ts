@@ -53,7 +53,7 @@ export function hostInfoFrom(ack: HelloAckFrame): HostInfo {
   };
 }
 
-export class Connection {
+export class HostConnection {
   private phase: Phase = "handshake";
   /** Frames that arrived while onHello ran; dispatched after `ready`. */
   private readonly early: HostFrame[] = [];

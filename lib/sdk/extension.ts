@@ -6,7 +6,7 @@ import { format } from "node:util";
 
 import { isLifecycleEventName, NOTIFY_LEVELS, type NotifyLevel } from "../protocol/index.ts";
 import { CallToolClient } from "./call-tool.ts";
-import { Connection, type RunOutcome } from "./connection.ts";
+import { HostConnection, type RunOutcome } from "./connection.ts";
 import { interceptedEvents } from "./intercept.ts";
 import type { ReadableLike } from "./reader.ts";
 import { Registry, type CommandHandler, type ToolHandler } from "./registry.ts";
@@ -213,7 +213,7 @@ export class Extension {
     if (this.phase !== "setup") throw new Error("run() may only be called once");
     this.phase = "running";
     const usesProcessStreams = !this.options.stdin && !this.options.stdout;
-    const connection = new Connection({
+    const connection = new HostConnection({
       hello: {
         type: "hello",
         name: this.name,

@@ -1,8 +1,9 @@
 // The checker's side of the wire: a running extension's stdio, every stdout line kept (parsed
 // with the protocol schemas, invalid ones too) so checks can wait for a frame and the stdout
 // check can judge the whole transcript at the end, and requests matched to their replies by the
-// protocol's PendingRequests. Unlike the host's Connection it never drops or disconnects
-// anything: the checker wants to see all of it. SDK tests drive extensions through it too.
+// protocol's PendingRequests. Unlike the host's ExtensionConnection it never drops or
+// disconnects anything: the checker wants to see all of it. SDK tests drive extensions through
+// it too.
 import type { Readable, Writable } from "node:stream";
 import {
   encodeFrame, EXTENSION_FRAME_SCHEMAS, LineDecoder, MAX_FRAME_BYTES, parseExtensionFrame, PendingRequests,
