@@ -9,7 +9,7 @@ import { CallToolClient } from "./call-tool.ts";
 import { HostConnection, type RunOutcome } from "./connection.ts";
 import { interceptedEvents } from "./intercept.ts";
 import type { ReadableLike } from "./reader.ts";
-import { Registry, type CommandHandler, type ToolHandler } from "./registry.ts";
+import { HandlerRegistry, type CommandHandler, type ToolHandler } from "./registry.ts";
 import type {
   AssistantMessageInterceptor,
   Awaitable,
@@ -52,7 +52,7 @@ type Phase = "setup" | "running" | "ready" | "done";
 export class Extension {
   readonly name: string;
   readonly version: string | undefined;
-  private readonly registry = new Registry();
+  private readonly registry = new HandlerRegistry();
   private readonly writer: FrameWriter;
   private readonly calls: CallToolClient;
   private readonly stderr: WritableLike;

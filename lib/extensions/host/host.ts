@@ -15,7 +15,7 @@ import { deliverEvent } from "./events.ts";
 import { LoadedExtension, type ExtensionSink } from "./extension.ts";
 import { Interceptors } from "./intercept.ts";
 import { Panels, type OpenPanel } from "./panels.ts";
-import { commandKey, Registry, type ToolEntry } from "./registry.ts";
+import { commandKey, ExtensionRegistry, type ExtensionToolEntry } from "./registry.ts";
 import { buildReports, type ExtensionReport } from "./report.ts";
 import { ensurePythonSdk } from "./sdk-env.ts";
 import { DEFAULT_LIMITS, DEFAULT_TIMEOUTS, type HostLimits, type HostTimeouts } from "./settings.ts";
@@ -67,11 +67,11 @@ export class ExtensionHost implements AgentHooks {
   private candidates: Candidate[] = [];
   private loaded: LoadedExtension[] = [];
   private byCandidate = new Map<Candidate, LoadedExtension>();
-  private registry: Registry;
+  private registry: ExtensionRegistry;
   private readonly activeCalls = new ActiveCalls();
   /** Deferred tools activated by a tool_result; kept across reloads (the model knows them). */
   private readonly activated = new Set<string>();
-  private proxies = new WeakMap<ToolEntry, Tool>();
+  private proxies = new WeakMap<ExtensionToolEntry, Tool>();
   private readonly panels: Panels;
   private readonly interceptors: Interceptors;
   private readonly callTool: CallToolRouter;
@@ -266,8 +266,8 @@ export class ExtensionHost implements AgentHooks {
 
   // Internals ----------------------------------------------------------------------------------
 
-  private newRegistry(): Registry {
-    return new Registry(this.options.builtinCommands ?? [], this.options.builtinTools ?? [...BUILTIN_TOOL_NAMES]);
+  private newRegistry(): ExtensionRegistry {
+    return new ExtensionRegistry(this.options.builtinCommands ?? [], this.options.builtinTools ?? [...BUILTIN_TOOL_NAMES]);
   }
 
   private async load(): Promise<void> {

@@ -4,7 +4,7 @@ import { extensionLogPath, type ZotPaths } from "../../paths.ts";
 import type { BundleKind } from "../manifest.ts";
 import type { Candidate, ExtensionScope } from "./discovery.ts";
 import type { LoadedExtension, ReadyMode } from "./extension.ts";
-import type { Registry } from "./registry.ts";
+import type { ExtensionRegistry } from "./registry.ts";
 
 export type ReportStatus = "ok" | "error" | "disabled" | "shadowed";
 
@@ -55,7 +55,7 @@ function base(c: Candidate, paths: ZotPaths): ExtensionReport {
 }
 
 /** One report per discovery candidate, in load order. */
-export function buildReports(candidates: Candidate[], loaded: Map<Candidate, LoadedExtension>, registry: Registry,
+export function buildReports(candidates: Candidate[], loaded: Map<Candidate, LoadedExtension>, registry: ExtensionRegistry,
   paths: ZotPaths): ExtensionReport[] {
   return candidates.map((c) => {
     const report = base(c, paths);

@@ -6,7 +6,7 @@
 import { splitSupportedBlocks, type ToolCallFrame, type ToolResultFrame } from "../../protocol/index.ts";
 import { errorOutcome, type Tool, type ToolContext, type ToolOutcome } from "../../tools/types.ts";
 import type { LoadedExtension } from "./extension.ts";
-import type { ToolEntry } from "./registry.ts";
+import type { ExtensionToolEntry } from "./registry.ts";
 
 /** A host `tool_call` in flight, by its correlation id; the parent of nested call_tool chains. */
 export interface ActiveCall {
@@ -53,7 +53,7 @@ export interface ToolProxyDeps {
 
 const EMPTY_SCHEMA = { type: "object", properties: {} };
 
-export function createToolProxy(entry: ToolEntry, deps: ToolProxyDeps): Tool {
+export function createToolProxy(entry: ExtensionToolEntry, deps: ToolProxyDeps): Tool {
   const { frame, extension } = entry;
   const interactive = frame.interactive === true;
   return {
@@ -71,7 +71,7 @@ function attributed(outcome: ToolOutcome, ext: LoadedExtension): ToolOutcome {
   return { ...outcome, details: { ...outcome.details, extension: ext.name } };
 }
 
-async function runExtensionTool(entry: ToolEntry, args: Record<string, unknown>, ctx: ToolContext,
+async function runExtensionTool(entry: ExtensionToolEntry, args: Record<string, unknown>, ctx: ToolContext,
   deps: ToolProxyDeps): Promise<ToolOutcome> {
   const { frame, extension: ext } = entry;
   const who = `tool ${frame.name} (extension "${ext.name}")`;
