@@ -9,12 +9,13 @@ import { join, resolve } from "node:path";
 import { projectExtensionsDir, type ZotPaths } from "../../paths.ts";
 import { loadManifest, MANIFEST_FILE, type LoadedManifest } from "../manifest.ts";
 
-export type ExtensionScope = "explicit" | "project" | "global";
+/** Where discovery found a folder: an `--ext` path, the project, or the global root. */
+export type DiscoveryScope = "explicit" | "project" | "global";
 
 /** One folder that discovery looked at, and what it decided about it. */
 export interface Candidate {
   dir: string;
-  scope: ExtensionScope;
+  scope: DiscoveryScope;
   /** The manifest name; the folder name when the manifest could not be read. */
   name: string;
   /** Absent when the manifest is missing or invalid (see `error`). */
@@ -70,7 +71,7 @@ async function scanRoot(root: string): Promise<string[]> {
   return dirs;
 }
 
-async function readCandidate(dir: string, scope: ExtensionScope): Promise<Candidate> {
+async function readCandidate(dir: string, scope: DiscoveryScope): Promise<Candidate> {
   const folderName = dir.split(/[\\/]/).filter(Boolean).pop() ?? dir;
   try {
     const loaded = await loadManifest(dir);
@@ -87,7 +88,7 @@ async function readCandidate(dir: string, scope: ExtensionScope): Promise<Candid
 export async function discoverExtensions(options: DiscoveryOptions): Promise<Candidate[]> {
   const seen = new Set<string>();
   const candidates: Candidate[] = [];
-  const add = async (dir: string, scope: ExtensionScope) => {
+  const add = async (dir: string, scope: DiscoveryScope) => {
     const key = await canonical(dir);
     if (seen.has(key)) return; // the same folder named twice (or project root == global root)
     seen.add(key);

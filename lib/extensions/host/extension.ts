@@ -5,7 +5,7 @@ import type { ExtensionFrame, HelloFrame, RegisterToolFrame } from "../../protoc
 import { isInterceptableEventName, isLifecycleEventName, PROTOCOL_VERSION } from "../../protocol/index.ts";
 import { ZOT_VERSION } from "../../version.ts";
 import { ExtensionConnection, type InvalidFrame } from "./connection.ts";
-import type { Candidate, ExtensionScope } from "./discovery.ts";
+import type { Candidate, DiscoveryScope } from "./discovery.ts";
 import { failureMessage } from "./diagnostics.ts";
 import { terminateGroup, waitGroupGone } from "../../process/group.ts";
 import type { HostLimits, HostTimeouts } from "./settings.ts";
@@ -36,7 +36,7 @@ export function hostCapabilities(interactive: boolean): string[] {
 export class LoadedExtension {
   readonly name: string;
   readonly dir: string;
-  readonly scope: ExtensionScope;
+  readonly scope: DiscoveryScope;
   readonly exec: string;
   readonly language: string | undefined;
   phase: Phase = "starting";

@@ -2,7 +2,7 @@
 // what discovery decided, how startup went, what was registered, and what went wrong.
 import { extensionLogPath, type ZotPaths } from "../../paths.ts";
 import type { BundleKind } from "../manifest.ts";
-import type { Candidate, ExtensionScope } from "./discovery.ts";
+import type { Candidate, DiscoveryScope } from "./discovery.ts";
 import type { LoadedExtension, ReadyMode } from "./extension.ts";
 import type { ExtensionRegistry } from "./registry.ts";
 
@@ -11,7 +11,7 @@ export type ReportStatus = "ok" | "error" | "disabled" | "shadowed";
 export interface ExtensionReport {
   name: string;
   path: string;
-  scope: ExtensionScope;
+  scope: DiscoveryScope;
   status: ReportStatus;
   ready: ReadyMode;
   startup_ms: number | null;
