@@ -12,21 +12,24 @@ export interface BeforeAgentStartInput {
   signal?: AbortSignal;
 }
 
-export interface ToolCallDecision {
+/** What the tool_call interceptor chain decided (the SDK's ToolCallDecision is one extension's reply). */
+export interface InterceptedToolCall {
   block: boolean;
   reason?: string;
   /** The effective arguments after every accepted rewrite. */
   args: Record<string, unknown>;
 }
 
-export interface TurnStartDecision {
+/** What the turn_start interceptor chain decided. */
+export interface InterceptedTurnStart {
   block: boolean;
   reason?: string;
   /** The extension that blocked, when one did. */
   extension?: string;
 }
 
-export interface AssistantMessageDecision {
+/** What the assistant_message interceptor chain decided. */
+export interface InterceptedAssistantMessage {
   block: boolean;
   reason?: string;
   /** The extension that blocked, when one did (its name is shown with the reason). */
@@ -38,14 +41,14 @@ export interface AssistantMessageDecision {
 export interface AgentHooks {
   /** Runs the before_agent_start chain; returns the (possibly replaced) system prompt. */
   beforeAgentStart(input: BeforeAgentStartInput): Promise<string>;
-  interceptTurnStart(step: number, signal?: AbortSignal): Promise<TurnStartDecision>;
+  interceptTurnStart(step: number, signal?: AbortSignal): Promise<InterceptedTurnStart>;
   interceptToolCall(
     call: { tool_id: string; tool_name: string; tool_args: Record<string, unknown>; origin_extension?: string },
     signal?: AbortSignal,
-  ): Promise<ToolCallDecision>;
+  ): Promise<InterceptedToolCall>;
   /** True while any extension intercepts assistant_message: then text must not stream live. */
   interceptsAssistantMessage(): boolean;
-  interceptAssistantMessage(text: string, signal?: AbortSignal): Promise<AssistantMessageDecision>;
+  interceptAssistantMessage(text: string, signal?: AbortSignal): Promise<InterceptedAssistantMessage>;
 }
 
 export const NO_HOOKS: AgentHooks = {

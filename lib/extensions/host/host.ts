@@ -5,7 +5,7 @@
 import type { HostEvent } from "../../agent/events.ts";
 import { isLifecycleEvent } from "../../agent/events.ts";
 import type { EventBus } from "../../agent/event-bus.ts";
-import type { AgentHooks, AssistantMessageDecision, BeforeAgentStartInput, ToolCallDecision, TurnStartDecision } from "../../agent/loop/hooks.ts";
+import type { AgentHooks, BeforeAgentStartInput, InterceptedAssistantMessage, InterceptedToolCall, InterceptedTurnStart } from "../../agent/loop/hooks.ts";
 import { extensionLogPath, type ZotPaths } from "../../paths.ts";
 import { BUILTIN_TOOL_NAMES, type CommandResponseFrame, type ExtensionFrame } from "../../protocol/index.ts";
 import { errorOutcome, type Tool, type ToolOutcome } from "../../tools/types.ts";
@@ -13,7 +13,7 @@ import { CallToolRouter, type RunTool } from "./call-tool.ts";
 import { discoverExtensions, type Candidate } from "./discovery.ts";
 import { deliverEvent } from "./events.ts";
 import { LoadedExtension, type ExtensionSink } from "./extension.ts";
-import { Interceptors } from "./intercept.ts";
+import { InterceptorChains } from "./intercept.ts";
 import { Panels, type OpenPanel } from "./panels.ts";
 import { commandKey, ExtensionRegistry, type ExtensionToolEntry } from "./registry.ts";
 import { buildReports, type ExtensionReport } from "./report.ts";
@@ -73,7 +73,7 @@ export class ExtensionHost implements AgentHooks {
   private readonly activated = new Set<string>();
   private proxies = new WeakMap<ExtensionToolEntry, Tool>();
   private readonly panels: Panels;
-  private readonly interceptors: Interceptors;
+  private readonly interceptors: InterceptorChains;
   private readonly callTool: CallToolRouter;
   private readonly timeouts: HostTimeouts;
   private readonly limits: HostLimits;
@@ -87,7 +87,7 @@ export class ExtensionHost implements AgentHooks {
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.registry = this.newRegistry();
     this.panels = new Panels((event) => this.publish(event), (owner) => this.activeCalls.hasActive(owner, { interactive: true }));
-    this.interceptors = new Interceptors({
+    this.interceptors = new InterceptorChains({
       extensions: () => this.loaded,
       timeoutMs: () => this.timeouts.intercept,
       warn: (ext, message) => this.warn(ext, message),
@@ -218,12 +218,12 @@ export class ExtensionHost implements AgentHooks {
     return this.interceptors.beforeAgentStart(input);
   }
 
-  interceptTurnStart(step: number, signal?: AbortSignal): Promise<TurnStartDecision> {
+  interceptTurnStart(step: number, signal?: AbortSignal): Promise<InterceptedTurnStart> {
     return this.interceptors.turnStart(step, signal);
   }
 
   interceptToolCall(call: { tool_id: string; tool_name: string; tool_args: Record<string, unknown>; origin_extension?: string },
-    signal?: AbortSignal): Promise<ToolCallDecision> {
+    signal?: AbortSignal): Promise<InterceptedToolCall> {
     return this.interceptors.toolCall(call, signal);
   }
 
@@ -231,7 +231,7 @@ export class ExtensionHost implements AgentHooks {
     return this.interceptors.interceptors("assistant_message").length > 0;
   }
 
-  interceptAssistantMessage(text: string, signal?: AbortSignal): Promise<AssistantMessageDecision> {
+  interceptAssistantMessage(text: string, signal?: AbortSignal): Promise<InterceptedAssistantMessage> {
     return this.interceptors.assistantMessage(text, signal);
   }
 

@@ -4,7 +4,7 @@
 // crash or invalid reply means "allow, unchanged" (fail-open) with a diagnostic. The deadline of
 // these starts once the request is written. before_agent_start replaces the system prompt, never
 // blocks, and its deadline includes the write.
-import type { AssistantMessageDecision, BeforeAgentStartInput, ToolCallDecision, TurnStartDecision } from "../../agent/loop/hooks.ts";
+import type { BeforeAgentStartInput, InterceptedAssistantMessage, InterceptedToolCall, InterceptedTurnStart } from "../../agent/loop/hooks.ts";
 import { isJsonObject, SYSTEM_PROMPT_MAX_BYTES, type EventInterceptResponseFrame } from "../../protocol/index.ts";
 import type { Reply } from "./connection.ts";
 import type { LoadedExtension } from "./extension.ts";
@@ -19,7 +19,7 @@ export interface InterceptDeps {
 
 type Response = EventInterceptResponseFrame;
 
-export class Interceptors {
+export class InterceptorChains {
   constructor(private readonly deps: InterceptDeps) {}
 
   /** Live extensions that intercept `event`, in load order. */
@@ -46,7 +46,7 @@ export class Interceptors {
   }
 
   async toolCall(call: { tool_id: string; tool_name: string; tool_args: Record<string, unknown>; origin_extension?: string },
-    signal?: AbortSignal): Promise<ToolCallDecision> {
+    signal?: AbortSignal): Promise<InterceptedToolCall> {
     let args = call.tool_args;
     for (const ext of this.interceptors("tool_call")) {
       if (signal?.aborted) break;
@@ -64,7 +64,7 @@ export class Interceptors {
     return { block: false, args };
   }
 
-  async turnStart(step: number, signal?: AbortSignal): Promise<TurnStartDecision> {
+  async turnStart(step: number, signal?: AbortSignal): Promise<InterceptedTurnStart> {
     for (const ext of this.interceptors("turn_start")) {
       if (signal?.aborted) break;
       const response = await this.ask(ext, { event: "turn_start", step }, signal);
@@ -73,7 +73,7 @@ export class Interceptors {
     return { block: false };
   }
 
-  async assistantMessage(text: string, signal?: AbortSignal): Promise<AssistantMessageDecision> {
+  async assistantMessage(text: string, signal?: AbortSignal): Promise<InterceptedAssistantMessage> {
     let current = text;
     for (const ext of this.interceptors("assistant_message")) {
       if (signal?.aborted) break;
