@@ -1,7 +1,7 @@
 // Fans one event stream out to every consumer. Lifecycle events are stamped here with the
 // session id, cwd and a sequence number that is monotonic for the bus's lifetime (the spec's
 // "extension manager's lifetime": one bus per zot process).
-import type { HostEvent, LifecycleEvent, StampedLifecycleEvent, ZotEvent } from "./events.ts";
+import type { HostEvent, LifecyclePayload, StampedLifecycleEvent, ZotEvent } from "./events.ts";
 
 export type EventListener = (event: ZotEvent) => void;
 
@@ -40,7 +40,7 @@ export class EventBus {
   }
 
   /** Stamps and delivers a lifecycle event; returns the stamped object. */
-  lifecycle(event: LifecycleEvent): StampedLifecycleEvent {
+  lifecycle(event: LifecyclePayload): StampedLifecycleEvent {
     const { id, cwd } = this.identity();
     const stamped = { ...event, session_id: id, cwd, sequence: ++this.sequence } as StampedLifecycleEvent;
     this.deliver(stamped);
