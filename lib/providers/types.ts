@@ -59,7 +59,7 @@ export interface ToolResultMessage {
 export type Message = UserMessage | AssistantMessage | ToolResultMessage;
 
 /** What the model is told about a tool: a JSON Schema object for its arguments. */
-export interface ToolDefinition {
+export interface ToolSpec {
   name: string;
   description: string;
   schema: Record<string, unknown>;
@@ -71,7 +71,7 @@ export interface StreamRequest {
   model: string;
   system: string;
   messages: Message[];
-  tools: ToolDefinition[];
+  tools: ToolSpec[];
   reasoning?: ReasoningEffort;
   maxTokens?: number;
   signal?: AbortSignal;

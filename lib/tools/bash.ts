@@ -12,7 +12,7 @@ import { LineSplitter } from "./line-splitter.ts";
 import { OutputTail, truncationNote } from "./output-tail.ts";
 import { terminateGroup } from "../process/group.ts";
 import { findShell } from "./shell.ts";
-import type { Tool, ToolContext, ToolOutcome } from "./types.ts";
+import type { Tool, ToolExecutionContext, ToolOutcome } from "./types.ts";
 
 export interface BashToolOptions {
   cwd: string;
@@ -70,7 +70,8 @@ export function createBashTool(options: BashToolOptions): Tool {
 
 type Stop = "timed_out" | "cancelled";
 
-async function runCommand(command: string, timeoutMs: number, options: BashToolOptions, ctx: ToolContext): Promise<ToolOutcome> {
+async function runCommand(command: string, timeoutMs: number, options: BashToolOptions,
+  ctx: ToolExecutionContext): Promise<ToolOutcome> {
   const shell = options.shell ?? findShell();
   const tail = new OutputTail(options.maxLines ?? BASH_DEFAULTS.maxLines, options.maxBytes ?? BASH_DEFAULTS.maxBytes);
   const child = spawn(shell, ["-c", command], {

@@ -2,7 +2,7 @@
 // proxies to a subprocess. Contract: `execute` never throws for the model's mistakes or the
 // tool's own failures; it returns content with `is_error`, and a typed `status` when the
 // outcome is not a plain completion or failure (blocked by policy, cancelled, timed out).
-import type { ImageBlock, TextBlock, ToolDefinition } from "../providers/types.ts";
+import type { ImageBlock, TextBlock, ToolSpec } from "../providers/types.ts";
 
 export type ToolContent = TextBlock | ImageBlock;
 
@@ -19,7 +19,7 @@ export interface ToolOutcome {
   details?: Record<string, unknown>;
 }
 
-export interface ToolContext {
+export interface ToolExecutionContext {
   cwd: string;
   signal: AbortSignal;
   /** A running tool's progress line (bash output, for example). */
@@ -32,7 +32,7 @@ export interface ToolContext {
   parentId?: string;
 }
 
-export interface Tool extends ToolDefinition {
+export interface Tool extends ToolSpec {
   /** "builtin", or the extension that registered it. */
   source: { kind: "builtin" } | { kind: "extension"; extension: string };
   deferred?: boolean;
@@ -44,7 +44,7 @@ export interface Tool extends ToolDefinition {
    * confirmation can show it; may throw (then nothing is shown).
    */
   change?(args: Record<string, unknown>): Promise<string>;
-  execute(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome>;
+  execute(args: Record<string, unknown>, ctx: ToolExecutionContext): Promise<ToolOutcome>;
 }
 
 export function textOutcome(text: string, extra: Partial<ToolOutcome> = {}): ToolOutcome {

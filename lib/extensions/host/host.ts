@@ -34,8 +34,8 @@ export interface HostAgent {
   info(): { provider: string; model: string };
   /**
    * call_tool: run a tool through the agent's normal guards and confirmation policy. Must pass
-   * `parentId` and a signal derived from `signal` on to the tool's ToolContext. Without it,
-   * only extension tools are callable, guarded by this host's own tool_call interceptors.
+   * `parentId` and a signal derived from `signal` on to the tool's ToolExecutionContext. Without
+   * it, only extension tools are callable, guarded by this host's own tool_call interceptors.
    */
   runTool?: RunTool;
 }

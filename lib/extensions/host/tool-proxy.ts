@@ -4,7 +4,7 @@
 // extensions that advertised it, and only for a request that was actually delivered. Late
 // results are dropped by the connection (their id is no longer pending).
 import { splitSupportedBlocks, type ToolCallFrame, type ToolResultFrame } from "../../protocol/index.ts";
-import { errorOutcome, type Tool, type ToolContext, type ToolOutcome } from "../../tools/types.ts";
+import { errorOutcome, type Tool, type ToolExecutionContext, type ToolOutcome } from "../../tools/types.ts";
 import type { LoadedExtension } from "./extension.ts";
 import type { ExtensionToolEntry } from "./registry.ts";
 
@@ -71,7 +71,7 @@ function attributed(outcome: ToolOutcome, ext: LoadedExtension): ToolOutcome {
   return { ...outcome, details: { ...outcome.details, extension: ext.name } };
 }
 
-async function runExtensionTool(entry: ExtensionToolEntry, args: Record<string, unknown>, ctx: ToolContext,
+async function runExtensionTool(entry: ExtensionToolEntry, args: Record<string, unknown>, ctx: ToolExecutionContext,
   deps: ToolProxyDeps): Promise<ToolOutcome> {
   const { frame, extension: ext } = entry;
   const who = `tool ${frame.name} (extension "${ext.name}")`;
