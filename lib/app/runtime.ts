@@ -86,7 +86,7 @@ function hostAgentOf(session: AgentSession): HostAgent {
     info: () => session.info(),
     runTool: async (name, args, ctx) => {
       const result = await session.runTool(name, args, { originExtension: ctx.originExtension, signal: ctx.signal, parentId: ctx.parentId });
-      return { content: result.content, is_error: result.is_error, status: result.status, activate_tools: result.activate_tools };
+      return { content: result.content, isError: result.isError, status: result.status, activateTools: result.activateTools };
     },
   };
 }

@@ -162,15 +162,15 @@ function describeOutcome(
   if (stop === "timed_out") {
     const secs = Number((timeoutMs / 1000).toFixed(3));
     text += `\n\n[Timed out after ${secs} s; the command and everything it started were killed. If it needs longer, pass a larger timeout (seconds).]`;
-    return { content: [{ type: "text", text }], is_error: true, status: "timed_out", details };
+    return { content: [{ type: "text", text }], isError: true, status: "timed_out", details };
   }
   if (stop === "cancelled") {
     text += "\n\n[Cancelled; the command and everything it started were killed.]";
-    return { content: [{ type: "text", text }], is_error: true, status: "cancelled", details };
+    return { content: [{ type: "text", text }], isError: true, status: "cancelled", details };
   }
   if (code !== 0) {
     text += code === null ? `\n\n[Killed by signal ${signal ?? "unknown"}]` : `\n\n[Exit code ${code}]`;
-    return { content: [{ type: "text", text }], is_error: true, status: "failed", details };
+    return { content: [{ type: "text", text }], isError: true, status: "failed", details };
   }
   return { content: [{ type: "text", text }], details };
 }

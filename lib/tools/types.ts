@@ -1,6 +1,6 @@
 // A tool the agent can run: built-in tools are factories bound to a cwd; extension tools are
 // proxies to a subprocess. Contract: `execute` never throws for the model's mistakes or the
-// tool's own failures; it returns content with `is_error`, and a typed `status` when the
+// tool's own failures; it returns content with `isError`, and a typed `status` when the
 // outcome is not a plain completion or failure (blocked by policy, cancelled, timed out).
 import type { ImageBlock, TextBlock, ToolSpec } from "../providers/types.ts";
 
@@ -10,11 +10,11 @@ export type ToolStatus = "completed" | "failed" | "blocked" | "cancelled" | "tim
 
 export interface ToolOutcome {
   content: ToolContent[];
-  is_error?: boolean;
-  /** Typed classification; absent means completed (or failed when `is_error`). */
+  isError?: boolean;
+  /** Typed classification; absent means completed (or failed when `isError`). */
   status?: ToolStatus;
   /** Names of deferred tools this result activates. */
-  activate_tools?: string[];
+  activateTools?: string[];
   /** Details for the UI and session; of these only `diff` reaches observers (the tool_result event). */
   details?: Record<string, unknown>;
 }
@@ -52,5 +52,5 @@ export function textOutcome(text: string, extra: Partial<ToolOutcome> = {}): Too
 }
 
 export function errorOutcome(text: string, status: ToolStatus = "failed"): ToolOutcome {
-  return { content: [{ type: "text", text }], is_error: true, status };
+  return { content: [{ type: "text", text }], isError: true, status };
 }

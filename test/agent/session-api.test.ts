@@ -95,7 +95,7 @@ describe("Extension tools through extraTools", () => {
 
   it("a deferred tool appears in the request only after a result activates it", async () => {
     const active = new Set<string>();
-    const loader = extensionTool("load_weather", async () => textOutcome("Enabled weather lookup", { activate_tools: ["weather"] }));
+    const loader = extensionTool("load_weather", async () => textOutcome("Enabled weather lookup", { activateTools: ["weather"] }));
     const weather = extensionTool("weather", async () => textOutcome("sunny"), { deferred: true });
     h = await startHarness(
       [{ tool_calls: [{ id: "l1", name: "load_weather", args: {} }] }, { text: "now I can" }],
@@ -174,7 +174,7 @@ describe("call_tool: runTool for extensions", () => {
     };
     h = await startHarness([], { hooks });
     const result = await h.session.runTool("bash", { command: "echo original" }, { originExtension: "caller-ext" });
-    expect(result).toMatchObject({ status: "completed", executed: true, is_error: false });
+    expect(result).toMatchObject({ status: "completed", executed: true, isError: false });
     expect(JSON.stringify(result.content)).toContain("REWRITTEN");
     expect(h.session.messages).toEqual([]);
     expect(h.types(milestones)).toEqual(["session_start", "tool_call", "permission_decision", "tool_result"]);
@@ -183,7 +183,7 @@ describe("call_tool: runTool for extensions", () => {
     expect(toolEvents.every((e) => (e as { origin_extension?: string }).origin_extension === "caller-ext")).toBe(true);
 
     const unknown = await h.session.runTool("nope", {}, { originExtension: "caller-ext" });
-    expect(unknown).toMatchObject({ status: "failed", executed: false, is_error: true });
+    expect(unknown).toMatchObject({ status: "failed", executed: false, isError: true });
   });
 
   it("honours the caller's cancellation signal", async () => {

@@ -163,7 +163,7 @@ describe("call_tool", () => {
       timeouts: { callTool: 200 },
       runTool: (_name, _args, c) => new Promise((resolve) => c.signal.addEventListener("abort", () => {
         reason = c.signal.reason;
-        resolve({ content: [{ type: "text", text: "stopped" }], is_error: true, status: "cancelled" });
+        resolve({ content: [{ type: "text", text: "stopped" }], isError: true, status: "cancelled" });
       })),
     });
     expect(await callFromCommand("read")).toMatchObject({ is_error: true, content: [{ text: "call_tool read timed out after 200 ms" }] });

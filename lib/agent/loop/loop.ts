@@ -85,10 +85,10 @@ export async function runAgentLoop(env: LoopEnv): Promise<RunResult> {
 
       for (const call of calls) {
         const outcome = await env.runTool({
-          tool_id: call.id,
-          tool_name: call.name,
+          toolId: call.id,
+          toolName: call.name,
           args: call.args,
-          ...(call.args_raw !== undefined ? { args_raw: call.args_raw } : {}),
+          ...(call.args_raw !== undefined ? { argsRaw: call.args_raw } : {}),
         });
         env.append(toolResultMessage(outcome));
       }
@@ -161,10 +161,10 @@ async function showAssistantText(env: LoopEnv, message: AssistantMessage, live: 
 export function toolResultMessage(outcome: ToolRunOutcome): ToolResultMessage {
   return {
     role: "tool_result",
-    tool_id: outcome.tool_id,
-    tool_name: outcome.tool_name,
+    tool_id: outcome.toolId,
+    tool_name: outcome.toolName,
     content: outcome.content,
-    is_error: outcome.is_error,
+    is_error: outcome.isError,
     timestamp: Date.now(),
   };
 }

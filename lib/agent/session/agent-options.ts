@@ -86,12 +86,12 @@ export interface RunToolContext {
 }
 
 export interface RunToolResult {
-  tool_id: string;
+  toolId: string;
   status: ToolStatus;
   executed: boolean;
   content: ToolContent[];
-  is_error: boolean;
-  activate_tools?: string[];
+  isError: boolean;
+  activateTools?: string[];
 }
 
 export interface CompactResult {

@@ -223,16 +223,16 @@ export class AgentSession {
     this.emitter.lifecycle({ type: "tool_call", tool_id: toolId, tool_name: name, tool_args: args, origin_extension: origin });
     const signal = context.signal ?? new AbortController().signal;
     const outcome = await this.executeTool(
-      { tool_id: toolId, tool_name: name, args, origin_extension: origin, ...(context.parentId ? { parent_id: context.parentId } : {}) },
+      { toolId, toolName: name, args, originExtension: origin, ...(context.parentId ? { parentId: context.parentId } : {}) },
       signal,
     );
     return {
-      tool_id: toolId,
+      toolId,
       status: outcome.status,
       executed: outcome.executed,
       content: outcome.content,
-      is_error: outcome.is_error,
-      ...(outcome.activate_tools ? { activate_tools: outcome.activate_tools } : {}),
+      isError: outcome.isError,
+      ...(outcome.activateTools ? { activateTools: outcome.activateTools } : {}),
     };
   }
 

@@ -103,10 +103,10 @@ async function runExtensionTool(entry: ExtensionToolEntry, args: Record<string, 
       const outcome: ToolOutcome = {
         content: blocks.map((b) =>
           b.type === "text" ? { type: "text", text: b.text } : { type: "image", mime_type: b.mime_type, data: b.data }),
-        is_error: result.is_error === true,
+        isError: result.is_error === true,
         status: result.is_error === true ? "failed" : "completed",
       };
-      if (result.activate_tools?.length) outcome.activate_tools = result.activate_tools;
+      if (result.activate_tools?.length) outcome.activateTools = result.activate_tools;
       return attributed(outcome, ext);
     }
     if ((reply.reason === "timeout" || reply.reason === "cancelled") && ext.capabilities.has("tool_cancel")) {
