@@ -92,9 +92,9 @@ describe("Permissions: --no-yolo with a confirmer", () => {
       yolo: false,
       confirmer: confirmer.confirm,
       hooks: {
-        beforeAgentStart: async (i) => i.system_prompt,
+        beforeAgentStart: async (i) => i.systemPrompt,
         interceptTurnStart: async () => ({ block: false }),
-        interceptToolCall: async (call) => ({ block: true, reason: "no writes today", args: call.tool_args }),
+        interceptToolCall: async (call) => ({ block: true, reason: "no writes today", args: call.toolArgs }),
         interceptsAssistantMessage: () => false,
         interceptAssistantMessage: async (text) => ({ block: false, text }),
       },

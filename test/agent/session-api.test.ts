@@ -147,7 +147,7 @@ describe("The tool_prompt command action", () => {
   });
 
   it("goes through guards: a blocked tool is recorded as a tool error and the model still runs", async () => {
-    const hooks: AgentHooks = { ...NO_HOOKS, interceptToolCall: async (c) => ({ block: true, reason: "not via commands", args: c.tool_args }) };
+    const hooks: AgentHooks = { ...NO_HOOKS, interceptToolCall: async (c) => ({ block: true, reason: "not via commands", args: c.toolArgs }) };
     h = await startHarness([{ text: "understood" }], { hooks });
     await h.session.runToolPrompt("go", "bash", { command: "echo hi" }, { originExtension: "dev-ext" });
     expect(h.ofType("tool_result")[0]).toMatchObject({ status: "blocked", executed: false, origin_extension: "dev-ext" });
@@ -170,7 +170,7 @@ describe("call_tool: runTool for extensions", () => {
   it("uses guards and the registry, marks events with origin_extension, and writes nothing to the transcript", async () => {
     const hooks: AgentHooks = {
       ...NO_HOOKS,
-      interceptToolCall: async (c) => ({ block: false, args: c.tool_name === "bash" ? { command: "echo REWRITTEN" } : c.tool_args }),
+      interceptToolCall: async (c) => ({ block: false, args: c.toolName === "bash" ? { command: "echo REWRITTEN" } : c.toolArgs }),
     };
     h = await startHarness([], { hooks });
     const result = await h.session.runTool("bash", { command: "echo original" }, { originExtension: "caller-ext" });

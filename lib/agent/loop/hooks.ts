@@ -3,13 +3,22 @@
 // interceptor means "allow, unchanged" (the spec's fail-open rule), decided by the host.
 
 export interface BeforeAgentStartInput {
-  session_id: string;
-  agent_run_id: string;
+  sessionId: string;
+  agentRunId: string;
   cwd: string;
   provider: string;
   model: string;
-  system_prompt: string;
+  systemPrompt: string;
   signal?: AbortSignal;
+}
+
+/** A tool call as proposed, before interception. */
+export interface ProposedToolCall {
+  toolId: string;
+  toolName: string;
+  toolArgs: Record<string, unknown>;
+  /** Set when the call came from an extension (`call_tool`, or a `tool_prompt` action). */
+  originExtension?: string;
 }
 
 /** What the tool_call interceptor chain decided (the SDK's ToolCallDecision is one extension's reply). */
@@ -42,19 +51,16 @@ export interface AgentHooks {
   /** Runs the before_agent_start chain; returns the (possibly replaced) system prompt. */
   beforeAgentStart(input: BeforeAgentStartInput): Promise<string>;
   interceptTurnStart(step: number, signal?: AbortSignal): Promise<InterceptedTurnStart>;
-  interceptToolCall(
-    call: { tool_id: string; tool_name: string; tool_args: Record<string, unknown>; origin_extension?: string },
-    signal?: AbortSignal,
-  ): Promise<InterceptedToolCall>;
+  interceptToolCall(call: ProposedToolCall, signal?: AbortSignal): Promise<InterceptedToolCall>;
   /** True while any extension intercepts assistant_message: then text must not stream live. */
   interceptsAssistantMessage(): boolean;
   interceptAssistantMessage(text: string, signal?: AbortSignal): Promise<InterceptedAssistantMessage>;
 }
 
 export const NO_HOOKS: AgentHooks = {
-  beforeAgentStart: async ({ system_prompt }) => system_prompt,
+  beforeAgentStart: async ({ systemPrompt }) => systemPrompt,
   interceptTurnStart: async () => ({ block: false }),
-  interceptToolCall: async (call) => ({ block: false, args: call.tool_args }),
+  interceptToolCall: async (call) => ({ block: false, args: call.toolArgs }),
   interceptsAssistantMessage: () => false,
   interceptAssistantMessage: async (text) => ({ block: false, text }),
 };

@@ -110,7 +110,10 @@ export async function runToolCall(call: ToolCallRequest, env: ToolRunEnv): Promi
   let args = call.args;
   try {
     const verdict = await raceAbort(
-      env.hooks.interceptToolCall({ tool_id: call.toolId, tool_name: call.toolName, tool_args: call.args, ...origin }, env.signal),
+      env.hooks.interceptToolCall({
+        toolId: call.toolId, toolName: call.toolName, toolArgs: call.args,
+        ...(call.originExtension !== undefined ? { originExtension: call.originExtension } : {}),
+      }, env.signal),
       env.signal,
     );
     if (isJsonObject(verdict.args)) args = verdict.args;

@@ -71,7 +71,7 @@ export class AgentSession {
     this.preparer = new SystemPromptPreparer({
       base: () => this.basePrompt(),
       hooks: () => this.hooks,
-      identity: () => ({ session_id: this.transcript.id, cwd: this.cwd, provider: this.provider.name, model: this.model }),
+      identity: () => ({ sessionId: this.transcript.id, cwd: this.cwd, provider: this.provider.name, model: this.model }),
     });
     this.compactor = new Compactor({
       emit: this.emitter,

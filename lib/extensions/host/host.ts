@@ -5,7 +5,9 @@
 import type { HostEvent } from "../../agent/events.ts";
 import { isLifecycleEvent } from "../../agent/events.ts";
 import type { EventBus } from "../../agent/event-bus.ts";
-import type { AgentHooks, BeforeAgentStartInput, InterceptedAssistantMessage, InterceptedToolCall, InterceptedTurnStart } from "../../agent/loop/hooks.ts";
+import type {
+  AgentHooks, BeforeAgentStartInput, InterceptedAssistantMessage, InterceptedToolCall, InterceptedTurnStart, ProposedToolCall,
+} from "../../agent/loop/hooks.ts";
 import { extensionLogPath, type ZotPaths } from "../../paths.ts";
 import { BUILTIN_TOOL_NAMES, type CommandResponseFrame, type ExtensionFrame } from "../../protocol/index.ts";
 import { errorOutcome, type Tool, type ToolOutcome } from "../../tools/types.ts";
@@ -222,8 +224,7 @@ export class ExtensionHost implements AgentHooks {
     return this.interceptors.turnStart(step, signal);
   }
 
-  interceptToolCall(call: { tool_id: string; tool_name: string; tool_args: Record<string, unknown>; origin_extension?: string },
-    signal?: AbortSignal): Promise<InterceptedToolCall> {
+  interceptToolCall(call: ProposedToolCall, signal?: AbortSignal): Promise<InterceptedToolCall> {
     return this.interceptors.toolCall(call, signal);
   }
 
@@ -371,8 +372,8 @@ export class ExtensionHost implements AgentHooks {
     ctx: { originExtension: string; parentId?: string; signal: AbortSignal }): Promise<ToolOutcome> {
     const tool = this.tools().find((t) => t.name === name);
     if (!tool) return errorOutcome(`unknown tool ${name}: no active agent tool registry (available: ${this.tools().map((t) => t.name).join(", ") || "none"})`);
-    const decision = await this.interceptToolCall({ tool_id: `call-tool-${name}`, tool_name: name, tool_args: args,
-      origin_extension: ctx.originExtension }, ctx.signal);
+    const decision = await this.interceptToolCall({ toolId: `call-tool-${name}`, toolName: name, toolArgs: args,
+      originExtension: ctx.originExtension }, ctx.signal);
     if (decision.block) return errorOutcome(decision.reason ?? "blocked", "blocked");
     return tool.execute(decision.args, { cwd: this.options.cwd, signal: ctx.signal, originExtension: ctx.originExtension,
       parentId: ctx.parentId });

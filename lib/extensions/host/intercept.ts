@@ -4,7 +4,9 @@
 // crash or invalid reply means "allow, unchanged" (fail-open) with a diagnostic. The deadline of
 // these starts once the request is written. before_agent_start replaces the system prompt, never
 // blocks, and its deadline includes the write.
-import type { BeforeAgentStartInput, InterceptedAssistantMessage, InterceptedToolCall, InterceptedTurnStart } from "../../agent/loop/hooks.ts";
+import type {
+  BeforeAgentStartInput, InterceptedAssistantMessage, InterceptedToolCall, InterceptedTurnStart, ProposedToolCall,
+} from "../../agent/loop/hooks.ts";
 import { isJsonObject, SYSTEM_PROMPT_MAX_BYTES, type EventInterceptResponseFrame } from "../../protocol/index.ts";
 import type { Reply } from "./connection.ts";
 import type { LoadedExtension } from "./extension.ts";
@@ -45,14 +47,13 @@ export class InterceptorChains {
     return undefined;
   }
 
-  async toolCall(call: { tool_id: string; tool_name: string; tool_args: Record<string, unknown>; origin_extension?: string },
-    signal?: AbortSignal): Promise<InterceptedToolCall> {
-    let args = call.tool_args;
+  async toolCall(call: ProposedToolCall, signal?: AbortSignal): Promise<InterceptedToolCall> {
+    let args = call.toolArgs;
     for (const ext of this.interceptors("tool_call")) {
       if (signal?.aborted) break;
       const response = await this.ask(ext, {
-        event: "tool_call", tool_id: call.tool_id, tool_name: call.tool_name, tool_args: args,
-        ...(call.origin_extension !== undefined ? { origin_extension: call.origin_extension } : {}),
+        event: "tool_call", tool_id: call.toolId, tool_name: call.toolName, tool_args: args,
+        ...(call.originExtension !== undefined ? { origin_extension: call.originExtension } : {}),
       }, signal);
       if (!response) continue;
       if (response.block) return { block: true, reason: response.reason || `blocked by extension "${ext.name}"`, args };
@@ -90,14 +91,14 @@ export class InterceptorChains {
    * values keep the current prompt with a warning; cancellation commits nothing.
    */
   async beforeAgentStart(input: BeforeAgentStartInput): Promise<string> {
-    let prompt = input.system_prompt;
+    let prompt = input.systemPrompt;
     for (const ext of this.interceptors("before_agent_start")) {
-      if (input.signal?.aborted) return input.system_prompt;
+      if (input.signal?.aborted) return input.systemPrompt;
       const response = await this.ask(ext, {
-        event: "before_agent_start", session_id: input.session_id, agent_run_id: input.agent_run_id,
+        event: "before_agent_start", session_id: input.sessionId, agent_run_id: input.agentRunId,
         cwd: input.cwd, provider: input.provider, model: input.model, system_prompt: prompt,
       }, input.signal, true);
-      if (input.signal?.aborted) return input.system_prompt;
+      if (input.signal?.aborted) return input.systemPrompt;
       if (!response || response.system_prompt === undefined) continue;
       const value = response.system_prompt;
       if (typeof value !== "string") {
