@@ -132,14 +132,15 @@ export async function runToolCall(call: ToolCallRequest, env: ToolRunEnv): Promi
   }
 
   const verdict = await env.permissions.decide({
-    tool_id: call.toolId,
-    tool_name: call.toolName,
-    tool_args: args,
-    ...origin,
+    toolId: call.toolId,
+    toolName: call.toolName,
+    toolArgs: args,
+    ...(call.originExtension !== undefined ? { originExtension: call.originExtension } : {}),
     preview: () => previewOf(tool, args),
     ...(tool.change ? { change: () => tool.change!(args) } : {}),
-    onAsk: (tool_preview) =>
-      env.emit.lifecycle({ type: "tool_confirmation_requested", tool_id: call.toolId, tool_name: call.toolName, tool_preview, ...origin }),
+    onAsk: (preview) => env.emit.lifecycle({
+      type: "tool_confirmation_requested", tool_id: call.toolId, tool_name: call.toolName, tool_preview: preview, ...origin,
+    }),
     signal: env.signal,
   });
   decide(verdict.decision, verdict.source, "pre_execution", verdict.reason);

@@ -176,7 +176,7 @@ export class Repl {
   /** The diff of the call being confirmed goes to the transcript before its question. */
   private showPendingChange(): void {
     const request = this.confirm.current;
-    if (request?.diff) this.view.showChange(request.tool_id, request.tool_name, request.tool_args, request.diff);
+    if (request?.diff) this.view.showChange(request.toolId, request.toolName, request.toolArgs, request.diff);
   }
 
   /** Cancels the running turn; prompts queued behind it still run. */
