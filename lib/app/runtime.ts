@@ -62,7 +62,7 @@ export interface RuntimeOptions {
    * Called once the session and its event bus exist, before extensions start, so a mode sees
    * their load errors; `info` is what json mode's first `session` line reports.
    */
-  onBus?(bus: EventBus, info: { session_id: string; cwd: string; provider: string; model: string }): void;
+  onBus?(bus: EventBus, info: { sessionId: string; cwd: string; provider: string; model: string }): void;
   /** An extension's `submit` frame (interactive hosts only). */
   onSubmit?(extension: string, text: string): void;
 }
@@ -146,7 +146,7 @@ export async function createRuntime(input: RunConfig | RunConfigInput, io: Runti
     onWarning: warn,
   });
   if (config.rememberModel && (config.provider || config.model)) await rememberModel();
-  io.onBus?.(session.bus, { session_id: opened.id, cwd, provider: settings.provider, model: settings.model });
+  io.onBus?.(session.bus, { sessionId: opened.id, cwd, provider: settings.provider, model: settings.model });
 
   const host = new ExtensionHost({
     cwd,
