@@ -131,10 +131,10 @@ export class Repl {
 
     const panel = this.view.focusedPanel;
     if (panel) {
-      if (key.name === "esc" || key.name === "ctrl-c") rt.host.closePanel(panel.panel_id);
+      if (key.name === "esc" || key.name === "ctrl-c") rt.host.closePanel(panel.panelId);
       else {
         const mapped = panelKeyOf(key);
-        if (mapped) rt.host.panelKey(panel.panel_id, mapped.key, mapped.text);
+        if (mapped) rt.host.panelKey(panel.panelId, mapped.key, mapped.text);
       }
       return this.render();
     }

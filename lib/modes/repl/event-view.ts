@@ -215,7 +215,8 @@ export class EventView {
       }
       case "ext_panel_open":
       case "ext_panel_render": {
-        const { type: _type, ...panel } = event;
+        const { type: _type, panel_id: panelId, ...fields } = event;
+        const panel: PanelModel = { ...fields, panelId };
         const prev = this.panels.get(event.panel_id);
         // A render keeps fields it does not resend; an open (re)focuses by moving to the end.
         if (event.type === "ext_panel_open") this.panels.delete(event.panel_id);

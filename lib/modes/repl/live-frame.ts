@@ -51,7 +51,7 @@ export function buildFrame(state: LiveState): LiveFrame {
 
   const panels: string[] = [];
   for (const panel of view.panels.values()) {
-    if (panel !== focused) panels.push(s.dim(truncate(`▸ ${panel.title ?? panel.panel_id} [${panel.extension}]`, width)));
+    if (panel !== focused) panels.push(s.dim(truncate(`▸ ${panel.title ?? panel.panelId} [${panel.extension}]`, width)));
   }
   if (focused) {
     const used = [...top, ...bottom, ...promptLines, ...panels].reduce((n, l) => n + rowsOf(l, columns), 0);
