@@ -119,7 +119,7 @@ async function streamStep(env: LoopEnv, system: string, live: boolean): Promise<
       } else if (event.type === "thinking_delta") {
         env.emit.host({ type: "thinking_delta", delta: event.delta });
       } else if (event.type === "retry") {
-        env.emit.host({ type: "error", message: `model request failed (${event.error}); retry ${event.attempt} in ${event.delay_ms} ms` });
+        env.emit.host({ type: "error", message: `model request failed (${event.error}); retry ${event.attempt} in ${event.delayMs} ms` });
       } else if (event.type === "done") {
         final = event.message;
       }
