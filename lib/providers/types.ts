@@ -1,6 +1,8 @@
 // The one streaming interface every LLM provider implements. Contract: `stream` never throws
 // for request or model failures; it always ends with a `done` event whose message carries stop
-// reason `error` or `aborted` (and `error` text) when things went wrong.
+// reason `error` or `aborted` (and `error` text) when things went wrong. Messages, their blocks
+// and Usage are written out as they are (session files, rpc get_messages, usage events), so
+// their fields are snake_case; ModelInfo likewise (rpc get_models).
 
 export interface TextBlock { type: "text"; text: string }
 /** base64 image bytes; `mime_type` as in the extension protocol. */

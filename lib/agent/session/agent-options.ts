@@ -94,6 +94,7 @@ export interface RunToolResult {
   activateTools?: string[];
 }
 
+/** Written out as is (snake_case): it is rpc `compact`'s response data. */
 export interface CompactResult {
   compaction_id: string;
   status: "completed" | "failed" | "cancelled" | "timed_out";
@@ -102,6 +103,7 @@ export interface CompactResult {
   token_estimate: number;
 }
 
+/** Written out as is (snake_case): it is rpc `get_state`'s response data (plus `extensions`). */
 export interface AgentState {
   session_id: string;
   /** The session file, absent with --no-session. */

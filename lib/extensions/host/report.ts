@@ -1,5 +1,6 @@
 // The per-extension report behind `zot ext doctor` (host.md's JSON shape, fields may be added):
-// what discovery decided, how startup went, what was registered, and what went wrong.
+// what discovery decided, how startup went, what was registered, and what went wrong. `--json`
+// writes it out as is, hence its snake_case fields.
 import { extensionLogPath, type ZotPaths } from "../../paths.ts";
 import type { BundleKind } from "../manifest.ts";
 import type { Candidate, DiscoveryScope } from "./discovery.ts";

@@ -12,6 +12,7 @@ export interface ConformanceCheck {
   detail: string;
 }
 
+/** Written out as is by `--json`, hence snake_case. */
 export interface ConformanceResult {
   /** true when no check failed (warnings and skips allowed). */
   ok: boolean;
