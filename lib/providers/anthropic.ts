@@ -1,6 +1,7 @@
 // Anthropic Messages API over SSE. Each wire event updates the draft and yields our deltas;
 // retries, aborts and the final message are the retry driver's business.
 import Anthropic, { APIConnectionError, APIError, APIUserAbortError } from "@anthropic-ai/sdk";
+import { isJsonObject } from "../protocol/json-object.ts";
 import { toAnthropicParams } from "./anthropic-request.ts";
 import type { AssistantDraft } from "./draft.ts";
 import { describeFailure, IncompleteStreamError } from "./errors.ts";
@@ -152,5 +153,5 @@ function toolDelta(call: ToolCallBlock, delta: string): StreamEvent {
 }
 
 function isNonEmptyObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value) && Object.keys(value).length > 0;
+  return isJsonObject(value) && Object.keys(value).length > 0;
 }

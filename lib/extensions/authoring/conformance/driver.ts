@@ -6,7 +6,7 @@
 // it too.
 import type { Readable, Writable } from "node:stream";
 import {
-  encodeFrame, EXTENSION_FRAME_SCHEMAS, LineDecoder, MAX_FRAME_BYTES, parseExtensionFrame, PendingRequests,
+  encodeFrame, EXTENSION_FRAME_SCHEMAS, isJsonObject, LineDecoder, MAX_FRAME_BYTES, parseExtensionFrame, PendingRequests,
   type ExtensionFrame, type OutgoingFrame,
 } from "../../../protocol/index.ts";
 import type { ExitStatus } from "../../host/spawn.ts";
@@ -168,7 +168,7 @@ export class ConformanceDriver<P extends DriverProcess = DriverProcess> {
     let json: Record<string, unknown> | undefined;
     try {
       const value: unknown = JSON.parse(text);
-      if (value !== null && typeof value === "object" && !Array.isArray(value)) json = value as Record<string, unknown>;
+      if (isJsonObject(value)) json = value;
     } catch {
       // reported by parseExtensionFrame below
     }
