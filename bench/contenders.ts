@@ -82,7 +82,7 @@ export function zotHost(home: string): Contender {
       return {
         async call(i) {
           const out = await tool.execute({ text: `call ${i}` }, { cwd: home, signal });
-          if (out.is_error) throw new Error(JSON.stringify(out.content));
+          if (out.isError) throw new Error(JSON.stringify(out.content));
           const first = out.content[0];
           expectEcho(i, first?.type === "text" ? first.text : first);
         },

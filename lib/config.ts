@@ -3,6 +3,7 @@
 import { readFile } from "node:fs/promises";
 import { writeFileAtomic } from "./fs/atomic-write.ts";
 
+/** The file's own keys (snake_case, as users write them), read and written as they are. */
 export interface ZotConfig {
   provider?: string;
   model?: string;

@@ -1,7 +1,7 @@
 // Fans one event stream out to every consumer. Lifecycle events are stamped here with the
 // session id, cwd and a sequence number that is monotonic for the bus's lifetime (the spec's
 // "extension manager's lifetime": one bus per zot process).
-import type { HostEvent, LifecycleEvent, StampedLifecycleEvent, ZotEvent } from "./events.ts";
+import type { HostEvent, LifecyclePayload, StampedLifecycleEvent, ZotEvent } from "./events.ts";
 
 /** How an event may travel: `extensions: false` keeps it out of extension `event` frames. */
 export interface Delivery {
@@ -52,7 +52,7 @@ export class EventBus {
    * for an observation json/rpc clients and the REPL get but the extension protocol does not
    * define (a tool-only response's assistant_message, the closing turn_end of an aborted run).
    */
-  lifecycle(event: LifecycleEvent, options: Partial<Delivery> = {}): StampedLifecycleEvent {
+  lifecycle(event: LifecyclePayload, options: Partial<Delivery> = {}): StampedLifecycleEvent {
     const { id, cwd } = this.identity();
     const stamped = { ...event, session_id: id, cwd, sequence: ++this.sequence } as StampedLifecycleEvent;
     this.deliver(stamped, options.extensions === false ? CLIENTS_ONLY : EVERYWHERE);

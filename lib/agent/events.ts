@@ -17,8 +17,8 @@ export type PermissionSource = "user" | "remembered" | "policy" | "yolo";
 export type PermissionStage = "pre_execution" | "tool_execution";
 export type RunStatus = "completed" | "failed" | "cancelled" | "timed_out";
 
-/** The 14 lifecycle events of the extension protocol, payloads exactly as the spec lists them. */
-export type LifecycleEvent =
+/** The 14 lifecycle events of the extension protocol, payloads exactly as the spec lists them (the EventBus adds the Stamp). */
+export type LifecyclePayload =
   | { type: "session_start" }
   | { type: "session_end"; reason: "shutdown" | "session_switch" | "cwd_change" }
   | { type: "user_prompt_submit"; text?: string; queued?: boolean; image_count?: number }
@@ -80,7 +80,7 @@ export type LifecycleEvent =
   | { type: "subagent_stop"; agent_id: string; agent_run_id: string; name: string; status: RunStatus; error?: string };
 
 /** Fails to compile unless the payloads above cover exactly the protocol's lifecycle event names. */
-type PayloadsMatchNames = [LifecycleEvent["type"], LifecycleEventName] extends [LifecycleEventName, LifecycleEvent["type"]]
+type PayloadsMatchNames = [LifecyclePayload["type"], LifecycleEventName] extends [LifecycleEventName, LifecyclePayload["type"]]
   ? true : never;
 const payloadsMatchNames: PayloadsMatchNames = true;
 
@@ -128,7 +128,7 @@ export type HostEvent =
   | { type: "error"; message: string }
   | { type: "done"; stop: StopReason | "blocked"; error?: string };
 
-export type StampedLifecycleEvent = LifecycleEvent & Stamp;
+export type StampedLifecycleEvent = LifecyclePayload & Stamp;
 export type ZotEvent = StampedLifecycleEvent | HostEvent;
 
 export function isLifecycleEvent(event: ZotEvent): event is StampedLifecycleEvent {

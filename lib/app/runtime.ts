@@ -62,7 +62,7 @@ export interface RuntimeOptions {
    * Called once the session and its event bus exist, before extensions start, so a mode sees
    * their load errors; `info` is what json mode's first `session` line reports.
    */
-  onBus?(bus: EventBus, info: { session_id: string; cwd: string; provider: string; model: string }): void;
+  onBus?(bus: EventBus, info: { sessionId: string; cwd: string; provider: string; model: string }): void;
   /** An extension's `submit` frame (interactive hosts only). */
   onSubmit?(extension: string, text: string): void;
 }
@@ -86,7 +86,7 @@ function hostAgentOf(session: AgentSession): HostAgent {
     info: () => session.info(),
     runTool: async (name, args, ctx) => {
       const result = await session.runTool(name, args, { originExtension: ctx.originExtension, signal: ctx.signal, parentId: ctx.parentId });
-      return { content: result.content, is_error: result.is_error, status: result.status, activate_tools: result.activate_tools };
+      return { content: result.content, isError: result.isError, status: result.status, activateTools: result.activateTools };
     },
   };
 }
@@ -148,7 +148,7 @@ export async function createRuntime(input: RunConfig | RunConfigInput, io: Runti
     onWarning: warn,
   });
   if (config.rememberModel && (config.provider || config.model)) await rememberModel();
-  io.onBus?.(session.bus, { session_id: opened.id, cwd, provider: settings.provider, model: settings.model });
+  io.onBus?.(session.bus, { sessionId: opened.id, cwd, provider: settings.provider, model: settings.model });
   session.reportRepairs();
 
   const host = new ExtensionHost({

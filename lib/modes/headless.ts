@@ -10,7 +10,7 @@ import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, exitCodeOf } from "./exit-code
 import { attachStdin, readPipedStdin } from "./input.ts";
 
 export interface HeadlessView {
-  onBus(bus: EventBus, info: { session_id: string; cwd: string; provider: string; model: string }): void;
+  onBus(bus: EventBus, info: { sessionId: string; cwd: string; provider: string; model: string }): void;
   warn(message: string): void;
   /** A slash command's outcome other than a run (a run is reported through its events). */
   showSlash(outcome: SlashOutcome): void;

@@ -1,12 +1,10 @@
 // `zot --mode json`: NDJSON events on stdout — first line `session`, then every event of the
 // one event stream, last line `done` (held back until the session has ended, so events of the
 // shutdown such as session_end come before it). Nothing else ever reaches stdout.
-import { PROTOCOL_VERSION } from "../protocol/limits.ts";
 import type { RunConfig } from "../app/run-config.ts";
-import { ZOT_VERSION } from "../version.ts";
 import { eventStream, failedDone, type DoneEvent } from "./event-stream.ts";
 import { runHeadless } from "./headless.ts";
-import { ndjsonSink } from "./ndjson.ts";
+import { ndjsonSink, sessionLine } from "./ndjson.ts";
 
 export function runJson(config: RunConfig, prompt: string | undefined, env: Record<string, string | undefined>): Promise<number> {
   const sink = ndjsonSink();
@@ -15,7 +13,7 @@ export function runJson(config: RunConfig, prompt: string | undefined, env: Reco
   let done: DoneEvent | undefined;
   return runHeadless(config, prompt, env, {
     onBus(bus, info) {
-      sink.write({ type: "session", ...info, zot_version: ZOT_VERSION, protocol_version: PROTOCOL_VERSION });
+      sink.write(sessionLine(info));
       bus.subscribe((event) => {
         if (event.type === "done") done = event;
         else stream.event(event);

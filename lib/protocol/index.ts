@@ -9,4 +9,5 @@ export * from "./parse.ts";
 export * from "./codec.ts";
 export * from "./transport.ts";
 export * from "./pending-requests.ts";
+export { isJsonObject } from "./json-object.ts";
 export { describeIssues } from "./issues.ts";

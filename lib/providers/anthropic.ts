@@ -3,6 +3,7 @@
 import { BaseAnthropic } from "@anthropic-ai/sdk/client";
 import { APIConnectionError, APIError, APIUserAbortError } from "@anthropic-ai/sdk/core/error";
 import { Messages, type RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages/messages";
+import { isJsonObject } from "../protocol/json-object.ts";
 import { toAnthropicParams } from "./anthropic-request.ts";
 import { ANTHROPIC_BASE_URL } from "./base-urls.ts";
 import type { AssistantDraft } from "./draft.ts";
@@ -160,5 +161,5 @@ function toolDelta(call: ToolCallBlock, delta: string): StreamEvent {
 }
 
 function isNonEmptyObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value) && Object.keys(value).length > 0;
+  return isJsonObject(value) && Object.keys(value).length > 0;
 }

@@ -1,6 +1,7 @@
 // The assistant message being assembled from a provider's stream. Providers add blocks as the
 // wire announces them; the retry driver turns the draft into the final `done` message, whole
 // on success or salvaged on failure.
+import { isJsonObject } from "../protocol/json-object.ts";
 import { modelInfo } from "./models.ts";
 import { priceUsage, type TokenCounts } from "./usage.ts";
 import type { AssistantContent, AssistantMessage, StopReason, TextBlock, ThinkingBlock, ToolCallBlock } from "./types.ts";
@@ -92,8 +93,8 @@ function parseArgsInto(block: ToolCallBlock, raw: string): void {
   if (raw.trim() === "") return;
   try {
     const parsed: unknown = JSON.parse(raw);
-    if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)) {
-      block.args = parsed as Record<string, unknown>;
+    if (isJsonObject(parsed)) {
+      block.args = parsed;
       return;
     }
   } catch {

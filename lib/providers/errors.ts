@@ -1,5 +1,6 @@
 // Turning whatever an SDK call threw into a `Failure`: a message fit for the user and whether
 // asking again may help. Both SDKs share one error shape (status, headers, parsed body).
+import { isJsonObject } from "../protocol/json-object.ts";
 
 /** A classified request failure. */
 export interface Failure {
@@ -83,15 +84,11 @@ export function parseRetryAfter(headers: Headers | undefined, now = Date.now()):
 
 /** `{type, message}` from an Anthropic body (`{error: {type, message}}`) or an OpenAI error object. */
 function bodyError(body: unknown): { type?: string; message?: string } {
-  if (!isRecord(body)) return typeof body === "string" && body ? { message: body } : {};
-  const inner = isRecord(body.error) ? body.error : body;
+  if (!isJsonObject(body)) return typeof body === "string" && body ? { message: body } : {};
+  const inner = isJsonObject(body.error) ? body.error : body;
   const type = typeof inner.type === "string" ? inner.type : undefined;
   const message = typeof inner.message === "string" ? inner.message : undefined;
   return { type, message };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 // fetch reports socket failures while reading a body as TypeError("terminated") and friends,

@@ -1,6 +1,8 @@
 // The one streaming interface every LLM provider implements. Contract: `stream` never throws
 // for request or model failures; it always ends with a `done` event whose message carries stop
-// reason `error` or `aborted` (and `error` text) when things went wrong.
+// reason `error` or `aborted` (and `error` text) when things went wrong. Messages, their blocks
+// and Usage are written out as they are (session files, rpc get_messages, usage events), so
+// their fields are snake_case; ModelInfo likewise (rpc get_models).
 
 export interface TextBlock { type: "text"; text: string }
 /** base64 image bytes; `mime_type` as in the extension protocol. */
@@ -60,7 +62,7 @@ export interface ToolResultMessage {
 export type Message = UserMessage | AssistantMessage | ToolResultMessage;
 
 /** What the model is told about a tool: a JSON Schema object for its arguments. */
-export interface ToolDefinition {
+export interface ToolSpec {
   name: string;
   description: string;
   schema: Record<string, unknown>;
@@ -72,7 +74,7 @@ export interface StreamRequest {
   model: string;
   system: string;
   messages: Message[];
-  tools: ToolDefinition[];
+  tools: ToolSpec[];
   reasoning?: ReasoningEffort;
   maxTokens?: number;
   signal?: AbortSignal;
@@ -83,7 +85,7 @@ export type StreamEvent =
   | { type: "thinking_delta"; delta: string }
   /** A tool call started (no `delta`) or received a fragment of its raw argument JSON. */
   | { type: "tool_call_delta"; id: string; name: string; delta?: string }
-  | { type: "retry"; attempt: number; delay_ms: number; error: string }
+  | { type: "retry"; attempt: number; delayMs: number; error: string }
   | { type: "done"; message: AssistantMessage };
 
 export interface Provider {

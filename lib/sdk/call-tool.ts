@@ -2,10 +2,9 @@
 // and cancellation (both send `call_tool_cancel`), and every pending request settled when the
 // host goes away.
 import {
-  CALL_TOOL_TIMEOUT_MS, PendingRequests, type CallToolResultFrame, type FrameTransport, type Settlement,
+  CALL_TOOL_TIMEOUT_MS, isJsonObject, PendingRequests, type CallToolResultFrame, type FrameTransport, type Settlement,
 } from "../protocol/index.ts";
 import { CallToolError } from "./errors.ts";
-import { isPlainObject } from "./responses.ts";
 import type { CallToolOptions, CallToolResult, JsonObject } from "./types.ts";
 import type { OutboundFrame } from "./writer.ts";
 
@@ -33,7 +32,7 @@ export class CallToolClient {
     const refuse = (code: CallToolError["code"], message: string, cause?: unknown): Promise<never> =>
       Promise.reject(new CallToolError(code, `call_tool ${name}: ${message}`, { cause }));
     if (typeof name !== "string" || name === "") return refuse("invalid", "the tool name must be a non-empty string");
-    if (!isPlainObject(args)) return refuse("invalid", "args must be a JSON object");
+    if (!isJsonObject(args)) return refuse("invalid", "args must be a JSON object");
     const closedReason = this.pending.closedReason;
     if (closedReason !== undefined) return refuse("disconnected", closedReason);
     if (this.supported === undefined) return refuse("unsupported", "the host has not acknowledged hello yet");

@@ -14,7 +14,7 @@ import { describeError } from "./errors.ts";
 import { HandlerRunner } from "./handlers.ts";
 import { decideIntercept } from "./intercept.ts";
 import { readLines, type ReadableLike } from "./reader.ts";
-import type { Registry } from "./registry.ts";
+import type { HandlerRegistry } from "./registry.ts";
 import { commandResponseFrame, noop } from "./responses.ts";
 import { errorResult, toolResultFrame } from "./results.ts";
 import type { Awaitable, HostInfo, LifecycleEvent } from "./types.ts";
@@ -27,7 +27,7 @@ export interface ConnectionDeps {
   hello: OutboundFrame;
   stdin: ReadableLike;
   writer: FrameWriter;
-  registry: Registry;
+  registry: HandlerRegistry;
   calls: CallToolClient;
   log(message: string): void;
   onHello?: (host: HostInfo) => Awaitable<void>;
@@ -53,7 +53,7 @@ export function hostInfoFrom(ack: HelloAckFrame): HostInfo {
   };
 }
 
-export class Connection {
+export class HostConnection {
   private phase: Phase = "handshake";
   /** Frames that arrived while onHello ran; dispatched after `ready`. */
   private readonly early: HostFrame[] = [];

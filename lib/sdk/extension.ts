@@ -6,10 +6,10 @@ import { format } from "node:util";
 
 import { isLifecycleEventName, NOTIFY_LEVELS, type NotifyLevel } from "../protocol/index.ts";
 import { CallToolClient } from "./call-tool.ts";
-import { Connection, type RunOutcome } from "./connection.ts";
+import { HostConnection, type RunOutcome } from "./connection.ts";
 import { interceptedEvents } from "./intercept.ts";
 import type { ReadableLike } from "./reader.ts";
-import { Registry, type CommandHandler, type ToolHandler } from "./registry.ts";
+import { HandlerRegistry, type CommandHandler, type ToolHandler } from "./registry.ts";
 import type {
   AssistantMessageInterceptor,
   Awaitable,
@@ -52,7 +52,7 @@ type Phase = "setup" | "running" | "ready" | "done";
 export class Extension {
   readonly name: string;
   readonly version: string | undefined;
-  private readonly registry = new Registry();
+  private readonly registry = new HandlerRegistry();
   private readonly writer: FrameWriter;
   private readonly calls: CallToolClient;
   private readonly stderr: WritableLike;
@@ -213,7 +213,7 @@ export class Extension {
     if (this.phase !== "setup") throw new Error("run() may only be called once");
     this.phase = "running";
     const usesProcessStreams = !this.options.stdin && !this.options.stdout;
-    const connection = new Connection({
+    const connection = new HostConnection({
       hello: {
         type: "hello",
         name: this.name,

@@ -4,14 +4,14 @@
 import type { CommandInvokedFrame, ToolCallFrame } from "../protocol/index.ts";
 import type { CallToolClient } from "./call-tool.ts";
 import { describeError, HandlerAbortedError, OutboundFrameError, type AbortCause } from "./errors.ts";
-import type { Registry } from "./registry.ts";
+import type { HandlerRegistry } from "./registry.ts";
 import { commandResponseFrame, noop } from "./responses.ts";
 import { errorResult, toolResultFrame } from "./results.ts";
 import type { CallToolOptions, HandlerContext, HostInfo, JsonObject } from "./types.ts";
 import type { OutboundFrame } from "./writer.ts";
 
 export interface HandlerRunnerDeps {
-  registry: Registry;
+  registry: HandlerRegistry;
   calls: CallToolClient;
   /** Writes a reply; throws OutboundFrameError for a frame that would break the protocol. */
   send(frame: OutboundFrame): boolean;

@@ -1,9 +1,8 @@
 // Answers `event_intercept` requests with the registered interceptors. Every request gets a
 // reply; anything that goes wrong (no interceptor, a throw, an invalid decision) answers "allow,
 // unchanged", which is also what the host assumes when no reply comes in time.
-import { SYSTEM_PROMPT_MAX_BYTES, type InterceptableEventName } from "../protocol/index.ts";
+import { isJsonObject, SYSTEM_PROMPT_MAX_BYTES, type InterceptableEventName } from "../protocol/index.ts";
 import { describeError } from "./errors.ts";
-import { isPlainObject } from "./responses.ts";
 import type { Interceptors, JsonObject } from "./types.ts";
 import type { OutboundFrame } from "./writer.ts";
 
@@ -63,12 +62,12 @@ async function decide(request: Request, i: Interceptors, log: (message: string) 
     }
     case "tool_call": {
       const tool = str(request.tool_name) ?? "";
-      const args = isPlainObject(request.tool_args) ? request.tool_args : {};
+      const args = isJsonObject(request.tool_args) ? request.tool_args : {};
       if (i.toolCallX) {
         const d = (await i.toolCallX(tool, args)) ?? {};
         const out = blockFields(d.block, d.reason);
         if (!d.block && d.modifiedArgs !== undefined) {
-          if (isPlainObject(d.modifiedArgs)) out.modified_args = d.modifiedArgs;
+          if (isJsonObject(d.modifiedArgs)) out.modified_args = d.modifiedArgs;
           else log(`tool_call interceptor returned modifiedArgs that is not a JSON object; args kept`);
         }
         return out;

@@ -1,7 +1,8 @@
 // Everything an extension registers: commands, tools, event handlers, interceptors and panel
 // callbacks, plus the frames that announce them. Registration order is announcement order.
 import { interceptedEvents } from "./intercept.ts";
-import { isPlainObject, type Response } from "./responses.ts";
+import { isJsonObject } from "../protocol/index.ts";
+import type { Response } from "./responses.ts";
 import type { ToolResult } from "./results.ts";
 import type {
   Awaitable,
@@ -19,13 +20,13 @@ import type { OutboundFrame } from "./writer.ts";
 export type CommandHandler = (args: string, ctx: CommandContext) => Awaitable<Response | undefined | void>;
 export type ToolHandler = (args: JsonObject, ctx: ToolContext) => Awaitable<ToolResult | string>;
 
-export interface CommandEntry {
+export interface RegisteredCommand {
   name: string;
   description: string;
   handler: CommandHandler;
 }
 
-export interface ToolEntry {
+export interface RegisteredTool {
   name: string;
   definition: ToolDefinition;
   handler: ToolHandler;
@@ -42,16 +43,16 @@ function checkHandler(what: string, handler: unknown): void {
   if (typeof handler !== "function") throw new TypeError(`${what} handler must be a function`);
 }
 
-export class Registry {
+export class HandlerRegistry {
   /** Keyed by lower-case name: the host matches commands case-insensitively. */
-  readonly commands = new Map<string, CommandEntry>();
-  readonly tools = new Map<string, ToolEntry>();
+  readonly commands = new Map<string, RegisteredCommand>();
+  readonly tools = new Map<string, RegisteredTool>();
   readonly events = new Map<string, EventHandler[]>();
   readonly interceptors: Interceptors = {};
   readonly panelKeys = new Map<string, PanelKeyHandler>();
   readonly panelCloses = new Map<string, PanelCloseHandler>();
 
-  addCommand(name: string, description: string, handler: CommandHandler): CommandEntry {
+  addCommand(name: string, description: string, handler: CommandHandler): RegisteredCommand {
     checkName("command", name);
     checkHandler(`command /${name}`, handler);
     if (typeof description !== "string") throw new TypeError(`command /${name}: description must be a string`);
@@ -63,13 +64,13 @@ export class Registry {
     return entry;
   }
 
-  addTool(name: string, definition: ToolDefinition, handler: ToolHandler): ToolEntry {
+  addTool(name: string, definition: ToolDefinition, handler: ToolHandler): RegisteredTool {
     checkName("tool", name);
     checkHandler(`tool ${name}`, handler);
     if (!definition || typeof definition.description !== "string") {
       throw new TypeError(`tool ${name}: definition.description must be a string`);
     }
-    if (definition.schema !== undefined && !isPlainObject(definition.schema)) {
+    if (definition.schema !== undefined && !isJsonObject(definition.schema)) {
       throw new TypeError(`tool ${name}: definition.schema must be a JSON Schema object`);
     }
     if (this.tools.has(name)) throw new Error(`tool ${name} is already registered`);
@@ -87,7 +88,7 @@ export class Registry {
   }
 
   /** Looks a command up by the canonical name the host sends, tolerating case differences. */
-  findCommand(name: string): CommandEntry | undefined {
+  findCommand(name: string): RegisteredCommand | undefined {
     return this.commands.get(name.toLowerCase());
   }
 
@@ -103,11 +104,11 @@ export class Registry {
     return caps;
   }
 
-  commandFrame(entry: CommandEntry): OutboundFrame {
+  commandFrame(entry: RegisteredCommand): OutboundFrame {
     return { type: "register_command", name: entry.name, description: entry.description };
   }
 
-  toolFrame(entry: ToolEntry): OutboundFrame {
+  toolFrame(entry: RegisteredTool): OutboundFrame {
     const { description, schema, deferred, interactive } = entry.definition;
     return {
       type: "register_tool",

@@ -1,5 +1,6 @@
 // What a command handler returns: one of the six `command_response` actions. Every helper takes
 // an optional `error`, which the host shows as a red status line whatever the action.
+import { isJsonObject } from "../protocol/index.ts";
 import type { JsonObject, PanelView } from "./types.ts";
 
 interface WithError {
@@ -68,7 +69,7 @@ export function commandResponseFrame(id: string, response: unknown): { type: "co
     case "prompt":
       return { ...base, prompt: r.prompt, ...error };
     case "tool_prompt":
-      if (!isPlainObject(r.toolArgs)) throw new TypeError("toolPrompt: toolArgs must be a JSON object");
+      if (!isJsonObject(r.toolArgs)) throw new TypeError("toolPrompt: toolArgs must be a JSON object");
       return { ...base, prompt: r.prompt, tool_name: r.toolName, tool_args: r.toolArgs, ...error };
     case "insert":
       return { ...base, insert: r.insert, ...error };
@@ -81,12 +82,6 @@ export function commandResponseFrame(id: string, response: unknown): { type: "co
     default:
       throw new TypeError(`unknown action "${(r as { action: string }).action}"`);
   }
-}
-
-export function isPlainObject(value: unknown): value is JsonObject {
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
 }
 
 /** "null", "undefined", "an array", "an object", "a string", … for error messages. */

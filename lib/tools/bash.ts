@@ -12,7 +12,7 @@ import { LineSplitter } from "./line-splitter.ts";
 import { OutputTail, truncationNote } from "./output-tail.ts";
 import { terminateGroup } from "../process/group.ts";
 import { findShell } from "./shell.ts";
-import type { Tool, ToolContext, ToolOutcome } from "./types.ts";
+import type { Tool, ToolExecutionContext, ToolOutcome } from "./types.ts";
 
 export interface BashToolOptions {
   cwd: string;
@@ -70,7 +70,8 @@ export function createBashTool(options: BashToolOptions): Tool {
 
 type Stop = "timed_out" | "cancelled";
 
-async function runCommand(command: string, timeoutMs: number, options: BashToolOptions, ctx: ToolContext): Promise<ToolOutcome> {
+async function runCommand(command: string, timeoutMs: number, options: BashToolOptions,
+  ctx: ToolExecutionContext): Promise<ToolOutcome> {
   const shell = options.shell ?? findShell();
   const tail = new OutputTail(options.maxLines ?? BASH_DEFAULTS.maxLines, options.maxBytes ?? BASH_DEFAULTS.maxBytes);
   const child = spawn(shell, ["-c", command], {
@@ -161,15 +162,15 @@ function describeOutcome(
   if (stop === "timed_out") {
     const secs = Number((timeoutMs / 1000).toFixed(3));
     text += `\n\n[Timed out after ${secs} s; the command and everything it started were killed. If it needs longer, pass a larger timeout (seconds).]`;
-    return { content: [{ type: "text", text }], is_error: true, status: "timed_out", details };
+    return { content: [{ type: "text", text }], isError: true, status: "timed_out", details };
   }
   if (stop === "cancelled") {
     text += "\n\n[Cancelled; the command and everything it started were killed.]";
-    return { content: [{ type: "text", text }], is_error: true, status: "cancelled", details };
+    return { content: [{ type: "text", text }], isError: true, status: "cancelled", details };
   }
   if (code !== 0) {
     text += code === null ? `\n\n[Killed by signal ${signal ?? "unknown"}]` : `\n\n[Exit code ${code}]`;
-    return { content: [{ type: "text", text }], is_error: true, status: "failed", details };
+    return { content: [{ type: "text", text }], isError: true, status: "failed", details };
   }
   return { content: [{ type: "text", text }], details };
 }

@@ -1,9 +1,10 @@
 // Pure text logic of the edit tool: locate every edit in the original text, refuse missing,
 // ambiguous and overlapping matches, apply them all at once, and summarise the change.
 
+/** One replacement, read from the tool's `{old_text, new_text}` arguments. */
 export interface TextEdit {
-  old_text: string;
-  new_text: string;
+  oldText: string;
+  newText: string;
 }
 
 /** One applied edit, trimmed to the lines that really changed. */
@@ -19,10 +20,10 @@ export interface EditHunk {
 /** Thrown with a message addressed to the model; nothing has been applied. */
 export class EditError extends Error {}
 
-interface Located { edit: number; start: number; end: number; new_text: string }
+interface Located { edit: number; start: number; end: number; newText: string }
 
 /**
- * Applies `edits` to `original`. Every `old_text` is matched against the original text (not
+ * Applies `edits` to `original`. Every `oldText` is matched against the original text (not
  * against the result of earlier edits) and must occur exactly once; matches must not overlap.
  */
 export function applyEdits(original: string, edits: TextEdit[], label: string): { text: string; hunks: EditHunk[] } {
@@ -42,7 +43,7 @@ export function applyEdits(original: string, edits: TextEdit[], label: string): 
   let text = "";
   let cursor = 0;
   for (const l of ordered) {
-    text += original.slice(cursor, l.start) + l.new_text;
+    text += original.slice(cursor, l.start) + l.newText;
     cursor = l.end;
   }
   text += original.slice(cursor);
@@ -52,15 +53,15 @@ export function applyEdits(original: string, edits: TextEdit[], label: string): 
 
 function locate(original: string, edit: TextEdit, n: number, count: number, label: string): Located {
   const which = count > 1 ? `edit ${n} of ${count}` : "edit";
-  if (edit.old_text === "") {
+  if (edit.oldText === "") {
     throw new EditError(`${which}: old_text is empty. Give the exact text to replace (use write to create a file). Nothing was written.`);
   }
-  const first = original.indexOf(edit.old_text);
+  const first = original.indexOf(edit.oldText);
   if (first === -1) {
-    throw new EditError(`${which}: old_text was not found in ${label}.${missHint(original, edit.old_text)} Nothing was written.`);
+    throw new EditError(`${which}: old_text was not found in ${label}.${missHint(original, edit.oldText)} Nothing was written.`);
   }
   const positions = [first];
-  for (let at = original.indexOf(edit.old_text, first + 1); at !== -1; at = original.indexOf(edit.old_text, at + 1)) {
+  for (let at = original.indexOf(edit.oldText, first + 1); at !== -1; at = original.indexOf(edit.oldText, at + 1)) {
     positions.push(at);
   }
   if (positions.length > 1) {
@@ -70,7 +71,7 @@ function locate(original: string, edit: TextEdit, n: number, count: number, labe
         "Include more surrounding lines so it matches exactly one place. Nothing was written.",
     );
   }
-  return { edit: n, start: first, end: first + edit.old_text.length, new_text: edit.new_text };
+  return { edit: n, start: first, end: first + edit.oldText.length, newText: edit.newText };
 }
 
 /** Explains the most common near misses: whitespace and indentation differences. */
@@ -89,8 +90,8 @@ export function lineOf(text: string, index: number): number {
 }
 
 function hunkOf(original: string, l: Located, edit: TextEdit): EditHunk {
-  const removed = edit.old_text.split("\n");
-  const added = edit.new_text === "" ? [] : edit.new_text.split("\n");
+  const removed = edit.oldText.split("\n");
+  const added = edit.newText === "" ? [] : edit.newText.split("\n");
   // Models pad edits with unchanged context lines; leave those out of the summary.
   let lead = 0;
   while (lead < removed.length - 1 && lead < added.length - 1 && removed[lead] === added[lead]) lead++;

@@ -100,7 +100,7 @@ async function planEdit(args: Record<string, unknown>, options: EditToolOptions)
   if (bom) text = text.slice(1);
   const crlf = usesCrlfOnly(text);
   if (crlf) text = text.replace(/\r\n/g, "\n");
-  const normalized = crlf ? edits.map((e) => ({ old_text: toLf(e.old_text), new_text: toLf(e.new_text) })) : edits;
+  const normalized = crlf ? edits.map((e) => ({ oldText: toLf(e.oldText), newText: toLf(e.newText) })) : edits;
 
   let result: ReturnType<typeof applyEdits>;
   try {
@@ -135,11 +135,11 @@ function readEdits(args: Record<string, unknown>): TextEdit[] {
       if (typeof item.old_text !== "string" || typeof item.new_text !== "string") {
         throw new ToolFailure(`edit: ${where} needs string old_text and new_text fields.`);
       }
-      return { old_text: item.old_text, new_text: item.new_text };
+      return { oldText: item.old_text, newText: item.new_text };
     });
   }
   if (typeof args.old_text === "string" && typeof args.new_text === "string") {
-    return [{ old_text: args.old_text, new_text: args.new_text }];
+    return [{ oldText: args.old_text, newText: args.new_text }];
   }
   throw new ToolFailure("edit: give `edits: [{old_text, new_text}, …]` or a single `old_text` with `new_text` (both strings).");
 }

@@ -1,6 +1,6 @@
 // Tools signal failures by throwing `ToolFailure` inside their implementation; `guardExecute`
 // turns every throw into an outcome, so a tool's `execute` keeps the "never throws" contract.
-import { errorOutcome, type ToolOutcome, type ToolContext, type ToolStatus } from "./types.ts";
+import { errorOutcome, type ToolExecutionContext, type ToolOutcome, type ToolStatus } from "./types.ts";
 
 /** A failure addressed to the model: what went wrong and how to fix the call. */
 export class ToolFailure extends Error {
@@ -24,8 +24,8 @@ export function cancelledOutcome(toolName: string): ToolOutcome {
  */
 export function guardExecute(
   toolName: string,
-  body: (args: Record<string, unknown>, ctx: ToolContext) => Promise<ToolOutcome>,
-): (args: Record<string, unknown>, ctx: ToolContext) => Promise<ToolOutcome> {
+  body: (args: Record<string, unknown>, ctx: ToolExecutionContext) => Promise<ToolOutcome>,
+): (args: Record<string, unknown>, ctx: ToolExecutionContext) => Promise<ToolOutcome> {
   return async (args, ctx) => {
     if (ctx.signal.aborted) return cancelledOutcome(toolName);
     try {

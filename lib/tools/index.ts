@@ -1,6 +1,6 @@
 // The built-in tool set, bound to one working directory: the factory's `cwd` is what the tools
-// use (ToolContext.cwd is informational). `only` is the `--tools a,b` selection; the skill tool
-// exists only when skills are given and there is at least one.
+// use (ToolExecutionContext.cwd is informational). `only` is the `--tools a,b` selection; the
+// skill tool exists only when skills are given and there is at least one.
 import type { Skill } from "./skill-file.ts";
 import { BUILTIN_TOOL_NAMES } from "../protocol/limits.ts";
 import { createBashTool, type BashToolOptions } from "./bash.ts";

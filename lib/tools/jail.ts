@@ -5,7 +5,8 @@
 // working directory only; a bash command can still name any path it likes. A link swapped
 // between the check and the access (a race) is not defended against.
 import { lstatSync, readlinkSync, realpathSync } from "node:fs";
-import { basename, dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import { basename, dirname, resolve } from "node:path";
+import { isInside } from "../fs/inside.ts";
 import { ToolFailure } from "./failure.ts";
 
 /** Jail may be toggled while tools live (`/jail`, `/unjail`), so a getter is accepted too. */
@@ -39,13 +40,6 @@ export function realLocation(path: string, hops = 0): string {
   const parent = dirname(path);
   if (parent === path) return path;
   return resolve(realLocation(parent, hops), basename(path));
-}
-
-/** True when `path` is `root` or lies below it (both absolute, already resolved). */
-export function isInside(root: string, path: string): boolean {
-  const rel = relative(root, path);
-  if (rel === "") return true;
-  return rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
 }
 
 export interface JailVerdict {

@@ -1,8 +1,8 @@
 // A tool the agent can run: built-in tools are factories bound to a cwd; extension tools are
 // proxies to a subprocess. Contract: `execute` never throws for the model's mistakes or the
-// tool's own failures; it returns content with `is_error`, and a typed `status` when the
+// tool's own failures; it returns content with `isError`, and a typed `status` when the
 // outcome is not a plain completion or failure (blocked by policy, cancelled, timed out).
-import type { ImageBlock, TextBlock, ToolDefinition } from "../providers/types.ts";
+import type { ImageBlock, TextBlock, ToolSpec } from "../providers/types.ts";
 
 export type ToolContent = TextBlock | ImageBlock;
 
@@ -10,16 +10,16 @@ export type ToolStatus = "completed" | "failed" | "blocked" | "cancelled" | "tim
 
 export interface ToolOutcome {
   content: ToolContent[];
-  is_error?: boolean;
-  /** Typed classification; absent means completed (or failed when `is_error`). */
+  isError?: boolean;
+  /** Typed classification; absent means completed (or failed when `isError`). */
   status?: ToolStatus;
   /** Names of deferred tools this result activates. */
-  activate_tools?: string[];
+  activateTools?: string[];
   /** Details for the UI and session; of these only `diff` reaches observers (the tool_result event). */
   details?: Record<string, unknown>;
 }
 
-export interface ToolContext {
+export interface ToolExecutionContext {
   cwd: string;
   signal: AbortSignal;
   /** A running tool's progress line (bash output, for example). */
@@ -32,7 +32,7 @@ export interface ToolContext {
   parentId?: string;
 }
 
-export interface Tool extends ToolDefinition {
+export interface Tool extends ToolSpec {
   /** "builtin", or the extension that registered it. */
   source: { kind: "builtin" } | { kind: "extension"; extension: string };
   deferred?: boolean;
@@ -44,7 +44,7 @@ export interface Tool extends ToolDefinition {
    * confirmation can show it; may throw (then nothing is shown).
    */
   change?(args: Record<string, unknown>): Promise<string>;
-  execute(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome>;
+  execute(args: Record<string, unknown>, ctx: ToolExecutionContext): Promise<ToolOutcome>;
 }
 
 export function textOutcome(text: string, extra: Partial<ToolOutcome> = {}): ToolOutcome {
@@ -52,5 +52,5 @@ export function textOutcome(text: string, extra: Partial<ToolOutcome> = {}): Too
 }
 
 export function errorOutcome(text: string, status: ToolStatus = "failed"): ToolOutcome {
-  return { content: [{ type: "text", text }], is_error: true, status };
+  return { content: [{ type: "text", text }], isError: true, status };
 }

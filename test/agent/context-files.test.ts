@@ -165,8 +165,8 @@ describe("context files in the system prompt", () => {
     const hooks: AgentHooks = {
       ...NO_HOOKS,
       beforeAgentStart: async (input) => {
-        seen.push(input.system_prompt);
-        return input.system_prompt.replace(/# Project context[\s\S]*/, "").trimEnd();
+        seen.push(input.systemPrompt);
+        return input.systemPrompt.replace(/# Project context[\s\S]*/, "").trimEnd();
       },
     };
     h = await harnessWithFiles({ hooks, prompt: { systemPrompt: "BASE", contextFiles: {} } });

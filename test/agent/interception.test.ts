@@ -14,12 +14,12 @@ afterEach(async () => {
 const guard: AgentHooks = {
   ...NO_HOOKS,
   interceptToolCall: async (call) => {
-    const command = String(call.tool_args.command ?? "");
-    if (call.tool_name === "bash" && command.includes("rm -rf")) {
-      return { block: true, reason: 'refused: matches danger pattern "rm -rf"', args: call.tool_args };
+    const command = String(call.toolArgs.command ?? "");
+    if (call.toolName === "bash" && command.includes("rm -rf")) {
+      return { block: true, reason: 'refused: matches danger pattern "rm -rf"', args: call.toolArgs };
     }
-    if (call.tool_name === "bash" && command.startsWith("ls")) return { block: false, args: { command: `echo GUARDED: ${command}` } };
-    return { block: false, args: call.tool_args };
+    if (call.toolName === "bash" && command.startsWith("ls")) return { block: false, args: { command: `echo GUARDED: ${command}` } };
+    return { block: false, args: call.toolArgs };
   },
 };
 
@@ -161,14 +161,14 @@ describe("System prompt assembly and before_agent_start", () => {
       ...NO_HOOKS,
       beforeAgentStart: async (input) => {
         calls.push(input);
-        return `REPLACED#${calls.length} (was ${input.system_prompt.length} chars)`;
+        return `REPLACED#${calls.length} (was ${input.systemPrompt.length} chars)`;
       },
     };
     h = await startHarness([{ text: "a" }, { text: "b" }, { text: "c" }, { text: "d" }], { hooks, prompt: { systemPrompt: "BASE PROMPT" } });
     await h.session.prompt("one");
     await h.session.prompt("two");
     expect(calls).toHaveLength(1);
-    expect(calls[0]).toMatchObject({ session_id: h.session.sessionId, cwd: h.cwd, provider: "anthropic", model: "claude-sonnet-4-6", system_prompt: "BASE PROMPT" });
+    expect(calls[0]).toMatchObject({ sessionId: h.session.sessionId, cwd: h.cwd, provider: "anthropic", model: "claude-sonnet-4-6", systemPrompt: "BASE PROMPT" });
     expect(systemSent(h.server.requests[0]!.body)).toBe("REPLACED#1 (was 11 chars)");
     expect(systemSent(h.server.requests[1]!.body)).toBe("REPLACED#1 (was 11 chars)");
 
@@ -176,9 +176,9 @@ describe("System prompt assembly and before_agent_start", () => {
     await h.session.prompt("three");
     expect(calls).toHaveLength(2);
     // A rebuild starts from the unmodified base prompt with a fresh agent_run_id.
-    expect(calls[1]!.system_prompt).toBe("BASE PROMPT");
+    expect(calls[1]!.systemPrompt).toBe("BASE PROMPT");
     expect(calls[1]!.model).toBe("claude-opus-4-6");
-    expect(calls[1]!.agent_run_id).not.toBe(calls[0]!.agent_run_id);
+    expect(calls[1]!.agentRunId).not.toBe(calls[0]!.agentRunId);
     expect(h.server.requests[2]!.body.model).toBe("claude-opus-4-6");
     expect(systemSent(h.server.requests[2]!.body)).toBe("REPLACED#2 (was 11 chars)");
 
@@ -194,7 +194,7 @@ describe("System prompt assembly and before_agent_start", () => {
     const hooks: AgentHooks = {
       ...NO_HOOKS,
       beforeAgentStart: async (input) => {
-        seen.push(input.agent_run_id);
+        seen.push(input.agentRunId);
         if (seen.length === 1) await new Promise<void>((r) => (release = r));
         return `PASS ${seen.length}`;
       },

@@ -43,8 +43,8 @@ describe("Permissions: --no-yolo with a confirmer", () => {
       confirmer: confirmer.confirm,
     });
     await h.session.prompt("write both");
-    expect(confirmer.asked.map((r) => r.tool_id)).toEqual(["c1", "c2"]);
-    expect(confirmer.asked[0]!.tool_preview).toContain("yes.txt");
+    expect(confirmer.asked.map((r) => r.toolId)).toEqual(["c1", "c2"]);
+    expect(confirmer.asked[0]!.toolPreview).toContain("yes.txt");
     const seq = h.events
       .filter((e) => ["tool_confirmation_requested", "permission_decision", "tool_result"].includes(e.type))
       .map((e) => `${e.type}:${(e as { tool_id: string }).tool_id}`);
@@ -68,7 +68,7 @@ describe("Permissions: --no-yolo with a confirmer", () => {
       { yolo: false, confirmer: confirmer.confirm },
     );
     await h.session.prompt("go");
-    expect(confirmer.asked.map((r) => r.tool_id)).toEqual(["t1", "t3"]);
+    expect(confirmer.asked.map((r) => r.toolId)).toEqual(["t1", "t3"]);
     expect(h.ofType("permission_decision").map((d) => [d.tool_id, d.source])).toEqual([
       ["t1", "user"], ["t2", "remembered"], ["t3", "user"],
     ]);
@@ -92,9 +92,9 @@ describe("Permissions: --no-yolo with a confirmer", () => {
       yolo: false,
       confirmer: confirmer.confirm,
       hooks: {
-        beforeAgentStart: async (i) => i.system_prompt,
+        beforeAgentStart: async (i) => i.systemPrompt,
         interceptTurnStart: async () => ({ block: false }),
-        interceptToolCall: async (call) => ({ block: true, reason: "no writes today", args: call.tool_args }),
+        interceptToolCall: async (call) => ({ block: true, reason: "no writes today", args: call.toolArgs }),
         interceptsAssistantMessage: () => false,
         interceptAssistantMessage: async (text) => ({ block: false, text }),
       },

@@ -87,7 +87,7 @@ describe("Extension tools through extraTools", () => {
 
   it("a deferred tool appears in the request only after a result activates it", async () => {
     const active = new Set<string>();
-    const loader = extensionTool("load_weather", async () => textOutcome("Enabled weather lookup", { activate_tools: ["weather"] }));
+    const loader = extensionTool("load_weather", async () => textOutcome("Enabled weather lookup", { activateTools: ["weather"] }));
     const weather = extensionTool("weather", async () => textOutcome("sunny"), { deferred: true });
     h = await startHarness(
       [{ tool_calls: [{ id: "l1", name: "load_weather", args: {} }] }, { text: "now I can" }],
@@ -139,7 +139,7 @@ describe("The tool_prompt command action", () => {
   });
 
   it("goes through guards: a blocked tool is recorded as a tool error and the model still runs", async () => {
-    const hooks: AgentHooks = { ...NO_HOOKS, interceptToolCall: async (c) => ({ block: true, reason: "not via commands", args: c.tool_args }) };
+    const hooks: AgentHooks = { ...NO_HOOKS, interceptToolCall: async (c) => ({ block: true, reason: "not via commands", args: c.toolArgs }) };
     h = await startHarness([{ text: "understood" }], { hooks });
     await h.session.runToolPrompt("go", "bash", { command: "echo hi" }, { originExtension: "dev-ext" });
     expect(h.ofType("tool_result")[0]).toMatchObject({ status: "blocked", executed: false, origin_extension: "dev-ext" });
@@ -162,11 +162,11 @@ describe("call_tool: runTool for extensions", () => {
   it("uses guards and the registry, marks events with origin_extension, and writes nothing to the transcript", async () => {
     const hooks: AgentHooks = {
       ...NO_HOOKS,
-      interceptToolCall: async (c) => ({ block: false, args: c.tool_name === "bash" ? { command: "echo REWRITTEN" } : c.tool_args }),
+      interceptToolCall: async (c) => ({ block: false, args: c.toolName === "bash" ? { command: "echo REWRITTEN" } : c.toolArgs }),
     };
     h = await startHarness([], { hooks });
     const result = await h.session.runTool("bash", { command: "echo original" }, { originExtension: "caller-ext" });
-    expect(result).toMatchObject({ status: "completed", executed: true, is_error: false });
+    expect(result).toMatchObject({ status: "completed", executed: true, isError: false });
     expect(JSON.stringify(result.content)).toContain("REWRITTEN");
     expect(h.session.messages).toEqual([]);
     expect(h.types(milestones)).toEqual(["session_start", "tool_call", "permission_decision", "tool_result"]);
@@ -175,7 +175,7 @@ describe("call_tool: runTool for extensions", () => {
     expect(toolEvents.every((e) => (e as { origin_extension?: string }).origin_extension === "caller-ext")).toBe(true);
 
     const unknown = await h.session.runTool("nope", {}, { originExtension: "caller-ext" });
-    expect(unknown).toMatchObject({ status: "failed", executed: false, is_error: true });
+    expect(unknown).toMatchObject({ status: "failed", executed: false, isError: true });
   });
 
   it("honours the caller's cancellation signal", async () => {

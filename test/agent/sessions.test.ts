@@ -239,7 +239,7 @@ describe("Session boundary events", () => {
   it("switching sessions ends the old one, starts the new one and rebuilds the system prompt", async () => {
     let passes = 0;
     h = await startHarness([{ text: "a" }, { text: "b" }], {
-      hooks: { ...NO_HOOKS, beforeAgentStart: async (i) => { passes++; return i.system_prompt; } },
+      hooks: { ...NO_HOOKS, beforeAgentStart: async (i) => { passes++; return i.systemPrompt; } },
     });
     const first = open({ kind: "new" });
     const session = h.newSession({ session: first });

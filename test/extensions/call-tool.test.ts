@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { extensionLogPath } from "../../lib/paths.ts";
-import type { ToolContext } from "../../lib/tools/types.ts";
+import type { ToolExecutionContext } from "../../lib/tools/types.ts";
 import { command, readRecord, sandbox, startHost, tool, waitFor, writeExtension, type Sandbox, type TestHost } from "./helpers.ts";
 
 let sb: Sandbox;
@@ -10,7 +10,7 @@ let t: TestHost | undefined;
 beforeEach(async () => void (sb = await sandbox()));
 afterEach(() => sb.cleanup()); // also shuts down the hosts started in it
 
-const ctx = (signal = new AbortController().signal): ToolContext => ({ cwd: "/", signal });
+const ctx = (signal = new AbortController().signal): ToolExecutionContext => ({ cwd: "/", signal });
 
 /**
  * The chain extension: tool X with args {next:[Y, …]} calls Y through call_tool (parented by
@@ -163,7 +163,7 @@ describe("call_tool", () => {
       timeouts: { callTool: 200 },
       runTool: (_name, _args, c) => new Promise((resolve) => c.signal.addEventListener("abort", () => {
         reason = c.signal.reason;
-        resolve({ content: [{ type: "text", text: "stopped" }], is_error: true, status: "cancelled" });
+        resolve({ content: [{ type: "text", text: "stopped" }], isError: true, status: "cancelled" });
       })),
     });
     expect(await callFromCommand("read")).toMatchObject({ is_error: true, content: [{ text: "call_tool read timed out after 200 ms" }] });

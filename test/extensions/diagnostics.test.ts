@@ -30,7 +30,7 @@ describe("diagnostics that say what happened", () => {
     const t = await startHost(sb, { limits: { maxFrameBytes: 4096 } });
     const echo = t.host.tools()[0]!;
     const big = await echo.execute({ text: "x".repeat(10_000) }, ctx());
-    expect(big.is_error).toBe(true);
+    expect(big.isError).toBe(true);
     expect(big.content).toEqual([{ type: "text", text: expect.stringMatching(
       /^tool echo \(extension "echo"\) was not called: not sending a tool_call frame of \d+ bytes: over the 4096-byte frame limit\. The extension is still running; call it again with smaller arguments\.$/) }]);
     expect(t.host.reports()[0]).toMatchObject({ status: "ok", running: true });

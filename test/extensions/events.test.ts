@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { LifecycleEvent } from "../../lib/agent/events.ts";
+import type { LifecyclePayload } from "../../lib/agent/events.ts";
 import { eventFrame } from "../../lib/extensions/host/events.ts";
 import { extensionLogPath } from "../../lib/paths.ts";
 import { readRecord, sandbox, startHost, waitFor, writeExtension, type Sandbox, type TestHost } from "./helpers.ts";
@@ -11,7 +11,7 @@ let t: TestHost | undefined;
 beforeEach(async () => void (sb = await sandbox()));
 afterEach(() => sb.cleanup()); // also shuts down the hosts started in it
 
-const ALL: LifecycleEvent[] = [
+const ALL: LifecyclePayload[] = [
   { type: "session_start" },
   { type: "user_prompt_submit", text: "hi", queued: true, image_count: 1 },
   { type: "turn_start", step: 1 },

@@ -20,7 +20,7 @@ function interceptor(parent: string, name: string, intercept: string[], answer: 
   return { dir, asked: () => readRecord(record).filter((f) => f.type === "event_intercept") };
 }
 
-const call = (args: Record<string, unknown> = { command: "rm -rf /tmp/foo" }) => ({ tool_id: "call-1", tool_name: "bash", tool_args: args });
+const call = (args: Record<string, unknown> = { command: "rm -rf /tmp/foo" }) => ({ toolId: "call-1", toolName: "bash", toolArgs: args });
 
 describe("event_intercept: an interceptor that keeps timing out", () => {
   it("is no longer consulted after 3 timeouts in a row (allow at once, one warning naming it), and again after a reload", async () => {
@@ -150,8 +150,8 @@ describe("event_intercept: turn_start and assistant_message", () => {
 });
 
 describe("System prompt replacement (before_agent_start)", () => {
-  const input = (system_prompt: string, signal?: AbortSignal) => ({
-    session_id: "session-123", agent_run_id: "run-456", cwd: sb.cwd, provider: "anthropic", model: "claude-opus-4-7", system_prompt, signal });
+  const input = (systemPrompt: string, signal?: AbortSignal) => ({
+    sessionId: "session-123", agentRunId: "run-456", cwd: sb.cwd, provider: "anthropic", model: "claude-opus-4-7", systemPrompt, signal });
 
   it("runs serially in load order (explicit first), each extension receiving the previous result", async () => {
     const first = interceptor(sb.scratch, "first", ["before_agent_start"], `{system_prompt: msg.system_prompt + " +first"}`);

@@ -36,13 +36,13 @@ describe("Panels", () => {
     t = await startHost(sb);
     await t.host.invokeCommand("todos", "");
     await t.host.invokeCommand("notes", "");
-    expect(t.host.openPanels().map((p) => p.panel_id)).toEqual(["todos-main", "notes-main"]);
+    expect(t.host.openPanels().map((p) => p.panelId)).toEqual(["todos-main", "notes-main"]);
     t.host.panelKey("todos-main", "down");
     t.host.panelKey("notes-main", "rune", "q");
     await waitFor(() => t!.of("ext_panel_render").length === 2, "two renders");
     expect(todos().filter((f) => f.type === "panel_key")).toEqual([{ type: "panel_key", panel_id: "todos-main", key: "down" }]);
     expect(notes().filter((f) => f.type === "panel_key")).toEqual([{ type: "panel_key", panel_id: "notes-main", key: "rune", text: "q" }]);
-    expect(t.host.openPanels().find((p) => p.panel_id === "todos-main")).toEqual({ extension: "todos", panel_id: "todos-main",
+    expect(t.host.openPanels().find((p) => p.panelId === "todos-main")).toEqual({ extension: "todos", panelId: "todos-main",
       title: "todos", lines: ["key down"], footer: "esc close" });
     expect(t.of("ext_panel_render").map((e) => [e.extension, e.panel_id, e.lines])).toEqual(
       expect.arrayContaining([["todos", "todos-main", ["key down"]], ["notes", "notes-main", ["key rune q"]]]));
@@ -95,7 +95,7 @@ describe("Panels", () => {
     await t.host.invokeCommand("intruder", "");
     t.host.panelKey("todos-main", "up");
     await waitFor(() => t!.of("ext_panel_render").length, "todos' own render");
-    expect(t.host.openPanels()).toEqual([{ extension: "todos", panel_id: "todos-main", title: "todos", lines: ["key up"], footer: "esc close" }]);
+    expect(t.host.openPanels()).toEqual([{ extension: "todos", panelId: "todos-main", title: "todos", lines: ["key up"], footer: "esc close" }]);
     expect(t.of("ext_panel_render").map((e) => e.extension)).toEqual(["todos"]);
   });
 

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { extensionLogPath } from "../../lib/paths.ts";
-import type { ToolContext } from "../../lib/tools/types.ts";
+import type { ToolExecutionContext } from "../../lib/tools/types.ts";
 import { readRecord, sandbox, startHost, tool, waitFor, writeExtension, type Sandbox, type TestHost } from "./helpers.ts";
 
 let sb: Sandbox;
@@ -10,7 +10,7 @@ let t: TestHost | undefined;
 beforeEach(async () => void (sb = await sandbox()));
 afterEach(() => sb.cleanup()); // also shuts down the hosts started in it
 
-const ctx = (signal = new AbortController().signal): ToolContext => ({ cwd: "/", signal });
+const ctx = (signal = new AbortController().signal): ToolExecutionContext => ({ cwd: "/", signal });
 const PNG = "iVBORw0KGgo=";
 
 /** Replies to tool calls by tool name: `weather` echoes the city, `pic` an image, `bad` an error, `hang` never. */
@@ -45,10 +45,10 @@ describe("register_tool / tool_call / tool_result", () => {
     t = await startHost(sb);
     const [weather, pic, bad] = t.host.tools();
     expect(await weather!.execute({ city: "Berlin" }, ctx())).toEqual({
-      content: [{ type: "text", text: "Berlin: 16°C, fog" }], is_error: false, status: "completed", details: { extension: "wx" } });
+      content: [{ type: "text", text: "Berlin: 16°C, fog" }], isError: false, status: "completed", details: { extension: "wx" } });
     expect(readRecord(record).find((f) => f.type === "tool_call")).toEqual({ type: "tool_call", id: expect.any(String), name: "weather", args: { city: "Berlin" } });
     expect((await pic!.execute({}, ctx())).content).toEqual([{ type: "text", text: "a picture" }, { type: "image", mime_type: "image/png", data: PNG }]);
-    expect(await bad!.execute({}, ctx())).toMatchObject({ is_error: true, status: "failed", content: [{ type: "text", text: "no such city" }] });
+    expect(await bad!.execute({}, ctx())).toMatchObject({ isError: true, status: "failed", content: [{ type: "text", text: "no such city" }] });
   });
 
   it("a deferred tool stays hidden until a tool_result names it in activate_tools (unknown names ignored)", async () => {
@@ -57,7 +57,7 @@ describe("register_tool / tool_call / tool_result", () => {
     expect(t.host.tools().map((x) => x.name)).toEqual(["loader"]);
     expect(t.host.reports()[0]!.tools).toEqual([{ name: "loader", deferred: false, interactive: false }, { name: "later", deferred: true, interactive: false }]);
     const outcome = await t.host.tools()[0]!.execute({}, ctx());
-    expect(outcome.activate_tools).toEqual(["later", "nonexistent"]);
+    expect(outcome.activateTools).toEqual(["later", "nonexistent"]);
     expect(t.host.tools().map((x) => x.name)).toEqual(["loader", "later"]);
     expect((await t.host.tools()[1]!.execute({}, ctx())).content).toEqual([{ type: "text", text: "deferred ran" }]);
   });
@@ -72,7 +72,7 @@ describe("register_tool / tool_call / tool_result", () => {
     const [a, b] = t.host.tools();
     for (const proxy of [a!, b!]) {
       const outcome = await proxy.execute({}, ctx());
-      expect(outcome).toMatchObject({ is_error: true, status: "timed_out", content: [{ type: "text", text: expect.stringMatching(/did not reply within 150 ms/) }] });
+      expect(outcome).toMatchObject({ isError: true, status: "timed_out", content: [{ type: "text", text: expect.stringMatching(/did not reply within 150 ms/) }] });
     }
     await waitFor(() => readFileSync(extensionLogPath(sb.paths, "b"), "utf8").includes("tool_result for unknown or finished request"), "late result logged");
     const call = readRecord(withCancel).find((f) => f.type === "tool_call")!;
@@ -89,7 +89,7 @@ describe("register_tool / tool_call / tool_result", () => {
     const running = t.host.tools()[0]!.execute({}, ctx(controller.signal));
     await waitFor(() => readRecord(record).some((f) => f.type === "tool_call"), "tool_call delivered");
     controller.abort();
-    expect(await running).toMatchObject({ status: "cancelled", is_error: true });
+    expect(await running).toMatchObject({ status: "cancelled", isError: true });
     await waitFor(() => readRecord(record).some((f) => f.type === "tool_cancel"), "tool_cancel");
   });
 
@@ -98,7 +98,7 @@ describe("register_tool / tool_call / tool_result", () => {
       on: { tool_call: `ctx.send({type:"tool_result",id:msg.id,content:"not a list"})` } });
     // A long deadline: only settling on the invalid reply lets the test finish.
     t = await startHost(sb, { timeouts: { toolCall: 600_000 } });
-    expect(await t.host.tools()[0]!.execute({}, ctx())).toMatchObject({ is_error: true, details: { extension: "m" },
+    expect(await t.host.tools()[0]!.execute({}, ctx())).toMatchObject({ isError: true, details: { extension: "m" },
       content: [{ type: "text", text: expect.stringMatching(/sent an invalid tool_result: tool_result: content: /) }] });
     expect(t.host.reports()[0]!.status).toBe("ok");
   });
@@ -107,7 +107,7 @@ describe("register_tool / tool_call / tool_result", () => {
     writeExtension(sb.globalDir, "m", { name: "m", register: [tool("mixed")],
       on: { tool_call: `ctx.send({type:"tool_result",id:msg.id,content:[{type:"text",text:"before"},{type:"audio",data:"x"},{type:"text",text:"after"}]})` } });
     t = await startHost(sb, { timeouts: { toolCall: 600_000 } });
-    expect(await t.host.tools()[0]!.execute({}, ctx())).toMatchObject({ is_error: false, status: "completed",
+    expect(await t.host.tools()[0]!.execute({}, ctx())).toMatchObject({ isError: false, status: "completed",
       content: [{ type: "text", text: "before" }, { type: "text", text: "after" }] });
     expect(readFileSync(extensionLogPath(sb.paths, "m"), "utf8")).toMatch(/content block of type "audio" is not supported; omitted/);
   });
@@ -115,7 +115,7 @@ describe("register_tool / tool_call / tool_result", () => {
   it("an extension that dies mid-call fails the call", async () => {
     writeExtension(sb.globalDir, "d", { name: "d", register: [tool("die")], on: { tool_call: handlers(0) } });
     t = await startHost(sb);
-    expect(await t.host.tools()[0]!.execute({}, ctx())).toMatchObject({ status: "failed", is_error: true, details: { extension: "d" } });
+    expect(await t.host.tools()[0]!.execute({}, ctx())).toMatchObject({ status: "failed", isError: true, details: { extension: "d" } });
     await waitFor(() => t!.of("ext_error").length, "ext_error");
     expect(t.host.tools()).toEqual([]);
   });
@@ -164,7 +164,7 @@ describe("Interactive tools", () => {
     const record = join(sb.scratch, "rec.jsonl");
     writeExtension(sb.globalDir, "i", { name: "i", record, register: [tool("ask", { interactive: true })], on: { tool_call: handlers(0) } });
     t = await startHost(sb, { interactive: false });
-    expect(await t.host.tools()[0]!.execute({}, ctx())).toMatchObject({ is_error: true, status: "failed",
+    expect(await t.host.tools()[0]!.execute({}, ctx())).toMatchObject({ isError: true, status: "failed",
       content: [{ type: "text", text: expect.stringMatching(/interactive/) }] });
     expect(readRecord(record).some((f) => f.type === "tool_call")).toBe(false);
   });

@@ -20,7 +20,7 @@ describe.each(["anthropic", "openai"] as const)("%s", (name: ProviderName) => {
       server.push({ type: "error", status: 500, message: "boom" }, { text: "recovered" });
       const result = await collect(provider());
       expect(server.requests.length).toBe(2);
-      expect(result.retries).toEqual([{ type: "retry", attempt: 1, delay_ms: 1, error: expect.stringContaining("HTTP 500") }]);
+      expect(result.retries).toEqual([{ type: "retry", attempt: 1, delayMs: 1, error: expect.stringContaining("HTTP 500") }]);
       expect(result.retries[0].error).toContain("boom");
       expect(result.done).toMatchObject({ stop: "end_turn", content: [{ type: "text", text: "recovered" }] });
     });
@@ -28,7 +28,7 @@ describe.each(["anthropic", "openai"] as const)("%s", (name: ProviderName) => {
     test("a 429's retry-after in seconds sets the wait", async () => {
       server.push({ type: "error", status: 429, retry_after: "0.02", message: "slow down" }, { text: "ok" });
       const result = await collect(provider({ ...FAST_RETRY, maxDelayMs: 5_000 }));
-      expect(result.retries.map((r) => r.delay_ms)).toEqual([20]);
+      expect(result.retries.map((r) => r.delayMs)).toEqual([20]);
       expect(result.done.stop).toBe("end_turn");
     });
 
@@ -39,7 +39,7 @@ describe.each(["anthropic", "openai"] as const)("%s", (name: ProviderName) => {
         { text: "ok" },
       );
       const result = await collect(provider({ ...FAST_RETRY, maxDelayMs: 40 }));
-      expect(result.retries.map((r) => r.delay_ms)).toEqual([15, 40]);
+      expect(result.retries.map((r) => r.delayMs)).toEqual([15, 40]);
       expect(result.done.stop).toBe("end_turn");
     });
 
@@ -63,7 +63,7 @@ describe.each(["anthropic", "openai"] as const)("%s", (name: ProviderName) => {
       server.push(...Array.from({ length: 3 }, () => ({ type: "error" as const, status: 503, message: "unavailable" })));
       const result = await collect(provider({ maxRetries: 2, baseDelayMs: 2, maxDelayMs: 1_000 }));
       expect(server.requests.length).toBe(3);
-      expect(result.retries.map((r) => [r.attempt, r.delay_ms])).toEqual([[1, 2], [2, 4]]);
+      expect(result.retries.map((r) => [r.attempt, r.delayMs])).toEqual([[1, 2], [2, 4]]);
       expect(result.done.stop).toBe("error");
       expect(result.done.error).toContain("unavailable");
     });

@@ -27,7 +27,7 @@ describe.each(["anthropic", "openai"] as const)("%s", (name: ProviderName) => {
     const result = await collect(provider());
     expect(server.requests.length).toBe(2);
     expect(await server.requests[0].outcome).toBe("client_closed");
-    expect(result.retries).toEqual([{ type: "retry", attempt: 1, delay_ms: 1, error: STALLED }]);
+    expect(result.retries).toEqual([{ type: "retry", attempt: 1, delayMs: 1, error: STALLED }]);
     expect(result.text).toBe("recovered");
     expect(result.done).toMatchObject({ stop: "end_turn", content: [{ type: "text", text: "recovered" }] });
   });

@@ -26,7 +26,7 @@ describe("bash: running commands", () => {
     const cwd = tempDir();
     const tool = createBashTool({ cwd });
     const out = await tool.execute({ command: "pwd; sleep 0.1; echo to-err >&2; sleep 0.1; echo to-out" }, context(cwd));
-    expect(out.is_error).toBeFalsy();
+    expect(out.isError).toBeFalsy();
     expect(textOf(out)).toBe(`${cwd}\nto-err\nto-out`);
     expect(out.details).toMatchObject({ exit_code: 0 });
   });
@@ -47,14 +47,14 @@ describe("bash: running commands", () => {
   it("a non-zero exit is an error carrying the exit code", async () => {
     const cwd = tempDir();
     const out = await createBashTool({ cwd }).execute({ command: "echo failing; exit 3" }, context(cwd));
-    expect(out).toMatchObject({ is_error: true, status: "failed", details: { exit_code: 3 } });
+    expect(out).toMatchObject({ isError: true, status: "failed", details: { exit_code: 3 } });
     expect(textOf(out)).toBe("failing\n\n[Exit code 3]");
   });
 
   it("a command killed by a signal says which", async () => {
     const cwd = tempDir();
     const out = await createBashTool({ cwd }).execute({ command: "kill -9 $$" }, context(cwd));
-    expect(out).toMatchObject({ is_error: true, details: { signal: "SIGKILL" } });
+    expect(out).toMatchObject({ isError: true, details: { signal: "SIGKILL" } });
     expect(textOf(out)).toContain("[Killed by signal SIGKILL]");
   });
 
@@ -80,7 +80,7 @@ describe("bash: running commands", () => {
   it("a missing working directory is reported, not thrown", async () => {
     const cwd = join(tempDir(), "gone");
     const out = await createBashTool({ cwd }).execute({ command: "true" }, context(cwd));
-    expect(out.is_error).toBe(true);
+    expect(out.isError).toBe(true);
     expect(textOf(out)).toContain("could not start");
   });
 });
@@ -113,7 +113,7 @@ describe("bash: timeouts, cancellation, and nothing left running", () => {
   it("times out with status timed_out (default from the factory)", async () => {
     const cwd = tempDir();
     const out = await createBashTool({ cwd, timeoutMs: 200 }).execute({ command: "echo started; sleep 30" }, context(cwd));
-    expect(out).toMatchObject({ is_error: true, status: "timed_out" });
+    expect(out).toMatchObject({ isError: true, status: "timed_out" });
     expect(textOf(out)).toContain("started");
     expect(textOf(out)).toContain("Timed out after 0.2 s");
   });
@@ -137,7 +137,7 @@ describe("bash: timeouts, cancellation, and nothing left running", () => {
     expect(alive(grandchild)).toBe(true);
     ac.abort();
     const out = await running;
-    expect(out).toMatchObject({ is_error: true, status: "cancelled" });
+    expect(out).toMatchObject({ isError: true, status: "cancelled" });
     expect(alive(shellPid)).toBe(false);
     expect(alive(grandchild)).toBe(false);
   });
@@ -161,7 +161,7 @@ describe("bash: timeouts, cancellation, and nothing left running", () => {
     const tool = createBashTool({ cwd });
     // One job keeps the output pipe open, one does not; neither may keep the call waiting or survive it.
     const out = await tool.execute({ command: "sleep 300 & echo a $!; sleep 300 >/dev/null 2>&1 & echo b $!" }, context(cwd));
-    expect(out.is_error).toBeFalsy();
+    expect(out.isError).toBeFalsy();
     const pids = [...textOf(out).matchAll(/^[ab] (\d+)$/gm)].map((m) => Number(m[1]));
     expect(pids).toHaveLength(2);
     for (const pid of pids) expect(alive(pid)).toBe(false);

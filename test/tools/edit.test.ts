@@ -15,7 +15,7 @@ describe("edit: replacements", () => {
   it("applies a single old_text/new_text pair", async () => {
     const { cwd, file, tool } = setup("one\ntwo\nthree\n");
     const out = await tool.execute({ path: "f.txt", old_text: "two", new_text: "2" }, context(cwd));
-    expect(out.is_error).toBeFalsy();
+    expect(out.isError).toBeFalsy();
     expect(readFileSync(file, "utf8")).toBe("one\n2\nthree\n");
     expect(textOf(out)).toContain("Edited f.txt: 1 edit, +1 -1 lines.");
     expect(textOf(out)).toContain("@@ line 2: -1 +1 @@\n-two\n+2");
@@ -32,7 +32,7 @@ describe("edit: replacements", () => {
         { old_text: "b = 2\n", new_text: "" },
       ],
     }, context(cwd));
-    expect(out.is_error).toBeFalsy();
+    expect(out.isError).toBeFalsy();
     expect(readFileSync(file, "utf8")).toBe("b = 2 (renamed a)\nc = 30\nd = 4\n");
     expect(textOf(out)).toContain("3 edits");
   });
@@ -46,7 +46,7 @@ describe("edit: replacements", () => {
   it("preserves CRLF line endings and a byte-order mark", async () => {
     const { cwd, file, tool } = setup("\uFEFFfirst\r\nsecond\r\nthird\r\n");
     const out = await tool.execute({ path: "f.txt", old_text: "first\nsecond", new_text: "1st\nnew\n2nd" }, context(cwd));
-    expect(out.is_error).toBeFalsy();
+    expect(out.isError).toBeFalsy();
     expect(readFileSync(file, "utf8")).toBe("\uFEFF1st\r\nnew\r\n2nd\r\nthird\r\n");
     expect(out.details).toMatchObject({ line_endings: "crlf" });
   });
@@ -73,7 +73,7 @@ describe("edit: failures write nothing", () => {
       path: "f.txt",
       edits: [{ old_text: "alpha", new_text: "A" }, { old_text: "delta", new_text: "D" }],
     }, context(cwd));
-    expect(out).toMatchObject({ is_error: true, status: "failed" });
+    expect(out).toMatchObject({ isError: true, status: "failed" });
     expect(textOf(out)).toContain("edit 2 of 2: old_text was not found in f.txt");
     expect(textOf(out)).toContain("Nothing was written");
     expect(readFileSync(file, "utf8")).toBe(original);
@@ -89,7 +89,7 @@ describe("edit: failures write nothing", () => {
     const original = "x = 1\ny = 2\nx = 1\n";
     const { cwd, file, tool } = setup(original);
     const out = await tool.execute({ path: "f.txt", edits: [{ old_text: "x = 1", new_text: "x = 9" }] }, context(cwd));
-    expect(out.is_error).toBe(true);
+    expect(out.isError).toBe(true);
     expect(textOf(out)).toContain("old_text matches 2 places in f.txt (lines 1, 3)");
     expect(readFileSync(file, "utf8")).toBe(original);
   });
@@ -108,7 +108,7 @@ describe("edit: failures write nothing", () => {
   it("an edit that changes nothing is an error", async () => {
     const { cwd, tool } = setup("same\n");
     const out = await tool.execute({ path: "f.txt", old_text: "same", new_text: "same" }, context(cwd));
-    expect(out.is_error).toBe(true);
+    expect(out.isError).toBe(true);
     expect(textOf(out)).toContain("unchanged");
   });
 

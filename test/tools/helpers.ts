@@ -3,7 +3,7 @@ import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach } from "vitest";
-import type { ToolContext, ToolOutcome } from "../../lib/tools/types.ts";
+import type { ToolExecutionContext, ToolOutcome } from "../../lib/tools/types.ts";
 
 const made: string[] = [];
 
@@ -18,7 +18,7 @@ afterEach(() => {
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-export function context(cwd: string, extra: Partial<ToolContext> = {}): ToolContext {
+export function context(cwd: string, extra: Partial<ToolExecutionContext> = {}): ToolExecutionContext {
   return { cwd, signal: new AbortController().signal, ...extra };
 }
 

@@ -24,7 +24,7 @@ describe("jail: paths must resolve inside the cwd", () => {
   it("refuses ../x with a blocked outcome and the jail policy", async () => {
     const { cwd } = sandbox();
     const out = await jailed(cwd).read!.execute({ path: "../secret.txt" }, context(cwd));
-    expect(out).toMatchObject({ is_error: true, status: "blocked", details: { policy: "jail" } });
+    expect(out).toMatchObject({ isError: true, status: "blocked", details: { policy: "jail" } });
     expect(textOf(out)).toContain("blocked by jail");
     expect(textOf(out)).toContain("outside the working directory");
     expect(textOf(out)).not.toContain("secret\n");
@@ -73,7 +73,7 @@ describe("jail: paths must resolve inside the cwd", () => {
     expect(textOf(await tools.read!.execute({ path: "alias.txt" }, context(cwd)))).toBe("inside");
     expect(textOf(await tools.read!.execute({ path: "sub/../inside.txt" }, context(cwd)))).toBe("inside");
     const w = await tools.write!.execute({ path: "a/b/new.txt", content: "ok" }, context(cwd));
-    expect(w.is_error).toBeFalsy();
+    expect(w.isError).toBeFalsy();
     expect(readFileSync(join(cwd, "a", "b", "new.txt"), "utf8")).toBe("ok");
   });
 

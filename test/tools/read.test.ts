@@ -19,7 +19,7 @@ describe("read: text files", () => {
     const cwd = tempDir();
     writeFileSync(join(cwd, "a.txt"), "alpha\n  beta\n\ngamma\n");
     const out = await createReadTool({ cwd }).execute({ path: "a.txt" }, context(cwd));
-    expect(out.is_error).toBeFalsy();
+    expect(out.isError).toBeFalsy();
     expect(textOf(out)).toBe("alpha\n  beta\n\ngamma");
   });
 
@@ -77,7 +77,7 @@ describe("read: text files", () => {
     const tool = createReadTool({ cwd });
     expect(textOf(await tool.execute({ path: "empty.txt" }, context(cwd)))).toContain("empty");
     const past = await tool.execute({ path: "n.txt", offset: 7 }, context(cwd));
-    expect(past.is_error).toBe(true);
+    expect(past.isError).toBe(true);
     expect(textOf(past)).toContain("offset 7 is past the end of n.txt, which has 3 lines");
   });
 
@@ -99,7 +99,7 @@ describe("read: images and binary files", () => {
     const cwd = tempDir();
     writeFileSync(join(cwd, "pic.dat"), PNG_1x1); // the extension does not matter, the bytes do
     const out = await createReadTool({ cwd }).execute({ path: "pic.dat" }, context(cwd));
-    expect(out.is_error).toBeFalsy();
+    expect(out.isError).toBeFalsy();
     const image = out.content.find((c) => c.type === "image");
     expect(image).toEqual({ type: "image", mime_type: "image/png", data: PNG_1x1.toString("base64") });
   });
@@ -119,7 +119,7 @@ describe("read: images and binary files", () => {
     const cwd = tempDir();
     writeFileSync(join(cwd, "big.png"), Buffer.concat([PNG_1x1, Buffer.alloc(2000)]));
     const out = await createReadTool({ cwd, maxImageBytes: 1000 }).execute({ path: "big.png" }, context(cwd));
-    expect(out.is_error).toBe(true);
+    expect(out.isError).toBe(true);
     expect(textOf(out)).toContain("image limit");
   });
 
@@ -127,7 +127,7 @@ describe("read: images and binary files", () => {
     const cwd = tempDir();
     writeFileSync(join(cwd, "prog.o"), Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 0, 1, 2, 3]));
     const out = await createReadTool({ cwd }).execute({ path: "prog.o" }, context(cwd));
-    expect(out.is_error).toBe(true);
+    expect(out.isError).toBe(true);
     expect(out.status).toBe("failed");
     expect(textOf(out)).toContain("prog.o is a binary file");
     expect(out.content.some((c) => c.type === "image")).toBe(false);
@@ -138,7 +138,7 @@ describe("read: mistakes in the call", () => {
   it("a missing file says so and where it looked", async () => {
     const cwd = tempDir();
     const out = await createReadTool({ cwd }).execute({ path: "nope.txt" }, context(cwd));
-    expect(out.is_error).toBe(true);
+    expect(out.isError).toBe(true);
     expect(textOf(out)).toContain(`file not found: nope.txt (resolved to ${join(cwd, "nope.txt")})`);
   });
 
@@ -146,7 +146,7 @@ describe("read: mistakes in the call", () => {
     const cwd = tempDir();
     writeFileSync(join(cwd, "huge.log"), "x".repeat(5000));
     const out = await createReadTool({ cwd, maxFileBytes: 4096 }).execute({ path: "huge.log" }, context(cwd));
-    expect(out.is_error).toBe(true);
+    expect(out.isError).toBe(true);
     expect(textOf(out)).toContain("over the 4.0 KiB read limit");
     expect(textOf(out)).toContain("sed -n");
   });
@@ -155,7 +155,7 @@ describe("read: mistakes in the call", () => {
     const cwd = tempDir();
     mkdirSync(join(cwd, "d"));
     const out = await createReadTool({ cwd }).execute({ path: "d" }, context(cwd));
-    expect(out.is_error).toBe(true);
+    expect(out.isError).toBe(true);
     expect(textOf(out)).toContain("d is a directory");
   });
 
@@ -173,7 +173,7 @@ describe("read: mistakes in the call", () => {
     const ac = new AbortController();
     ac.abort();
     const out = await createReadTool({ cwd }).execute({ path: "a.txt" }, context(cwd, { signal: ac.signal }));
-    expect(out).toMatchObject({ is_error: true, status: "cancelled" });
+    expect(out).toMatchObject({ isError: true, status: "cancelled" });
   });
 
   it("preview names the file and range", () => {

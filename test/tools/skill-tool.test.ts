@@ -18,7 +18,7 @@ describe("skill tool", () => {
   it("returns the body without frontmatter and names the skill's folder", async () => {
     const { cwd, dir, skills } = withProjectSkill();
     const out = await createSkillTool({ skills }).execute({ name: "deploy" }, context(cwd));
-    expect(out.is_error).toBeFalsy();
+    expect(out.isError).toBeFalsy();
     const text = textOf(out);
     expect(text).toContain(`folder: ${dir}`);
     expect(text).toContain("Relative paths in these instructions resolve against that folder.");
@@ -36,13 +36,13 @@ describe("skill tool", () => {
 
   it("matches names case-insensitively when there is no exact match", async () => {
     const { cwd, skills } = withProjectSkill();
-    expect((await createSkillTool({ skills }).execute({ name: "Deploy" }, context(cwd))).is_error).toBeFalsy();
+    expect((await createSkillTool({ skills }).execute({ name: "Deploy" }, context(cwd))).isError).toBeFalsy();
   });
 
   it("an unknown name lists the available skills", async () => {
     const { cwd, skills } = withProjectSkill();
     const out = await createSkillTool({ skills }).execute({ name: "nope" }, context(cwd));
-    expect(out).toMatchObject({ is_error: true, status: "failed" });
+    expect(out).toMatchObject({ isError: true, status: "failed" });
     expect(textOf(out)).toBe('skill: no skill named "nope". Available skills: deploy, write-zot-extension.');
   });
 
@@ -50,7 +50,7 @@ describe("skill tool", () => {
     const { cwd, dir, skills } = withProjectSkill();
     rmSync(dir, { recursive: true });
     const out = await createSkillTool({ skills }).execute({ name: "deploy" }, context(cwd));
-    expect(out.is_error).toBe(true);
+    expect(out.isError).toBe(true);
     expect(textOf(out)).toContain('cannot read skill "deploy"');
   });
 
@@ -58,9 +58,9 @@ describe("skill tool", () => {
     const { cwd, skills } = withProjectSkill();
     let current = skills.filter((s) => s.name !== "deploy");
     const tool = createSkillTool({ skills: () => current });
-    expect((await tool.execute({ name: "deploy" }, context(cwd))).is_error).toBe(true);
+    expect((await tool.execute({ name: "deploy" }, context(cwd))).isError).toBe(true);
     current = skills;
-    expect((await tool.execute({ name: "deploy" }, context(cwd))).is_error).toBeFalsy();
+    expect((await tool.execute({ name: "deploy" }, context(cwd))).isError).toBeFalsy();
   });
 
   it("requires a name", async () => {

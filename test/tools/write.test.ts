@@ -9,7 +9,7 @@ describe("write", () => {
     const cwd = tempDir();
     const content = "héllo\nworld\n";
     const out = await createWriteTool({ cwd }).execute({ path: "a/b/c.txt", content }, context(cwd));
-    expect(out.is_error).toBeFalsy();
+    expect(out.isError).toBeFalsy();
     expect(readFileSync(join(cwd, "a", "b", "c.txt"), "utf8")).toBe(content);
     expect(textOf(out)).toBe(`Created a/b/c.txt: wrote ${Buffer.byteLength(content)} bytes.`);
     expect(out.details).toMatchObject({ created: true, bytes: 13 });
@@ -34,7 +34,7 @@ describe("write", () => {
     mkdirSync(join(cwd, "d"));
     writeFileSync(join(cwd, "d", "keep.txt"), "kept");
     const out = await createWriteTool({ cwd }).execute({ path: "d", content: "x" }, context(cwd));
-    expect(out.is_error).toBe(true);
+    expect(out.isError).toBe(true);
     expect(textOf(out)).toContain("is an existing directory");
     expect(readFileSync(join(cwd, "d", "keep.txt"), "utf8")).toBe("kept");
   });
@@ -43,14 +43,14 @@ describe("write", () => {
     const cwd = tempDir();
     writeFileSync(join(cwd, "file"), "x");
     const out = await createWriteTool({ cwd }).execute({ path: "file/child.txt", content: "y" }, context(cwd));
-    expect(out.is_error).toBe(true);
+    expect(out.isError).toBe(true);
     expect(readFileSync(join(cwd, "file"), "utf8")).toBe("x");
   });
 
   it("requires string content and writes nothing otherwise", async () => {
     const cwd = tempDir();
     const out = await createWriteTool({ cwd }).execute({ path: "x.json", content: { a: 1 } }, context(cwd));
-    expect(out.is_error).toBe(true);
+    expect(out.isError).toBe(true);
     expect(textOf(out)).toContain("`content` must be a string");
     expect(existsSync(join(cwd, "x.json"))).toBe(false);
   });

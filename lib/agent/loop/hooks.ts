@@ -3,30 +3,42 @@
 // interceptor means "allow, unchanged" (the spec's fail-open rule), decided by the host.
 
 export interface BeforeAgentStartInput {
-  session_id: string;
-  agent_run_id: string;
+  sessionId: string;
+  agentRunId: string;
   cwd: string;
   provider: string;
   model: string;
-  system_prompt: string;
+  systemPrompt: string;
   signal?: AbortSignal;
 }
 
-export interface ToolCallDecision {
+/** A tool call as proposed, before interception. */
+export interface ProposedToolCall {
+  toolId: string;
+  toolName: string;
+  toolArgs: Record<string, unknown>;
+  /** Set when the call came from an extension (`call_tool`, or a `tool_prompt` action). */
+  originExtension?: string;
+}
+
+/** What the tool_call interceptor chain decided (the SDK's ToolCallDecision is one extension's reply). */
+export interface InterceptedToolCall {
   block: boolean;
   reason?: string;
   /** The effective arguments after every accepted rewrite. */
   args: Record<string, unknown>;
 }
 
-export interface TurnStartDecision {
+/** What the turn_start interceptor chain decided. */
+export interface InterceptedTurnStart {
   block: boolean;
   reason?: string;
   /** The extension that blocked, when one did. */
   extension?: string;
 }
 
-export interface AssistantMessageDecision {
+/** What the assistant_message interceptor chain decided. */
+export interface InterceptedAssistantMessage {
   block: boolean;
   reason?: string;
   /** The extension that blocked, when one did (its name is shown with the reason). */
@@ -38,20 +50,17 @@ export interface AssistantMessageDecision {
 export interface AgentHooks {
   /** Runs the before_agent_start chain; returns the (possibly replaced) system prompt. */
   beforeAgentStart(input: BeforeAgentStartInput): Promise<string>;
-  interceptTurnStart(step: number, signal?: AbortSignal): Promise<TurnStartDecision>;
-  interceptToolCall(
-    call: { tool_id: string; tool_name: string; tool_args: Record<string, unknown>; origin_extension?: string },
-    signal?: AbortSignal,
-  ): Promise<ToolCallDecision>;
+  interceptTurnStart(step: number, signal?: AbortSignal): Promise<InterceptedTurnStart>;
+  interceptToolCall(call: ProposedToolCall, signal?: AbortSignal): Promise<InterceptedToolCall>;
   /** True while any extension intercepts assistant_message: then text must not stream live. */
   interceptsAssistantMessage(): boolean;
-  interceptAssistantMessage(text: string, signal?: AbortSignal): Promise<AssistantMessageDecision>;
+  interceptAssistantMessage(text: string, signal?: AbortSignal): Promise<InterceptedAssistantMessage>;
 }
 
 export const NO_HOOKS: AgentHooks = {
-  beforeAgentStart: async ({ system_prompt }) => system_prompt,
+  beforeAgentStart: async ({ systemPrompt }) => systemPrompt,
   interceptTurnStart: async () => ({ block: false }),
-  interceptToolCall: async (call) => ({ block: false, args: call.tool_args }),
+  interceptToolCall: async (call) => ({ block: false, args: call.toolArgs }),
   interceptsAssistantMessage: () => false,
   interceptAssistantMessage: async (text) => ({ block: false, text }),
 };

@@ -102,10 +102,10 @@ export async function runAgentLoop(env: LoopEnv): Promise<RunResult> {
 
       for (const call of calls) {
         const outcome = await env.runTool({
-          tool_id: call.id,
-          tool_name: call.name,
+          toolId: call.id,
+          toolName: call.name,
           args: call.args,
-          ...(call.args_raw !== undefined ? { args_raw: call.args_raw } : {}),
+          ...(call.args_raw !== undefined ? { argsRaw: call.args_raw } : {}),
         });
         env.append(toolResultMessage(outcome));
       }
@@ -171,7 +171,7 @@ async function streamOnce(env: LoopEnv, system: string, live: boolean): Promise<
       } else if (event.type === "thinking_delta") {
         env.emit.host({ type: "thinking_delta", delta: event.delta });
       } else if (event.type === "retry") {
-        env.emit.host({ type: "error", message: `model request failed (${event.error}); retry ${event.attempt} in ${event.delay_ms} ms` });
+        env.emit.host({ type: "error", message: `model request failed (${event.error}); retry ${event.attempt} in ${event.delayMs} ms` });
       } else if (event.type === "done") {
         final = event.message;
       }
@@ -222,10 +222,10 @@ async function showResponse(env: LoopEnv, message: AssistantMessage, calls: Tool
 export function toolResultMessage(outcome: ToolRunOutcome): ToolResultMessage {
   return {
     role: "tool_result",
-    tool_id: outcome.tool_id,
-    tool_name: outcome.tool_name,
+    tool_id: outcome.toolId,
+    tool_name: outcome.toolName,
     content: outcome.content,
-    is_error: outcome.is_error,
+    is_error: outcome.isError,
     timestamp: Date.now(),
   };
 }

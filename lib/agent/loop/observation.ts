@@ -1,6 +1,7 @@
 // The bounded copy of a tool result that observers (extensions, json/rpc output) receive. The
 // model and the session keep the full content; only this observation is shortened.
 import { Buffer } from "node:buffer";
+import { isJsonObject } from "../../protocol/json-object.ts";
 import { OBSERVATION_MAX_BLOCKS, OBSERVATION_MAX_BYTES } from "../../protocol/limits.ts";
 import type { ToolContent } from "../../tools/types.ts";
 
@@ -85,13 +86,9 @@ export function cutUtf8(text: string, maxBytes: number): string {
 }
 
 function isText(block: unknown): block is { type: "text"; text: string } {
-  return isRecord(block) && block.type === "text" && typeof block.text === "string";
+  return isJsonObject(block) && block.type === "text" && typeof block.text === "string";
 }
 
 function isImage(block: unknown): block is { type: "image"; mime_type: string; data: string } {
-  return isRecord(block) && block.type === "image" && typeof block.data === "string" && typeof block.mime_type === "string";
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null;
+  return isJsonObject(block) && block.type === "image" && typeof block.data === "string" && typeof block.mime_type === "string";
 }

@@ -8,11 +8,11 @@ import type { PermissionDecision, PermissionSource } from "../events.ts";
 export type ConfirmAnswer = "yes" | "always_tool" | "always_session" | "no";
 
 export interface ConfirmRequest {
-  tool_id: string;
-  tool_name: string;
-  tool_preview: string;
-  tool_args: Record<string, unknown>;
-  origin_extension?: string;
+  toolId: string;
+  toolName: string;
+  toolPreview: string;
+  toolArgs: Record<string, unknown>;
+  originExtension?: string;
   /** The unified diff the call would make to a file, shown before the question. */
   diff?: string;
   signal: AbortSignal;
@@ -28,10 +28,10 @@ export interface PermissionVerdict {
 }
 
 export interface PermissionRequest {
-  tool_id: string;
-  tool_name: string;
-  tool_args: Record<string, unknown>;
-  origin_extension?: string;
+  toolId: string;
+  toolName: string;
+  toolArgs: Record<string, unknown>;
+  originExtension?: string;
   /** The one-line preview shown when asking; may throw (then the call is denied). */
   preview: () => string;
   /** The file change the call would make, when the tool can tell; may reject (then none is shown). */
@@ -72,7 +72,7 @@ export class PermissionPolicy {
 
   async decide(request: PermissionRequest): Promise<PermissionVerdict> {
     if (this.yolo) return { decision: "approved", source: "yolo" };
-    if (this.approvedSession || this.approvedTools.has(request.tool_name)) return { decision: "approved", source: "remembered" };
+    if (this.approvedSession || this.approvedTools.has(request.toolName)) return { decision: "approved", source: "remembered" };
     if (!this.confirmer) {
       if (!this.warned) {
         this.warned = true;
@@ -92,11 +92,11 @@ export class PermissionPolicy {
     try {
       answer = await raceAbort(
         this.confirmer({
-          tool_id: request.tool_id,
-          tool_name: request.tool_name,
-          tool_preview: preview,
-          tool_args: request.tool_args,
-          origin_extension: request.origin_extension,
+          toolId: request.toolId,
+          toolName: request.toolName,
+          toolPreview: preview,
+          toolArgs: request.toolArgs,
+          originExtension: request.originExtension,
           ...(diff ? { diff } : {}),
           signal: request.signal,
         }),
@@ -110,7 +110,7 @@ export class PermissionPolicy {
       case "yes":
         return { decision: "approved", source: "user" };
       case "always_tool":
-        this.approvedTools.add(request.tool_name);
+        this.approvedTools.add(request.toolName);
         return { decision: "approved", source: "user" };
       case "always_session":
         this.approvedSession = true;

@@ -30,7 +30,9 @@ export async function recordToolPrompt(step: ToolPromptStep): Promise<ToolRunOut
   step.transcript.append(user);
   step.emit.host(userMessageEvent(user));
   step.emit.lifecycle({ type: "tool_call", tool_id: step.toolId, tool_name: step.toolName, tool_args: step.toolArgs, ...marker });
-  const outcome = await step.execute({ tool_id: step.toolId, tool_name: step.toolName, args: step.toolArgs, ...marker });
+  const outcome = await step.execute({
+    toolId: step.toolId, toolName: step.toolName, args: step.toolArgs, ...(origin ? { originExtension: origin } : {}),
+  });
   const assistant: AssistantMessage = {
     role: "assistant",
     content: [{ type: "tool_call", id: step.toolId, name: step.toolName, args: outcome.args }],

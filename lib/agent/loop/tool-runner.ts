@@ -8,17 +8,18 @@ import { observeResult } from "./observation.ts";
 import type { PermissionPolicy } from "./permissions.ts";
 import type { Emitter } from "../session/emitter.ts";
 import type { Tool, ToolContent, ToolOutcome, ToolStatus } from "../../tools/types.ts";
+import { isJsonObject } from "../../protocol/json-object.ts";
 
 export interface ToolCallRequest {
-  tool_id: string;
-  tool_name: string;
+  toolId: string;
+  toolName: string;
   /** Parsed arguments as proposed (`{}` when none). */
   args: Record<string, unknown>;
   /** The raw argument text when the model's arguments were not a JSON object. */
-  args_raw?: string;
-  origin_extension?: string;
+  argsRaw?: string;
+  originExtension?: string;
   /** The host's correlation id of a parent extension tool call (nested `call_tool`). */
-  parent_id?: string;
+  parentId?: string;
 }
 
 export interface ToolRunEnv {
@@ -37,46 +38,47 @@ export interface ToolRunEnv {
 
 /** The terminal outcome of a call; `content` is the full result the model receives. */
 export interface ToolRunOutcome {
-  tool_id: string;
-  tool_name: string;
+  toolId: string;
+  toolName: string;
   /** Effective arguments, or the last proposed ones for a call refused before execution. */
   args: Record<string, unknown>;
   content: ToolContent[];
-  is_error: boolean;
+  isError: boolean;
   status: ToolStatus;
   executed: boolean;
-  activate_tools?: string[];
+  activateTools?: string[];
   details?: Record<string, unknown>;
 }
 
 export async function runToolCall(call: ToolCallRequest, env: ToolRunEnv): Promise<ToolRunOutcome> {
-  const origin = call.origin_extension !== undefined ? { origin_extension: call.origin_extension } : {};
-  const finish = (args: Record<string, unknown>, outcome: Omit<ToolRunOutcome, "tool_id" | "tool_name" | "args">, raw?: string) => {
+  // The event payloads below are written out as they are: snake_case, origin only when set.
+  const origin = call.originExtension !== undefined ? { origin_extension: call.originExtension } : {};
+  const finish = (args: Record<string, unknown>, outcome: Omit<ToolRunOutcome, "toolId" | "toolName" | "args">, raw?: string) => {
     const observed = observeResult(outcome.content, outcome.details?.diff);
     env.emit.lifecycle({
       type: "tool_result",
-      tool_id: call.tool_id,
-      tool_name: call.tool_name,
+      tool_id: call.toolId,
+      tool_name: call.toolName,
       ...(raw !== undefined ? { tool_args_raw: raw } : { tool_args: args }),
       status: outcome.status,
       executed: outcome.executed,
       result: {
         content: observed.content,
-        is_error: outcome.is_error,
+        is_error: outcome.isError,
         ...(observed.diff !== undefined ? { diff: observed.diff } : {}),
         ...(observed.truncated || outcome.details?.diff_truncated === true ? { truncated: true } : {}),
       },
       ...origin,
     });
-    return { tool_id: call.tool_id, tool_name: call.tool_name, args, ...outcome };
+    return { toolId: call.toolId, toolName: call.toolName, args, ...outcome };
   };
   const refuse = (args: Record<string, unknown>, status: ToolStatus, text: string, raw?: string) =>
-    finish(args, { content: [{ type: "text", text }], is_error: true, status, executed: false }, raw);
+    finish(args, { content: [{ type: "text", text }], isError: true, status, executed: false }, raw);
   const decide = (decision: "approved" | "denied" | "cancelled", source: "user" | "remembered" | "policy" | "yolo", stage: "pre_execution" | "tool_execution", reason?: string) =>
     env.emit.lifecycle({
       type: "permission_decision",
-      tool_id: call.tool_id,
-      tool_name: call.tool_name,
+      tool_id: call.toolId,
+      tool_name: call.toolName,
       decision,
       source,
       stage,
@@ -86,91 +88,95 @@ export async function runToolCall(call: ToolCallRequest, env: ToolRunEnv): Promi
 
   // A deadline (a call_tool timeout) aborts with a TimeoutError: such a stop is timed_out.
   const stopped = (): ToolStatus => (isTimeout(env.signal.reason) ? "timed_out" : "cancelled");
-  if (env.signal.aborted) return refuse(call.args, stopped(), `${call.tool_name} was ${stopped() === "timed_out" ? "timed out" : "cancelled"} before it ran.`);
+  if (env.signal.aborted) return refuse(call.args, stopped(), `${call.toolName} was ${stopped() === "timed_out" ? "timed out" : "cancelled"} before it ran.`);
 
   const tools = env.tools();
-  const tool = tools.get(call.tool_name);
+  const tool = tools.get(call.toolName);
   if (!tool) {
     const names = [...tools.keys()];
     const available = names.length ? names.join(", ") : "(none)";
-    return refuse(call.args, "failed", `Unknown tool "${call.tool_name}". Available tools: ${available}.`);
+    return refuse(call.args, "failed", `Unknown tool "${call.toolName}". Available tools: ${available}.`);
   }
-  if (call.args_raw !== undefined) {
+  if (call.argsRaw !== undefined) {
     return refuse(
       call.args,
       "failed",
-      `The arguments for ${call.tool_name} were not a valid JSON object: ${excerpt(call.args_raw)}\n` +
+      `The arguments for ${call.toolName} were not a valid JSON object: ${excerpt(call.argsRaw)}\n` +
         "Call the tool again with one JSON object that matches its schema.",
-      call.args_raw,
+      call.argsRaw,
     );
   }
 
   let args = call.args;
   try {
     const verdict = await raceAbort(
-      env.hooks.interceptToolCall({ tool_id: call.tool_id, tool_name: call.tool_name, tool_args: call.args, ...origin }, env.signal),
+      env.hooks.interceptToolCall({
+        toolId: call.toolId, toolName: call.toolName, toolArgs: call.args,
+        ...(call.originExtension !== undefined ? { originExtension: call.originExtension } : {}),
+      }, env.signal),
       env.signal,
     );
-    if (isObject(verdict.args)) args = verdict.args;
+    if (isJsonObject(verdict.args)) args = verdict.args;
     if (verdict.block) {
-      const reason = verdict.reason?.trim() ? verdict.reason : `${call.tool_name} was blocked by an extension.`;
+      const reason = verdict.reason?.trim() ? verdict.reason : `${call.toolName} was blocked by an extension.`;
       decide("denied", "policy", "pre_execution", reason);
       return refuse(args, "blocked", reason);
     }
   } catch (err) {
-    if (isAbortError(err)) return refuse(args, stopped(), `${call.tool_name} was ${stopped() === "timed_out" ? "timed out" : "cancelled"} before it ran.`);
+    if (isAbortError(err)) return refuse(args, stopped(), `${call.toolName} was ${stopped() === "timed_out" ? "timed out" : "cancelled"} before it ran.`);
     // Hooks never throw by contract; an exception here is the fail-open "allow, unchanged".
   }
 
   if (tool.interactive && !env.interactiveTools) {
-    return refuse(args, "failed", `${call.tool_name} needs interactive input, which this mode cannot show. Do not call it here.`);
+    return refuse(args, "failed", `${call.toolName} needs interactive input, which this mode cannot show. Do not call it here.`);
   }
 
   const verdict = await env.permissions.decide({
-    tool_id: call.tool_id,
-    tool_name: call.tool_name,
-    tool_args: args,
-    ...origin,
+    toolId: call.toolId,
+    toolName: call.toolName,
+    toolArgs: args,
+    ...(call.originExtension !== undefined ? { originExtension: call.originExtension } : {}),
     preview: () => previewOf(tool, args),
     ...(tool.change ? { change: () => tool.change!(args) } : {}),
-    onAsk: (tool_preview) =>
-      env.emit.lifecycle({ type: "tool_confirmation_requested", tool_id: call.tool_id, tool_name: call.tool_name, tool_preview, ...origin }),
+    onAsk: (preview) => env.emit.lifecycle({
+      type: "tool_confirmation_requested", tool_id: call.toolId, tool_name: call.toolName, tool_preview: preview, ...origin,
+    }),
     signal: env.signal,
   });
   decide(verdict.decision, verdict.source, "pre_execution", verdict.reason);
-  if (verdict.decision === "denied") return refuse(args, "blocked", `${call.tool_name} was not run: ${verdict.reason ?? "permission denied"}.`);
-  if (verdict.decision === "cancelled") return refuse(args, "cancelled", `${call.tool_name} was not run: ${verdict.reason ?? "cancelled"}.`);
+  if (verdict.decision === "denied") return refuse(args, "blocked", `${call.toolName} was not run: ${verdict.reason ?? "permission denied"}.`);
+  if (verdict.decision === "cancelled") return refuse(args, "cancelled", `${call.toolName} was not run: ${verdict.reason ?? "cancelled"}.`);
 
   let outcome: ToolOutcome;
   try {
     outcome = await tool.execute(args, {
       cwd: env.cwd,
       signal: env.signal,
-      onProgress: (text) => env.emit.host({ type: "tool_progress", tool_id: call.tool_id, text }),
-      toolId: call.tool_id,
-      ...(call.origin_extension !== undefined ? { originExtension: call.origin_extension } : {}),
-      ...(call.parent_id !== undefined ? { parentId: call.parent_id } : {}),
+      onProgress: (text) => env.emit.host({ type: "tool_progress", tool_id: call.toolId, text }),
+      toolId: call.toolId,
+      ...(call.originExtension !== undefined ? { originExtension: call.originExtension } : {}),
+      ...(call.parentId !== undefined ? { parentId: call.parentId } : {}),
     });
   } catch (err) {
     // Tools never throw by contract; classify a broken one as failed, or cancelled if we asked it to stop.
     const status: ToolStatus = env.signal.aborted ? stopped() : "failed";
-    const text = status !== "failed" ? `${call.tool_name} was ${status === "timed_out" ? "timed out" : "cancelled"}.` : `${call.tool_name} failed unexpectedly: ${(err as Error)?.message ?? String(err)}`;
-    return finish(args, { content: [{ type: "text", text }], is_error: true, status, executed: true });
+    const text = status !== "failed" ? `${call.toolName} was ${status === "timed_out" ? "timed out" : "cancelled"}.` : `${call.toolName} failed unexpectedly: ${(err as Error)?.message ?? String(err)}`;
+    return finish(args, { content: [{ type: "text", text }], isError: true, status, executed: true });
   }
 
-  let status: ToolStatus = outcome.status ?? (outcome.is_error ? "failed" : "completed");
+  let status: ToolStatus = outcome.status ?? (outcome.isError ? "failed" : "completed");
   if (status === "cancelled" && env.signal.aborted) status = stopped();
-  const isError = outcome.is_error ?? status !== "completed";
+  const isError = outcome.isError ?? status !== "completed";
   if (status === "blocked" && outcome.details?.policy !== undefined) {
-    decide("denied", "policy", "tool_execution", textOf(outcome.content) || `${call.tool_name} refused by ${String(outcome.details.policy)} policy`);
+    decide("denied", "policy", "tool_execution", textOf(outcome.content) || `${call.toolName} refused by ${String(outcome.details.policy)} policy`);
   }
-  if (outcome.activate_tools?.length) env.onActivateTools?.(outcome.activate_tools);
+  if (outcome.activateTools?.length) env.onActivateTools?.(outcome.activateTools);
   return finish(args, {
     content: Array.isArray(outcome.content) ? outcome.content : [],
-    is_error: isError,
+    isError,
     status,
     executed: true,
-    ...(outcome.activate_tools ? { activate_tools: outcome.activate_tools } : {}),
+    ...(outcome.activateTools ? { activateTools: outcome.activateTools } : {}),
     ...(outcome.details ? { details: outcome.details } : {}),
   });
 }
@@ -191,8 +197,4 @@ function textOf(content: readonly ToolContent[]): string {
 
 function isTimeout(reason: unknown): boolean {
   return typeof reason === "object" && reason !== null && (reason as { name?: unknown }).name === "TimeoutError";
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

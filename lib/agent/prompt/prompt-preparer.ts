@@ -8,7 +8,7 @@ import { abortError, isAbortError, raceAbort } from "../loop/abort.ts";
 import type { AgentHooks } from "../loop/hooks.ts";
 
 export interface PreparerIdentity {
-  session_id: string;
+  sessionId: string;
   cwd: string;
   provider: string;
   model: string;
@@ -75,8 +75,8 @@ export class SystemPromptPreparer {
     const identity = this.options.identity();
     const prompt = await this.options.hooks().beforeAgentStart({
       ...identity,
-      agent_run_id: runId,
-      system_prompt: this.options.base(),
+      agentRunId: runId,
+      systemPrompt: this.options.base(),
       signal,
     });
     if (signal?.aborted) throw abortError();

@@ -6,13 +6,13 @@
 // before_agent_start chain runs on the result (see prompt-preparer.ts).
 import { readFileSync } from "node:fs";
 import { contextFilesSection, findContextFiles, type ContextFile } from "./context-files.ts";
-import type { ToolDefinition } from "../../providers/types.ts";
+import type { ToolSpec } from "../../providers/types.ts";
 import type { SystemPromptOptions } from "../session/agent-options.ts";
 
 export interface SystemPromptSources {
   cwd: string;
   /** Tools the model can call when the prompt is built (named in the built-in prompt). */
-  tools: readonly Pick<ToolDefinition, "name" | "description">[];
+  tools: readonly Pick<ToolSpec, "name" | "description">[];
   /** Contents of `$ZOT_HOME/SYSTEM.md`, when that file exists: replaces the built-in prompt. */
   systemFile?: string;
   /** `--system-prompt`: replaces the built-in prompt and SYSTEM.md. */

@@ -88,14 +88,15 @@ export interface RunToolContext {
 }
 
 export interface RunToolResult {
-  tool_id: string;
+  toolId: string;
   status: ToolStatus;
   executed: boolean;
   content: ToolContent[];
-  is_error: boolean;
-  activate_tools?: string[];
+  isError: boolean;
+  activateTools?: string[];
 }
 
+/** Written out as is (snake_case): it is rpc `compact`'s response data. */
 export interface CompactResult {
   compaction_id: string;
   status: "completed" | "failed" | "cancelled" | "timed_out";
@@ -104,6 +105,7 @@ export interface CompactResult {
   token_estimate: number;
 }
 
+/** Written out as is (snake_case): it is rpc `get_state`'s response data (plus `extensions`). */
 export interface AgentState {
   session_id: string;
   /** The session file, absent with --no-session. */

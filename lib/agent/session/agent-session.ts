@@ -75,7 +75,7 @@ export class AgentSession {
     this.preparer = new SystemPromptPreparer({
       base: () => this.basePrompt(),
       hooks: () => this.hooks,
-      identity: () => ({ session_id: this.transcript.id, cwd: this.cwd, provider: this.provider.name, model: this.model }),
+      identity: () => ({ sessionId: this.transcript.id, cwd: this.cwd, provider: this.provider.name, model: this.model }),
     });
     this.compactor = new Compactor({
       emit: this.emitter,
@@ -243,16 +243,16 @@ export class AgentSession {
     this.emitter.lifecycle({ type: "tool_call", tool_id: toolId, tool_name: name, tool_args: args, origin_extension: origin });
     const signal = context.signal ?? new AbortController().signal;
     const outcome = await this.executeTool(
-      { tool_id: toolId, tool_name: name, args, origin_extension: origin, ...(context.parentId ? { parent_id: context.parentId } : {}) },
+      { toolId, toolName: name, args, originExtension: origin, ...(context.parentId ? { parentId: context.parentId } : {}) },
       signal,
     );
     return {
-      tool_id: toolId,
+      toolId,
       status: outcome.status,
       executed: outcome.executed,
       content: outcome.content,
-      is_error: outcome.is_error,
-      ...(outcome.activate_tools ? { activate_tools: outcome.activate_tools } : {}),
+      isError: outcome.isError,
+      ...(outcome.activateTools ? { activateTools: outcome.activateTools } : {}),
     };
   }
 

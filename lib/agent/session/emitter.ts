@@ -3,10 +3,10 @@
 // latest, right before the agent's first observation (headless modes); `session_end` at most
 // once per activation.
 import type { Delivery, EventBus } from "../event-bus.ts";
-import type { HostEvent, LifecycleEvent } from "../events.ts";
+import type { HostEvent, LifecyclePayload } from "../events.ts";
 
 export interface Emitter {
-  lifecycle(event: LifecycleEvent, options?: Partial<Delivery>): void;
+  lifecycle(event: LifecyclePayload, options?: Partial<Delivery>): void;
   host(event: HostEvent): void;
 }
 
@@ -40,7 +40,7 @@ export class SessionEmitter implements Emitter {
     this.phase = "idle";
   }
 
-  lifecycle(event: LifecycleEvent, options?: Partial<Delivery>): void {
+  lifecycle(event: LifecyclePayload, options?: Partial<Delivery>): void {
     if (this.phase === "idle") this.start();
     this.bus.lifecycle(event, options);
   }

@@ -1,7 +1,7 @@
 // `zot ext remove|enable|disable <name>`: by manifest name or folder name, project and global.
 import { createInterface } from "node:readline/promises";
 import { defineCommand } from "citty";
-import { listInstalled, type ExtensionScope, type InstalledExtension } from "../../extensions/install/installed.ts";
+import { listInstalled, type InstallScope, type InstalledExtension } from "../../extensions/install/installed.ts";
 import { findInstalled, removeInstalled, setEnabled } from "../../extensions/install/manage.ts";
 import { cwdArg, rootsFor, UsageError } from "./args.ts";
 
@@ -12,7 +12,7 @@ const targetArgs = {
   ...cwdArg,
 } as const;
 
-function scopeOf(args: { project?: boolean; global?: boolean }): ExtensionScope | undefined {
+function scopeOf(args: { project?: boolean; global?: boolean }): InstallScope | undefined {
   if (args.project && args.global) throw new UsageError("--project and --global exclude each other");
   return args.project ? "project" : args.global ? "global" : undefined;
 }

@@ -89,7 +89,7 @@ export class CallToolRouter {
     this.deps.runTool(frame.name, frame.args ?? {}, { originExtension: ext.name, parentId: frame.parent_id, signal })
       .then((outcome) => {
         const bounded = observeContent(outcome.content ?? [], { maxBytes: CALL_TOOL_RESULT_MAX_BYTES, maxBlocks: Infinity });
-        request.resolve({ content: bounded.content, isError: outcome.is_error === true, truncated: bounded.truncated });
+        request.resolve({ content: bounded.content, isError: outcome.isError === true, truncated: bounded.truncated });
       }, (err: unknown) => {
         request.resolve({ content: [{ type: "text", text: `call_tool ${frame.name} failed: ${(err as Error)?.message ?? String(err)}` }],
           isError: true });

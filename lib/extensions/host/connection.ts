@@ -81,7 +81,7 @@ export interface RequestOptions {
 /** Extension frames that answer a host request, by the request's frame type. */
 const REPLY_TYPES = new Set(["tool_result", "command_response", "event_intercept_response"]);
 
-export class Connection implements FrameTransport {
+export class ExtensionConnection implements FrameTransport {
   private readonly queue: OutboundQueue;
   private readonly pending: PendingRequests<ExtensionFrame, { replyType: string }>;
   private closedReason: string | undefined;

@@ -10,12 +10,13 @@ import { projectExtensionsDir, type ZotPaths } from "../../paths.ts";
 import { loadManifest, MANIFEST_FILE, type LoadedManifest } from "../manifest.ts";
 import { execOutsideFolder } from "./exec-resolve.ts";
 
-export type ExtensionScope = "explicit" | "project" | "global";
+/** Where discovery found a folder: an `--ext` path, the project, or the global root. */
+export type DiscoveryScope = "explicit" | "project" | "global";
 
 /** One folder that discovery looked at, and what it decided about it. */
 export interface Candidate {
   dir: string;
-  scope: ExtensionScope;
+  scope: DiscoveryScope;
   /** The manifest name; the folder name when the manifest could not be read. */
   name: string;
   /** Absent when the manifest is missing or invalid (see `error`). */
@@ -68,7 +69,7 @@ async function scanRoot(root: string): Promise<string[]> {
   return dirs.filter((dir, i) => isDir[i] && existsSync(join(dir, MANIFEST_FILE)));
 }
 
-async function readCandidate(dir: string, scope: ExtensionScope): Promise<Candidate> {
+async function readCandidate(dir: string, scope: DiscoveryScope): Promise<Candidate> {
   const folderName = dir.split(/[\\/]/).filter(Boolean).pop() ?? dir;
   try {
     const loaded = await loadManifest(dir);
@@ -86,7 +87,7 @@ async function readCandidate(dir: string, scope: ExtensionScope): Promise<Candid
 export async function discoverExtensions(options: DiscoveryOptions): Promise<Candidate[]> {
   // Every folder is looked at concurrently (with 20 extensions, one after another was a visible
   // part of start-up); which copy wins is decided afterwards, in load order.
-  const look = async (dir: string, scope: ExtensionScope) => {
+  const look = async (dir: string, scope: DiscoveryScope) => {
     const [key, candidate] = await Promise.all([canonical(dir), readCandidate(resolve(dir), scope)]);
     return { key, candidate };
   };

@@ -4,8 +4,8 @@
 import type { ExtensionFrame, HelloFrame, RegisterToolFrame } from "../../protocol/index.ts";
 import { isInterceptableEventName, isLifecycleEventName, PROTOCOL_VERSION } from "../../protocol/index.ts";
 import { ZOT_VERSION } from "../../version.ts";
-import { Connection, type InvalidFrame } from "./connection.ts";
-import type { Candidate, ExtensionScope } from "./discovery.ts";
+import { ExtensionConnection, type InvalidFrame } from "./connection.ts";
+import type { Candidate, DiscoveryScope } from "./discovery.ts";
 import { failureMessage } from "./diagnostics.ts";
 import { commandRegistrationProblem, droppedRegistrationMessage, toolRegistrationProblem } from "./registration-rules.ts";
 import { terminateGroup, waitGroupGone } from "../../process/group.ts";
@@ -39,7 +39,7 @@ export function hostCapabilities(interactive: boolean): string[] {
 export class LoadedExtension {
   readonly name: string;
   readonly dir: string;
-  readonly scope: ExtensionScope;
+  readonly scope: DiscoveryScope;
   readonly exec: string;
   readonly language: string | undefined;
   phase: Phase = "starting";
@@ -56,7 +56,7 @@ export class LoadedExtension {
   /** Settles when startup is over: ready, auto-ready or failed. */
   readonly settled: Promise<void>;
   process: ExtensionProcess | undefined;
-  conn: Connection | undefined;
+  conn: ExtensionConnection | undefined;
 
   private settle!: () => void;
   private startedAt = Date.now();
@@ -105,7 +105,7 @@ export class LoadedExtension {
     }
     this.process = proc;
     for (const warning of this.warnings) proc.log(`warning: ${warning}`);
-    this.conn = new Connection(proc.stdin, proc.stdout,
+    this.conn = new ExtensionConnection(proc.stdin, proc.stdout,
       { ...this.limits, writeTimeoutMs: this.timeouts.write },
       {
         onFrame: (frame) => this.receive(frame),

@@ -5,7 +5,9 @@
 import type { HostEvent } from "../../agent/events.ts";
 import { isLifecycleEvent } from "../../agent/events.ts";
 import type { EventBus } from "../../agent/event-bus.ts";
-import type { AgentHooks, AssistantMessageDecision, BeforeAgentStartInput, ToolCallDecision, TurnStartDecision } from "../../agent/loop/hooks.ts";
+import type {
+  AgentHooks, BeforeAgentStartInput, InterceptedAssistantMessage, InterceptedToolCall, InterceptedTurnStart, ProposedToolCall,
+} from "../../agent/loop/hooks.ts";
 import { extensionLogPath, type ZotPaths } from "../../paths.ts";
 import { BUILTIN_TOOL_NAMES, type CommandResponseFrame, type ExtensionFrame } from "../../protocol/index.ts";
 import { errorOutcome, type Tool, type ToolOutcome } from "../../tools/types.ts";
@@ -13,9 +15,9 @@ import { CallToolRouter, type RunTool } from "./call-tool.ts";
 import { discoverExtensions, type Candidate } from "./discovery.ts";
 import { deliverEvent } from "./events.ts";
 import { LoadedExtension, type ExtensionSink } from "./extension.ts";
-import { Interceptors } from "./intercept.ts";
+import { InterceptorChains } from "./intercept.ts";
 import { Panels, type OpenPanel } from "./panels.ts";
-import { commandKey, Registry, type ToolEntry } from "./registry.ts";
+import { commandKey, ExtensionRegistry, type ExtensionToolEntry } from "./registry.ts";
 import { buildReports, type ExtensionReport } from "./report.ts";
 import { ensurePythonSdk } from "./sdk-env.ts";
 import { DEFAULT_LIMITS, DEFAULT_TIMEOUTS, type HostLimits, type HostTimeouts } from "./settings.ts";
@@ -34,8 +36,8 @@ export interface HostAgent {
   info(): { provider: string; model: string };
   /**
    * call_tool: run a tool through the agent's normal guards and confirmation policy. Must pass
-   * `parentId` and a signal derived from `signal` on to the tool's ToolContext. Without it,
-   * only extension tools are callable, guarded by this host's own tool_call interceptors.
+   * `parentId` and a signal derived from `signal` on to the tool's ToolExecutionContext. Without
+   * it, only extension tools are callable, guarded by this host's own tool_call interceptors.
    */
   runTool?: RunTool;
 }
@@ -67,13 +69,13 @@ export class ExtensionHost implements AgentHooks {
   private candidates: Candidate[] = [];
   private loaded: LoadedExtension[] = [];
   private byCandidate = new Map<Candidate, LoadedExtension>();
-  private registry: Registry;
+  private registry: ExtensionRegistry;
   private readonly activeCalls = new ActiveCalls();
   /** Deferred tools activated by a tool_result; kept across reloads (the model knows them). */
   private readonly activated = new Set<string>();
-  private proxies = new WeakMap<ToolEntry, Tool>();
+  private proxies = new WeakMap<ExtensionToolEntry, Tool>();
   private readonly panels: Panels;
-  private readonly interceptors: Interceptors;
+  private readonly interceptors: InterceptorChains;
   private readonly callTool: CallToolRouter;
   private readonly timeouts: HostTimeouts;
   private readonly limits: HostLimits;
@@ -87,7 +89,7 @@ export class ExtensionHost implements AgentHooks {
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.registry = this.newRegistry();
     this.panels = new Panels((event) => this.publish(event), (owner) => this.activeCalls.hasActive(owner, { interactive: true }));
-    this.interceptors = new Interceptors({
+    this.interceptors = new InterceptorChains({
       extensions: () => this.loaded,
       timeoutMs: () => this.timeouts.intercept,
       warn: (ext, message) => this.warn(ext, message),
@@ -228,12 +230,11 @@ export class ExtensionHost implements AgentHooks {
     return this.interceptors.beforeAgentStart(input);
   }
 
-  interceptTurnStart(step: number, signal?: AbortSignal): Promise<TurnStartDecision> {
+  interceptTurnStart(step: number, signal?: AbortSignal): Promise<InterceptedTurnStart> {
     return this.interceptors.turnStart(step, signal);
   }
 
-  interceptToolCall(call: { tool_id: string; tool_name: string; tool_args: Record<string, unknown>; origin_extension?: string },
-    signal?: AbortSignal): Promise<ToolCallDecision> {
+  interceptToolCall(call: ProposedToolCall, signal?: AbortSignal): Promise<InterceptedToolCall> {
     return this.interceptors.toolCall(call, signal);
   }
 
@@ -241,7 +242,7 @@ export class ExtensionHost implements AgentHooks {
     return this.interceptors.interceptors("assistant_message").length > 0;
   }
 
-  interceptAssistantMessage(text: string, signal?: AbortSignal): Promise<AssistantMessageDecision> {
+  interceptAssistantMessage(text: string, signal?: AbortSignal): Promise<InterceptedAssistantMessage> {
     return this.interceptors.assistantMessage(text, signal);
   }
 
@@ -276,8 +277,8 @@ export class ExtensionHost implements AgentHooks {
 
   // Internals ----------------------------------------------------------------------------------
 
-  private newRegistry(): Registry {
-    return new Registry(this.options.builtinCommands ?? [], this.options.builtinTools ?? [...BUILTIN_TOOL_NAMES]);
+  private newRegistry(): ExtensionRegistry {
+    return new ExtensionRegistry(this.options.builtinCommands ?? [], this.options.builtinTools ?? [...BUILTIN_TOOL_NAMES]);
   }
 
   private async load(): Promise<void> {
@@ -381,8 +382,8 @@ export class ExtensionHost implements AgentHooks {
     ctx: { originExtension: string; parentId?: string; signal: AbortSignal }): Promise<ToolOutcome> {
     const tool = this.tools().find((t) => t.name === name);
     if (!tool) return errorOutcome(`unknown tool ${name}: no active agent tool registry (available: ${this.tools().map((t) => t.name).join(", ") || "none"})`);
-    const decision = await this.interceptToolCall({ tool_id: `call-tool-${name}`, tool_name: name, tool_args: args,
-      origin_extension: ctx.originExtension }, ctx.signal);
+    const decision = await this.interceptToolCall({ toolId: `call-tool-${name}`, toolName: name, toolArgs: args,
+      originExtension: ctx.originExtension }, ctx.signal);
     if (decision.block) return errorOutcome(decision.reason ?? "blocked", "blocked");
     return tool.execute(decision.args, { cwd: this.options.cwd, signal: ctx.signal, originExtension: ctx.originExtension,
       parentId: ctx.parentId });

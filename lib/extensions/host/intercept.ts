@@ -6,8 +6,10 @@
 // blocks, and its deadline includes the write. An extension that lets
 // INTERCEPT_TIMEOUTS_BEFORE_CUTOFF requests in a row time out is no longer consulted until it
 // is reloaded: its failure policy (allow) applies at once instead of costing a deadline per call.
-import type { AssistantMessageDecision, BeforeAgentStartInput, ToolCallDecision, TurnStartDecision } from "../../agent/loop/hooks.ts";
-import { SYSTEM_PROMPT_MAX_BYTES, type EventInterceptResponseFrame } from "../../protocol/index.ts";
+import type {
+  BeforeAgentStartInput, InterceptedAssistantMessage, InterceptedToolCall, InterceptedTurnStart, ProposedToolCall,
+} from "../../agent/loop/hooks.ts";
+import { isJsonObject, SYSTEM_PROMPT_MAX_BYTES, type EventInterceptResponseFrame } from "../../protocol/index.ts";
 import type { Reply } from "./connection.ts";
 import type { LoadedExtension } from "./extension.ts";
 
@@ -24,11 +26,7 @@ type Response = EventInterceptResponseFrame;
 /** Consecutive interception timeouts after which an extension is no longer consulted. */
 export const INTERCEPT_TIMEOUTS_BEFORE_CUTOFF = 3;
 
-function isJsonObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-export class Interceptors {
+export class InterceptorChains {
   /** Timeouts in a row per extension; a reload brings new LoadedExtension objects, so a clean slate. */
   private readonly timeoutsInARow = new WeakMap<LoadedExtension, number>();
   private readonly cutOff = new WeakSet<LoadedExtension>();
@@ -73,14 +71,13 @@ export class Interceptors {
     return undefined;
   }
 
-  async toolCall(call: { tool_id: string; tool_name: string; tool_args: Record<string, unknown>; origin_extension?: string },
-    signal?: AbortSignal): Promise<ToolCallDecision> {
-    let args = call.tool_args;
+  async toolCall(call: ProposedToolCall, signal?: AbortSignal): Promise<InterceptedToolCall> {
+    let args = call.toolArgs;
     for (const ext of this.interceptors("tool_call")) {
       if (signal?.aborted) break;
       const response = await this.ask(ext, {
-        event: "tool_call", tool_id: call.tool_id, tool_name: call.tool_name, tool_args: args,
-        ...(call.origin_extension !== undefined ? { origin_extension: call.origin_extension } : {}),
+        event: "tool_call", tool_id: call.toolId, tool_name: call.toolName, tool_args: args,
+        ...(call.originExtension !== undefined ? { origin_extension: call.originExtension } : {}),
       }, signal);
       if (!response) continue;
       if (response.block) return { block: true, reason: response.reason || `blocked by extension "${ext.name}"`, args };
@@ -92,7 +89,7 @@ export class Interceptors {
     return { block: false, args };
   }
 
-  async turnStart(step: number, signal?: AbortSignal): Promise<TurnStartDecision> {
+  async turnStart(step: number, signal?: AbortSignal): Promise<InterceptedTurnStart> {
     for (const ext of this.interceptors("turn_start")) {
       if (signal?.aborted) break;
       const response = await this.ask(ext, { event: "turn_start", step }, signal);
@@ -101,7 +98,7 @@ export class Interceptors {
     return { block: false };
   }
 
-  async assistantMessage(text: string, signal?: AbortSignal): Promise<AssistantMessageDecision> {
+  async assistantMessage(text: string, signal?: AbortSignal): Promise<InterceptedAssistantMessage> {
     let current = text;
     for (const ext of this.interceptors("assistant_message")) {
       if (signal?.aborted) break;
@@ -118,14 +115,14 @@ export class Interceptors {
    * values keep the current prompt with a warning; cancellation commits nothing.
    */
   async beforeAgentStart(input: BeforeAgentStartInput): Promise<string> {
-    let prompt = input.system_prompt;
+    let prompt = input.systemPrompt;
     for (const ext of this.interceptors("before_agent_start")) {
-      if (input.signal?.aborted) return input.system_prompt;
+      if (input.signal?.aborted) return input.systemPrompt;
       const response = await this.ask(ext, {
-        event: "before_agent_start", session_id: input.session_id, agent_run_id: input.agent_run_id,
+        event: "before_agent_start", session_id: input.sessionId, agent_run_id: input.agentRunId,
         cwd: input.cwd, provider: input.provider, model: input.model, system_prompt: prompt,
       }, input.signal, true);
-      if (input.signal?.aborted) return input.system_prompt;
+      if (input.signal?.aborted) return input.systemPrompt;
       if (!response || response.system_prompt === undefined) continue;
       const value = response.system_prompt;
       if (typeof value !== "string") {

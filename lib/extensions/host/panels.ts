@@ -8,7 +8,7 @@ import type { LoadedExtension } from "./extension.ts";
 
 export interface OpenPanel {
   extension: string;
-  panel_id: string;
+  panelId: string;
   title?: string;
   lines?: string[];
   footer?: string;
@@ -52,7 +52,7 @@ export class Panels {
       return;
     }
     this.open.delete(panel.id);
-    const state: PanelState = { owner, extension: owner.name, panel_id: panel.id, ...content(panel) };
+    const state: PanelState = { owner, extension: owner.name, panelId: panel.id, ...content(panel) };
     this.open.set(panel.id, state);
     this.publish({ type: "ext_panel_open", extension: owner.name, panel_id: panel.id, ...content(panel) });
   }

@@ -6,13 +6,13 @@
 import type { RegisterToolFrame } from "../../protocol/index.ts";
 import type { LoadedExtension } from "./extension.ts";
 
-export interface CommandEntry {
+export interface ExtensionCommandEntry {
   name: string;
   description: string;
   extension: LoadedExtension;
 }
 
-export interface ToolEntry {
+export interface ExtensionToolEntry {
   frame: RegisterToolFrame;
   extension: LoadedExtension;
 }
@@ -22,9 +22,9 @@ export function commandKey(name: string): string {
   return name.replace(/^\//, "").toLowerCase();
 }
 
-export class Registry {
-  readonly commands = new Map<string, CommandEntry>();
-  readonly tools = new Map<string, ToolEntry>();
+export class ExtensionRegistry {
+  readonly commands = new Map<string, ExtensionCommandEntry>();
+  readonly tools = new Map<string, ExtensionToolEntry>();
   private conflictsOf = new Map<LoadedExtension, string[]>();
   private readonly logged = new WeakMap<LoadedExtension, Set<string>>();
 

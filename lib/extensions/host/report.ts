@@ -1,17 +1,18 @@
 // The per-extension report behind `zot ext doctor` (host.md's JSON shape, fields may be added):
-// what discovery decided, how startup went, what was registered, and what went wrong.
+// what discovery decided, how startup went, what was registered, and what went wrong. `--json`
+// writes it out as is, hence its snake_case fields.
 import { extensionLogPath, type ZotPaths } from "../../paths.ts";
 import type { BundleKind } from "../manifest.ts";
-import type { Candidate, ExtensionScope } from "./discovery.ts";
+import type { Candidate, DiscoveryScope } from "./discovery.ts";
 import type { LoadedExtension, ReadyMode } from "./extension.ts";
-import type { Registry } from "./registry.ts";
+import type { ExtensionRegistry } from "./registry.ts";
 
 export type ReportStatus = "ok" | "error" | "disabled" | "shadowed";
 
 export interface ExtensionReport {
   name: string;
   path: string;
-  scope: ExtensionScope;
+  scope: DiscoveryScope;
   status: ReportStatus;
   ready: ReadyMode;
   startup_ms: number | null;
@@ -58,7 +59,7 @@ function base(c: Candidate, paths: ZotPaths): ExtensionReport {
 }
 
 /** One report per discovery candidate, in load order. */
-export function buildReports(candidates: Candidate[], loaded: Map<Candidate, LoadedExtension>, registry: Registry,
+export function buildReports(candidates: Candidate[], loaded: Map<Candidate, LoadedExtension>, registry: ExtensionRegistry,
   paths: ZotPaths): ExtensionReport[] {
   return candidates.map((c) => {
     const report = base(c, paths);

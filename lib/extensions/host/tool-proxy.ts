@@ -4,9 +4,9 @@
 // extensions that advertised it, and only for a request that was actually delivered. Late
 // results are dropped by the connection (their id is no longer pending).
 import { splitSupportedBlocks, type ToolCallFrame, type ToolResultFrame } from "../../protocol/index.ts";
-import { errorOutcome, type Tool, type ToolContext, type ToolOutcome } from "../../tools/types.ts";
+import { errorOutcome, type Tool, type ToolExecutionContext, type ToolOutcome } from "../../tools/types.ts";
 import type { LoadedExtension } from "./extension.ts";
-import type { ToolEntry } from "./registry.ts";
+import type { ExtensionToolEntry } from "./registry.ts";
 
 /** A host `tool_call` in flight, by its correlation id; the parent of nested call_tool chains. */
 export interface ActiveCall {
@@ -53,7 +53,7 @@ export interface ToolProxyDeps {
 
 const EMPTY_SCHEMA = { type: "object", properties: {} };
 
-export function createToolProxy(entry: ToolEntry, deps: ToolProxyDeps): Tool {
+export function createToolProxy(entry: ExtensionToolEntry, deps: ToolProxyDeps): Tool {
   const { frame, extension } = entry;
   const interactive = frame.interactive === true;
   return {
@@ -71,7 +71,7 @@ function attributed(outcome: ToolOutcome, ext: LoadedExtension): ToolOutcome {
   return { ...outcome, details: { ...outcome.details, extension: ext.name } };
 }
 
-async function runExtensionTool(entry: ToolEntry, args: Record<string, unknown>, ctx: ToolContext,
+async function runExtensionTool(entry: ExtensionToolEntry, args: Record<string, unknown>, ctx: ToolExecutionContext,
   deps: ToolProxyDeps): Promise<ToolOutcome> {
   const { frame, extension: ext } = entry;
   const who = `tool ${frame.name} (extension "${ext.name}")`;
@@ -103,10 +103,10 @@ async function runExtensionTool(entry: ToolEntry, args: Record<string, unknown>,
       const outcome: ToolOutcome = {
         content: blocks.map((b) =>
           b.type === "text" ? { type: "text", text: b.text } : { type: "image", mime_type: b.mime_type, data: b.data }),
-        is_error: result.is_error === true,
+        isError: result.is_error === true,
         status: result.is_error === true ? "failed" : "completed",
       };
-      if (result.activate_tools?.length) outcome.activate_tools = result.activate_tools;
+      if (result.activate_tools?.length) outcome.activateTools = result.activate_tools;
       return attributed(outcome, ext);
     }
     if ((reply.reason === "timeout" || reply.reason === "cancelled") && ext.capabilities.has("tool_cancel")) {

@@ -7,7 +7,7 @@ import { discoverExtensions, type Candidate } from "../host/discovery.ts";
 import { MANIFEST_FILE, type BundleKind, type Manifest } from "../manifest.ts";
 
 /** Installs live in a project or the global root (`--ext` paths are not installs). */
-export type ExtensionScope = "project" | "global";
+export type InstallScope = "project" | "global";
 
 /** The two folders extensions are installed into (project is searched first), and their sources. */
 export interface ExtensionRoots {
@@ -23,7 +23,7 @@ export function extensionRoots(cwd: string, paths: ZotPaths = zotPaths()): Exten
   return { project: projectExtensionsDir(resolve(cwd)), global: resolve(paths.extensions), cwd: resolve(cwd), paths };
 }
 
-export function rootFor(roots: ExtensionRoots, scope: ExtensionScope): string {
+export function rootFor(roots: ExtensionRoots, scope: InstallScope): string {
   return scope === "project" ? roots.project : roots.global;
 }
 
@@ -35,7 +35,7 @@ export interface InstalledExtension {
   folder: string;
   /** Absolute path of the folder. */
   path: string;
-  scope: ExtensionScope;
+  scope: InstallScope;
   /** Undefined when the manifest is broken (see `error`). */
   manifest?: Manifest;
   kind?: BundleKind;
@@ -83,7 +83,7 @@ export async function listInstalled(roots: ExtensionRoots): Promise<InstalledExt
     const row = await toInstalled(candidate);
     if (row) rows.push(row);
   }
-  const scopeOrder = (s: ExtensionScope) => (s === "project" ? 0 : 1);
+  const scopeOrder = (s: InstallScope) => (s === "project" ? 0 : 1);
   return rows.sort((a, b) => scopeOrder(a.scope) - scopeOrder(b.scope)
     || compare(a.name, b.name) || compare(a.folder, b.folder));
 }

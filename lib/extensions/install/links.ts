@@ -2,12 +2,7 @@
 // Checked on the staged copy, whatever the source, so nothing installed leads outside it.
 import { lstat, readdir, readlink } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, sep } from "node:path";
-
-/** Whether `path` is `root` or below it (both absolute, already resolved). */
-export function isInside(root: string, path: string): boolean {
-  const rel = relative(root, path);
-  return rel === "" || (!isAbsolute(rel) && rel !== ".." && !rel.startsWith(`..${sep}`));
-}
+import { isInside } from "../../fs/inside.ts";
 
 const MAX_LINK_HOPS = 40;
 const SEPARATORS = sep === "/" ? "/" : /[\\/]/;

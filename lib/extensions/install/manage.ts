@@ -5,7 +5,7 @@ import { lstat, readFile, realpath, unlink } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { removeTree } from "./remove-tree.ts";
 import { MANIFEST_FILE } from "../manifest.ts";
-import { rootFor, type ExtensionRoots, type ExtensionScope, type InstalledExtension } from "./installed.ts";
+import { rootFor, type ExtensionRoots, type InstallScope, type InstalledExtension } from "./installed.ts";
 import { writeFileAtomic } from "../../fs/atomic-write.ts";
 
 export class ExtensionNotFoundError extends Error {
@@ -31,7 +31,7 @@ export class AmbiguousExtensionError extends Error {
 export function findInstalled(
   installed: InstalledExtension[],
   query: string,
-  scope?: ExtensionScope,
+  scope?: InstallScope,
 ): InstalledExtension {
   const matches = installed.filter((ext) => (!scope || ext.scope === scope)
     && (ext.folder === query || (!ext.error && ext.name === query)));

@@ -1,7 +1,7 @@
 // Tab completion of slash commands: built-ins and extension commands, the latter listed under
 // their own heading when several candidates remain.
 
-export interface CommandEntry {
+export interface CompletableCommand {
   name: string;
   /** "builtin", or the extension that registered the command. */
   source: string;
@@ -23,7 +23,7 @@ function commonPrefix(words: string[]): string {
 }
 
 /** Completes `line` when it is a command name being typed (`/na` with no space yet). */
-export function completeSlash(line: string, commands: CommandEntry[]): Completion {
+export function completeSlash(line: string, commands: CompletableCommand[]): Completion {
   const match = /^\/(\S*)$/.exec(line);
   if (!match) return { line, candidates: [] };
   const typed = match[1]!.toLowerCase();

@@ -131,10 +131,10 @@ export class Repl {
 
     const panel = this.view.focusedPanel;
     if (panel) {
-      if (key.name === "esc" || key.name === "ctrl-c") rt.host.closePanel(panel.panel_id);
+      if (key.name === "esc" || key.name === "ctrl-c") rt.host.closePanel(panel.panelId);
       else {
         const mapped = panelKeyOf(key);
-        if (mapped) rt.host.panelKey(panel.panel_id, mapped.key, mapped.text);
+        if (mapped) rt.host.panelKey(panel.panelId, mapped.key, mapped.text);
       }
       return this.render();
     }
@@ -176,7 +176,7 @@ export class Repl {
   /** The diff of the call being confirmed goes to the transcript before its question. */
   private showPendingChange(): void {
     const request = this.confirm.current;
-    if (request?.diff) this.view.showChange(request.tool_id, request.tool_name, request.tool_args, request.diff);
+    if (request?.diff) this.view.showChange(request.toolId, request.toolName, request.toolArgs, request.diff);
   }
 
   /** Cancels the running turn; prompts queued behind it still run. */

@@ -53,7 +53,7 @@ export class EventView {
   thinking = false;
   private readonly reasoning: ThinkingView;
   /** Tokens and cost of the run so far, summed over its `usage` events. */
-  private runUsage: RunUsage = { input: 0, output: 0, cache_read: 0, cost_usd: 0 };
+  private runUsage: RunUsage = { input: 0, output: 0, cacheRead: 0, costUsd: 0 };
   private sessionCostUsd = 0;
   /** Renders the answer as markdown once set; until then (and in tests) text streams raw. */
   private markdown: MarkdownStream | undefined;
@@ -157,8 +157,8 @@ export class EventView {
         this.runUsage = {
           input: this.runUsage.input + event.input,
           output: this.runUsage.output + event.output,
-          cache_read: this.runUsage.cache_read + event.cache_read,
-          cost_usd: this.runUsage.cost_usd + event.cost_usd,
+          cacheRead: this.runUsage.cacheRead + event.cache_read,
+          costUsd: this.runUsage.costUsd + event.cost_usd,
         };
         this.sessionCostUsd = event.cumulative.cost_usd;
         break;
@@ -215,7 +215,8 @@ export class EventView {
       }
       case "ext_panel_open":
       case "ext_panel_render": {
-        const { type: _type, ...panel } = event;
+        const { type: _type, panel_id: panelId, ...fields } = event;
+        const panel: PanelModel = { ...fields, panelId };
         const prev = this.panels.get(event.panel_id);
         // A render keeps fields it does not resend; an open (re)focuses by moving to the end.
         if (event.type === "ext_panel_open") this.panels.delete(event.panel_id);
@@ -257,7 +258,7 @@ export class EventView {
   /** The run's usage line, once per run; nothing when no tokens were reported. */
   private commitUsage(): void {
     const line = formatUsageLine(this.runUsage, this.sessionCostUsd);
-    this.runUsage = { input: 0, output: 0, cache_read: 0, cost_usd: 0 };
+    this.runUsage = { input: 0, output: 0, cacheRead: 0, costUsd: 0 };
     if (line !== "") this.commit([this.o.style.dim(line)]);
   }
 

@@ -32,8 +32,8 @@ export function buildFrame(state: LiveState): LiveFrame {
   for (const text of state.queued) bottom.push(s.dim(truncate(`queued: ${oneLine(text)}`, width)));
   if (state.confirm) {
     const c = state.confirm;
-    const from = c.origin_extension ? ` (from ${c.origin_extension})` : "";
-    bottom.push(s.yellow(truncate(`Allow ${c.tool_name}${from}: ${sanitize(c.tool_preview)}`, width)));
+    const from = c.originExtension ? ` (from ${c.originExtension})` : "";
+    bottom.push(s.yellow(truncate(`Allow ${c.toolName}${from}: ${sanitize(c.toolPreview)}`, width)));
     bottom.push(`${s.bold("y")} yes · ${s.bold("a")} always this tool · ${s.bold("s")} always this session · ${s.bold("n")} no`);
   }
   for (const hint of state.hints) bottom.push(s.dim(truncate(hint, width)));
@@ -51,7 +51,7 @@ export function buildFrame(state: LiveState): LiveFrame {
 
   const panels: string[] = [];
   for (const panel of view.panels.values()) {
-    if (panel !== focused) panels.push(s.dim(truncate(`▸ ${panel.title ?? panel.panel_id} [${panel.extension}]`, width)));
+    if (panel !== focused) panels.push(s.dim(truncate(`▸ ${panel.title ?? panel.panelId} [${panel.extension}]`, width)));
   }
   if (focused) {
     const used = [...top, ...bottom, ...promptLines, ...panels].reduce((n, l) => n + rowsOf(l, columns), 0);

@@ -5,7 +5,7 @@ import { displayWidth, sanitize, truncate } from "./text.ts";
 
 export interface PanelModel {
   extension: string;
-  panel_id: string;
+  panelId: string;
   title?: string;
   lines?: string[];
   footer?: string;
@@ -15,7 +15,7 @@ export interface PanelModel {
 export function renderPanel(panel: PanelModel, style: Style, columns: number, maxRows: number, focused: boolean): string[] {
   const inner = Math.max(10, columns - 4);
   const fit = (text: string) => truncate(sanitize(text), inner);
-  const title = fit(panel.title ?? panel.panel_id);
+  const title = fit(panel.title ?? panel.panelId);
   const footer = panel.footer !== undefined ? fit(panel.footer) : undefined;
   let body = (panel.lines ?? []).map(fit);
   const chrome = 4 + (footer !== undefined ? 2 : 0);

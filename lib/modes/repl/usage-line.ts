@@ -3,8 +3,8 @@
 export interface RunUsage {
   input: number;
   output: number;
-  cache_read: number;
-  cost_usd: number;
+  cacheRead: number;
+  costUsd: number;
 }
 
 /** Compact token count: 950, 1.2k, 34k, 1.5M. */
@@ -30,7 +30,7 @@ export function formatUsageLine(run: RunUsage, sessionCostUsd: number): string {
   const parts: string[] = [];
   if (run.input > 0) parts.push(`${formatTokens(run.input)} in`);
   if (run.output > 0) parts.push(`${formatTokens(run.output)} out`);
-  if (run.cache_read > 0) parts.push(`${formatTokens(run.cache_read)} cached`);
-  if (run.cost_usd > 0) parts.push(`${formatCost(run.cost_usd)} (session ${formatCost(Math.max(sessionCostUsd, run.cost_usd))})`);
+  if (run.cacheRead > 0) parts.push(`${formatTokens(run.cacheRead)} cached`);
+  if (run.costUsd > 0) parts.push(`${formatCost(run.costUsd)} (session ${formatCost(Math.max(sessionCostUsd, run.costUsd))})`);
   return parts.length > 0 ? `↳ ${parts.join(" · ")}` : "";
 }

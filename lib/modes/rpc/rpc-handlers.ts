@@ -155,7 +155,7 @@ async function answer(ctx: RpcContext, command: Exclude<RpcCommand, { type: "pro
         models: listModels(command.all ? undefined : session.state.provider).map((info) => ({ ...info, reasoning: info.thinking !== undefined })),
       };
     case "panel_key":
-      if (!rt.host.openPanels().some((p) => p.panel_id === command.panel_id)) throw new Error(`no open panel "${command.panel_id}"`);
+      if (!rt.host.openPanels().some((p) => p.panelId === command.panel_id)) throw new Error(`no open panel "${command.panel_id}"`);
       // As in the REPL, esc is the user closing the panel (the client has no other way to):
       // the extension gets panel_close and the stream gets ext_panel_close.
       if (command.key === "esc") {

@@ -7,12 +7,10 @@
 import { createRuntime, type Runtime } from "../../app/runtime.ts";
 import type { RunConfig } from "../../app/run-config.ts";
 import { LineDecoder } from "../../protocol/codec.ts";
-import { PROTOCOL_VERSION } from "../../protocol/limits.ts";
-import { ZOT_VERSION } from "../../version.ts";
 import { eventStream, failedDone } from "../event-stream.ts";
 import { UsageError } from "../../errors.ts";
 import { EXIT_FAILURE, EXIT_OK } from "../exit-code.ts";
-import { ndjsonSink } from "../ndjson.ts";
+import { ndjsonSink, sessionLine } from "../ndjson.ts";
 import { endsWithDone, parseRpcCommand, type RpcCommand } from "./rpc-commands.ts";
 import { handleRpcCommand, type RpcContext } from "./rpc-handlers.ts";
 
@@ -37,7 +35,7 @@ export async function runRpc(config: RunConfig, env: Record<string, string | und
       interactive: false,
       warn: (m) => err(`zot: warning: ${m}`),
       onBus(bus, info) {
-        sink.write({ type: "session", ...info, zot_version: ZOT_VERSION, protocol_version: PROTOCOL_VERSION });
+        sink.write(sessionLine(info));
         bus.subscribe((event) => stream.event(event));
       },
     }).then((runtime) => {

@@ -1,11 +1,12 @@
 // The checker's side of the wire: a running extension's stdio, every stdout line kept (parsed
 // with the protocol schemas, invalid ones too) so checks can wait for a frame and the stdout
 // check can judge the whole transcript at the end, and requests matched to their replies by the
-// protocol's PendingRequests. Unlike the host's Connection it never drops or disconnects
-// anything: the checker wants to see all of it. SDK tests drive extensions through it too.
+// protocol's PendingRequests. Unlike the host's ExtensionConnection it never drops or
+// disconnects anything: the checker wants to see all of it. SDK tests drive extensions through
+// it too.
 import type { Readable, Writable } from "node:stream";
 import {
-  encodeFrame, EXTENSION_FRAME_SCHEMAS, LineDecoder, MAX_FRAME_BYTES, parseExtensionFrame, PendingRequests,
+  encodeFrame, EXTENSION_FRAME_SCHEMAS, isJsonObject, LineDecoder, MAX_FRAME_BYTES, parseExtensionFrame, PendingRequests,
   type ExtensionFrame, type OutgoingFrame,
 } from "../../../protocol/index.ts";
 import type { ExitStatus } from "../../host/spawn.ts";
@@ -167,7 +168,7 @@ export class ConformanceDriver<P extends DriverProcess = DriverProcess> {
     let json: Record<string, unknown> | undefined;
     try {
       const value: unknown = JSON.parse(text);
-      if (value !== null && typeof value === "object" && !Array.isArray(value)) json = value as Record<string, unknown>;
+      if (isJsonObject(value)) json = value;
     } catch {
       // reported by parseExtensionFrame below
     }

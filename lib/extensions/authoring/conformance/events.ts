@@ -2,13 +2,11 @@
 // to a representative request within the deadline, and each observed event is delivered once
 // without the extension dying.
 import {
-  SYSTEM_PROMPT_MAX_BYTES, type EventInterceptResponseFrame, type InterceptableEventName,
+  isJsonObject, SYSTEM_PROMPT_MAX_BYTES, type EventInterceptResponseFrame, type InterceptableEventName,
 } from "../../../protocol/index.ts";
 import { exchange, settleAlive, whileRunning } from "./exchange.ts";
 import { eventPayload, interceptPayload } from "./payloads.ts";
 import type { Session } from "./session.ts";
-
-const isJsonObject = (value: unknown): boolean => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** Problems (fail) and warnings with a reply the schema accepted; the host checks these fields itself. */
 function judgeIntercept(event: InterceptableEventName, frame: EventInterceptResponseFrame): { problems: string[]; warnings: string[] } {

@@ -1,15 +1,12 @@
 // What the checker sends: tool arguments built from a tool's JSON Schema, and one representative
 // payload per lifecycle event and per interceptable event (the shapes of the protocol spec).
-import type { InterceptableEventName, LifecycleEventName } from "../../../protocol/index.ts";
+import { isJsonObject, type InterceptableEventName, type LifecycleEventName } from "../../../protocol/index.ts";
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
-
 /** A simple value a schema accepts: its const, default or first enum value, else one per type. */
 export function placeholderFor(schema: unknown, depth = 0): Json {
-  if (!isObject(schema)) return "test";
+  if (!isJsonObject(schema)) return "test";
   if ("const" in schema) return schema.const as Json;
   if ("default" in schema) return schema.default as Json;
   if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0] as Json;
@@ -38,8 +35,8 @@ export function placeholderFor(schema: unknown, depth = 0): Json {
 /** `{}` plus a placeholder for every property the schema lists as required. */
 export function requiredArgs(schema: unknown, depth = 0): Record<string, Json> {
   const args: Record<string, Json> = {};
-  if (!isObject(schema) || !Array.isArray(schema.required)) return args;
-  const properties = isObject(schema.properties) ? schema.properties : {};
+  if (!isJsonObject(schema) || !Array.isArray(schema.required)) return args;
+  const properties = isJsonObject(schema.properties) ? schema.properties : {};
   for (const name of schema.required) {
     if (typeof name === "string") args[name] = placeholderFor(properties[name], depth);
   }

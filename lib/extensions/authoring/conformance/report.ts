@@ -12,6 +12,7 @@ export interface ConformanceCheck {
   detail: string;
 }
 
+/** Written out as is by `--json`, hence snake_case. */
 export interface ConformanceResult {
   /** true when no check failed (warnings and skips allowed). */
   ok: boolean;
@@ -31,7 +32,7 @@ export class Checklist {
   readonly checks: ConformanceCheck[] = [];
 
   add(name: string, status: CheckStatus, detail: string): ConformanceCheck {
-    const check = { name, status, detail: oneLine(detail) };
+    const check = { name, status, detail: foldDetail(detail) };
     this.checks.push(check);
     return check;
   }
@@ -57,8 +58,8 @@ export class Checklist {
   }
 }
 
-/** Details are one line by contract: multi-line extension output is folded. */
-export function oneLine(text: string): string {
+/** Details are one line by contract: multi-line extension output is folded, long output cut. */
+function foldDetail(text: string): string {
   const folded = text.replace(/\s*\n\s*/g, " ⏎ ").trim();
   return folded.length > 300 ? `${folded.slice(0, 300)}…` : folded;
 }
