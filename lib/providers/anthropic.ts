@@ -11,7 +11,7 @@ import { describeFailure, IncompleteStreamError } from "./errors.ts";
 import { streamWithRetry, type RetryOptions } from "./retry.ts";
 import { routingConsoleWarn, sdkLogger, stderrWarn, type SdkWarn } from "./sdk-log.ts";
 import { touching } from "./stall.ts";
-import type { AssistantContent, Provider, StopReason, StreamEvent, StreamRequest, ToolCallBlock } from "./types.ts";
+import type { AssistantContent, ModelStreamEvent, Provider, StopReason, StreamRequest, ToolCallBlock } from "./types.ts";
 
 export interface AnthropicProviderOptions {
   /** Sent as the bearer credential; omit for a keyless local server. */
@@ -52,7 +52,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions = {}):
 
   return {
     name: "anthropic",
-    stream(request: StreamRequest): AsyncIterable<StreamEvent> {
+    stream(request: StreamRequest): AsyncIterable<ModelStreamEvent> {
       return streamWithRetry({
         provider: "anthropic",
         model: request.model,
@@ -84,7 +84,7 @@ function mapStop(reason: string | null, draft: AssistantDraft): StopReason {
   }
 }
 
-async function* translate(events: AsyncIterable<RawMessageStreamEvent>, draft: AssistantDraft): AsyncGenerator<StreamEvent> {
+async function* translate(events: AsyncIterable<RawMessageStreamEvent>, draft: AssistantDraft): AsyncGenerator<ModelStreamEvent> {
   const blocks = new Map<number, AssistantContent>();
   let stopReason: string | null = null;
   let sawStop = false;
@@ -156,7 +156,7 @@ async function* translate(events: AsyncIterable<RawMessageStreamEvent>, draft: A
   draft.stop = mapStop(stopReason, draft);
 }
 
-function toolDelta(call: ToolCallBlock, delta: string): StreamEvent {
+function toolDelta(call: ToolCallBlock, delta: string): ModelStreamEvent {
   return { type: "tool_call_delta", id: call.id, name: call.name, delta };
 }
 

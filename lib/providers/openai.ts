@@ -9,7 +9,9 @@ import { toOpenAIParams } from "./openai-request.ts";
 import { streamWithRetry, type RetryOptions } from "./retry.ts";
 import { routingConsoleWarn, sdkLogger, stderrWarn, type SdkWarn } from "./sdk-log.ts";
 import { touching } from "./stall.ts";
-import type { AssistantContent, Provider, StopReason, StreamEvent, StreamRequest, TextBlock, ThinkingBlock, ToolCallBlock } from "./types.ts";
+import type {
+  AssistantContent, ModelStreamEvent, Provider, StopReason, StreamRequest, TextBlock, ThinkingBlock, ToolCallBlock,
+} from "./types.ts";
 
 export interface OpenAIProviderOptions {
   /** Sent as the bearer credential; omit for a keyless local server. */
@@ -39,7 +41,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions = {}): Provi
 
   return {
     name: "openai",
-    stream(request: StreamRequest): AsyncIterable<StreamEvent> {
+    stream(request: StreamRequest): AsyncIterable<ModelStreamEvent> {
       return streamWithRetry({
         provider: "openai",
         model: request.model,
@@ -83,7 +85,8 @@ function mapStop(reason: string, draft: AssistantDraft): StopReason {
   }
 }
 
-async function* translate(chunks: AsyncIterable<OpenAI.Chat.Completions.ChatCompletionChunk>, draft: AssistantDraft): AsyncGenerator<StreamEvent> {
+async function* translate(chunks: AsyncIterable<OpenAI.Chat.Completions.ChatCompletionChunk>,
+  draft: AssistantDraft): AsyncGenerator<ModelStreamEvent> {
   const calls = new Map<number, ToolCallBlock>();
   let current: AssistantContent | undefined;
   let finishReason: string | undefined;

@@ -5,7 +5,7 @@
 import { AssistantDraft } from "./draft.ts";
 import type { Failure } from "./errors.ts";
 import { StallWatchdog, StreamStallError } from "./stall.ts";
-import type { StreamEvent } from "./types.ts";
+import type { ModelStreamEvent } from "./types.ts";
 
 export interface RetryOptions {
   /** Retries after the first attempt (default 4). */
@@ -54,7 +54,7 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
  * that yield nothing) so a slow but live stream is not taken for a stalled one. It returns
  * normally only once `draft.stop` is set; anything else is thrown and classified by `describe`.
  */
-export type StreamAttempt = (signal: AbortSignal, draft: AssistantDraft, alive: () => void) => AsyncIterable<StreamEvent>;
+export type StreamAttempt = (signal: AbortSignal, draft: AssistantDraft, alive: () => void) => AsyncIterable<ModelStreamEvent>;
 
 export interface RetryingStreamOptions {
   provider: string;
@@ -70,7 +70,7 @@ export interface RetryingStreamOptions {
  * exactly one final `done`. Never throws: failures and aborts become the `done` message.
  * Leaving the loop early (or aborting) cancels the HTTP request in flight.
  */
-export async function* streamWithRetry(options: RetryingStreamOptions): AsyncGenerator<StreamEvent, void, undefined> {
+export async function* streamWithRetry(options: RetryingStreamOptions): AsyncGenerator<ModelStreamEvent, void, undefined> {
   const { provider, model, signal } = options;
   const policy = { ...DEFAULT_RETRY, ...definedOnly(options.retry) };
   for (let retry = 0; ; retry++) {

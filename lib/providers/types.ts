@@ -80,7 +80,8 @@ export interface StreamRequest {
   signal?: AbortSignal;
 }
 
-export type StreamEvent =
+/** What a provider stream yields (the json/rpc lines are streamSchema.StreamEvent, another thing). */
+export type ModelStreamEvent =
   | { type: "text_delta"; delta: string }
   | { type: "thinking_delta"; delta: string }
   /** A tool call started (no `delta`) or received a fragment of its raw argument JSON. */
@@ -90,7 +91,7 @@ export type StreamEvent =
 
 export interface Provider {
   readonly name: string;
-  stream(request: StreamRequest): AsyncIterable<StreamEvent>;
+  stream(request: StreamRequest): AsyncIterable<ModelStreamEvent>;
 }
 
 export interface ModelInfo {

@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { toolBlamedBy } from "../../lib/providers/errors.ts";
 import { createProvider, type ProviderName, type RetryOptions } from "../../lib/providers/index.ts";
-import type { StreamEvent } from "../../lib/providers/types.ts";
+import type { ModelStreamEvent } from "../../lib/providers/types.ts";
 import { startModelServer, type ModelServer } from "../support/model-server.ts";
 import { baseRequest, collect, FAST_RETRY } from "./helpers.ts";
 
@@ -131,7 +131,7 @@ describe.each(["anthropic", "openai"] as const)("%s", (name: ProviderName) => {
     test("aborting mid-stream ends with stop aborted and closes the HTTP request", async () => {
       server.push({ text: "streaming forever and ever", hang_after: 1 });
       const controller = new AbortController();
-      const events: StreamEvent[] = [];
+      const events: ModelStreamEvent[] = [];
       for await (const event of provider().stream(baseRequest({ signal: controller.signal }))) {
         events.push(event);
         if (event.type === "text_delta") controller.abort();
@@ -148,7 +148,7 @@ describe.each(["anthropic", "openai"] as const)("%s", (name: ProviderName) => {
     test("aborting while waiting to retry ends at once with stop aborted", async () => {
       server.push({ type: "error", status: 429, retry_after: "60" }, { text: "too late" });
       const controller = new AbortController();
-      const events: StreamEvent[] = [];
+      const events: ModelStreamEvent[] = [];
       const stream = provider({ maxRetries: 3, baseDelayMs: 1, maxDelayMs: 120_000 }).stream(baseRequest({ signal: controller.signal }));
       for await (const event of stream) {
         events.push(event);

@@ -1,17 +1,17 @@
 // Shared test helpers: run a provider stream to its end and pick out what matters.
-import type { AssistantMessage, Provider, StreamEvent, StreamRequest } from "../../lib/providers/types.ts";
+import type { AssistantMessage, ModelStreamEvent, Provider, StreamRequest } from "../../lib/providers/types.ts";
 
 export interface Collected {
-  events: StreamEvent[];
+  events: ModelStreamEvent[];
   done: AssistantMessage;
   text: string;
   thinking: string;
-  retries: Extract<StreamEvent, { type: "retry" }>[];
+  retries: Extract<ModelStreamEvent, { type: "retry" }>[];
 }
 
 /** Drains `provider.stream(request)`; asserts the contract of exactly one final `done`. */
 export async function collect(provider: Provider, request: Partial<StreamRequest> = {}): Promise<Collected> {
-  const events: StreamEvent[] = [];
+  const events: ModelStreamEvent[] = [];
   for await (const event of provider.stream(baseRequest(request))) events.push(event);
   const dones = events.filter((e) => e.type === "done");
   if (dones.length !== 1 || events[events.length - 1]?.type !== "done") {
@@ -19,10 +19,10 @@ export async function collect(provider: Provider, request: Partial<StreamRequest
   }
   return {
     events,
-    done: (dones[0] as Extract<StreamEvent, { type: "done" }>).message,
+    done: (dones[0] as Extract<ModelStreamEvent, { type: "done" }>).message,
     text: events.flatMap((e) => (e.type === "text_delta" ? [e.delta] : [])).join(""),
     thinking: events.flatMap((e) => (e.type === "thinking_delta" ? [e.delta] : [])).join(""),
-    retries: events.filter((e): e is Extract<StreamEvent, { type: "retry" }> => e.type === "retry"),
+    retries: events.filter((e): e is Extract<ModelStreamEvent, { type: "retry" }> => e.type === "retry"),
   };
 }
 

@@ -2,7 +2,7 @@
 // no SDK, and one that does loads only its own.
 import { describe, expect, it } from "vitest";
 import { lazyProvider } from "../../lib/providers/lazy.ts";
-import type { Provider, StreamEvent, StreamRequest } from "../../lib/providers/types.ts";
+import type { ModelStreamEvent, Provider, StreamRequest } from "../../lib/providers/types.ts";
 
 const request = { model: "m", messages: [] } as unknown as StreamRequest;
 
@@ -13,7 +13,7 @@ function counted(): { loads: number; load: () => Promise<Provider> } {
       state.loads++;
       return {
         name: "fake",
-        async *stream(): AsyncIterable<StreamEvent> {
+        async *stream(): AsyncIterable<ModelStreamEvent> {
           yield { type: "text_delta", delta: "hi" };
         },
       };
@@ -22,8 +22,8 @@ function counted(): { loads: number; load: () => Promise<Provider> } {
   return state;
 }
 
-async function collect(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
-  const out: StreamEvent[] = [];
+async function collect(events: AsyncIterable<ModelStreamEvent>): Promise<ModelStreamEvent[]> {
+  const out: ModelStreamEvent[] = [];
   for await (const e of events) out.push(e);
   return out;
 }

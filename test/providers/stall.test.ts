@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { createProvider, DEFAULT_RETRY, type ProviderName, type RetryOptions } from "../../lib/providers/index.ts";
 import { formatDuration, StallWatchdog, StreamStallError } from "../../lib/providers/stall.ts";
-import type { StreamEvent } from "../../lib/providers/types.ts";
+import type { ModelStreamEvent } from "../../lib/providers/types.ts";
 import { startModelServer, type ModelServer } from "../support/model-server.ts";
 import { baseRequest, collect, FAST_RETRY } from "./helpers.ts";
 
@@ -74,7 +74,7 @@ describe.each(["anthropic", "openai"] as const)("%s", (name: ProviderName) => {
   test("time the caller spends on an event does not count as silence", async () => {
     // The server is still sending when a clock that counted the caller's time would run out.
     server.push({ text: "read me slowly", chunk_delay_ms: STALL_MS / 4 });
-    const events: StreamEvent[] = [];
+    const events: ModelStreamEvent[] = [];
     for await (const event of provider({ maxRetries: 0 }).stream(baseRequest())) {
       events.push(event);
       if (events.length === 1) await new Promise((done) => setTimeout(done, STALL_MS * 2));
@@ -85,7 +85,7 @@ describe.each(["anthropic", "openai"] as const)("%s", (name: ProviderName) => {
   test("a user abort during the wait after a stall still ends with stop aborted", async () => {
     server.push({ text: "never shown", hang_after: 0 }, { text: "too late" });
     const controller = new AbortController();
-    const events: StreamEvent[] = [];
+    const events: ModelStreamEvent[] = [];
     const stream = provider({ maxRetries: 3, baseDelayMs: 60_000, maxDelayMs: 60_000 }).stream(baseRequest({ signal: controller.signal }));
     for await (const event of stream) {
       events.push(event);
