@@ -10,17 +10,17 @@ export const args = v.record(v.string(), v.unknown());
 /** The fields every lifecycle event carries (extensions.md, "Lifecycle payloads"). */
 export const stamp = { session_id: v.string(), cwd: v.string(), sequence: count };
 
-export const TextBlockSchema = v.looseObject({ type: v.literal("text"), text: v.string() });
+export const StreamTextBlockSchema = v.looseObject({ type: v.literal("text"), text: v.string() });
 /** An image with its base64 bytes (tool results in events, prompts with include_images). */
 export const ImageDataBlockSchema = v.looseObject({ type: v.literal("image"), mime_type: v.string(), data: v.string() });
 export const ToolCallBlockSchema = v.looseObject({ type: v.literal("tool_call"), id: v.string(), name: v.string(), args });
 
 /** A tool result's content as events carry it. */
-export const ToolContentSchema = v.union([TextBlockSchema, ImageDataBlockSchema]);
+export const ToolContentSchema = v.union([StreamTextBlockSchema, ImageDataBlockSchema]);
 
 /** The Go zot's block shapes: an image is its byte count. */
 export const StreamBlockSchema = v.union([
-  TextBlockSchema,
+  StreamTextBlockSchema,
   v.looseObject({ type: v.literal("image"), mime_type: v.string(), bytes: count }),
   ToolCallBlockSchema,
 ]);

@@ -2,7 +2,7 @@
 import * as v from "valibot";
 import { PanelContentSchema } from "../../protocol/extension-frames.ts";
 import type { RpcCommandType } from "../rpc/rpc-commands.ts";
-import { args, count, int, TextBlockSchema, time, ToolCallBlockSchema, UsageSchema } from "./parts.ts";
+import { args, count, int, StreamTextBlockSchema, time, ToolCallBlockSchema, UsageSchema } from "./parts.ts";
 
 /** `{type:"response", id?, command, success, data | error}`; `id` echoes the command's, string or number. */
 export const RpcResponseSchema = v.looseObject({
@@ -35,10 +35,12 @@ const messageTimes = { timestamp: v.optional(v.number()), time: v.optional(time)
 
 /** A transcript message as get_messages gives it (zot's fields, plus the Go zot's). */
 export const RpcMessageSchema = v.union([
-  v.looseObject({ role: v.literal("user"), content: v.array(v.union([TextBlockSchema, ImageBlockSchema])), ...messageTimes }),
+  v.looseObject({ role: v.literal("user"), content: v.array(v.union([StreamTextBlockSchema, ImageBlockSchema])), ...messageTimes }),
   v.looseObject({
     role: v.literal("assistant"),
-    content: v.array(v.union([TextBlockSchema, ThinkingBlockSchema, v.looseObject({ ...ToolCallBlockSchema.entries, args_raw: v.optional(v.string()) })])),
+    content: v.array(v.union([
+      StreamTextBlockSchema, ThinkingBlockSchema, v.looseObject({ ...ToolCallBlockSchema.entries, args_raw: v.optional(v.string()) }),
+    ])),
     stop: v.string(), error: v.optional(v.string()), usage: v.optional(UsageSchema),
     provider: v.optional(v.string()), model: v.optional(v.string()), ...messageTimes,
   }),
@@ -46,8 +48,11 @@ export const RpcMessageSchema = v.union([
     role: v.literal("tool_result"), tool_id: v.string(), tool_name: v.string(), is_error: v.boolean(),
     /** The result's blocks, then the same result as one Go-style tool_result block. */
     content: v.array(v.union([
-      TextBlockSchema, ImageBlockSchema,
-      v.looseObject({ type: v.literal("tool_result"), call_id: v.string(), is_error: v.boolean(), content: v.array(v.union([TextBlockSchema, ImageBlockSchema])) }),
+      StreamTextBlockSchema, ImageBlockSchema,
+      v.looseObject({
+        type: v.literal("tool_result"), call_id: v.string(), is_error: v.boolean(),
+        content: v.array(v.union([StreamTextBlockSchema, ImageBlockSchema])),
+      }),
     ])),
     ...messageTimes,
   }),
