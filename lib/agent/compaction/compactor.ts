@@ -3,6 +3,7 @@
 // attempt emits pre_compact and a matching post_compact whose counts describe the resulting
 // in-memory transcript, then compact_done with the summary (empty when nothing was summarised
 // or the attempt failed). The summary call's token usage is reported like a model step's.
+import type { HostEvent } from "../events.ts";
 import { compactTranscript, DEFAULT_COMPACTION, type CompactionSettings } from "./compaction.ts";
 import type { CompactResult } from "../session/agent-options.ts";
 import type { Emitter } from "../session/emitter.ts";
@@ -87,4 +88,11 @@ export class Compactor {
     emit.host({ type: "compact_done", summary: outcome.status === "completed" ? (outcome.summaryText ?? "") : "" });
     return result;
   }
+}
+
+/** The `done` a compaction run on its own (rpc `compact`, `/compact`) ends with. */
+export function compactionDone(result: CompactResult): Extract<HostEvent, { type: "done" }> {
+  if (result.status === "completed") return { type: "done", stop: "end_turn" };
+  if (result.status === "cancelled") return { type: "done", stop: "aborted" };
+  return { type: "done", stop: "error", error: `compaction ${result.status}${result.error ? `: ${result.error}` : ""}` };
 }

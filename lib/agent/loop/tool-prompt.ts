@@ -2,7 +2,7 @@
 // through the normal guards and confirmation, recorded as a paired assistant tool call and tool
 // result (both marked with the requesting extension). The model turn follows in the caller.
 import type { Emitter } from "../session/emitter.ts";
-import { toolResultMessage } from "./loop.ts";
+import { toolResultMessage, type RunResult } from "./loop.ts";
 import { userMessageEvent } from "../stream-blocks.ts";
 import type { ToolCallRequest, ToolRunOutcome } from "./tool-runner.ts";
 import type { Transcript } from "../session/transcript.ts";
@@ -45,6 +45,19 @@ export async function recordToolPrompt(step: ToolPromptStep): Promise<ToolRunOut
   step.transcript.append(assistant, origin);
   step.transcript.append(toolResultMessage(outcome), origin);
   return outcome;
+}
+
+/**
+ * A whole `tool_prompt` run: the recorded pair, then the model turn (`continueRun`). A
+ * cancellation stops before the model turn, keeping a completed pair, and ends as the loop does
+ * for json/rpc clients: a turn_end with stop aborted.
+ */
+export async function runToolPromptTurn(step: ToolPromptStep, signal: AbortSignal,
+  continueRun: () => Promise<RunResult>): Promise<RunResult> {
+  await recordToolPrompt(step);
+  if (!signal.aborted) return continueRun();
+  step.emit.lifecycle({ type: "turn_end", stop: "aborted" }, { extensions: false });
+  return { stop: "aborted", text: "" };
 }
 
 export function userMessage(text: string, images: UserContent[]): UserMessage {

@@ -6,6 +6,8 @@
 // before_agent_start chain runs on the result (see prompt-preparer.ts).
 import { readFileSync } from "node:fs";
 import { contextFilesSection, findContextFiles, type ContextFile } from "./context-files.ts";
+import { skillsManifest } from "./skills.ts";
+import type { Skill } from "../../tools/skill-file.ts";
 import type { ToolSpec } from "../../providers/types.ts";
 import type { SystemPromptOptions } from "../session/agent-options.ts";
 
@@ -92,4 +94,18 @@ export function builtinSystemPrompt({ cwd, tools, now = new Date() }: Pick<Syste
 function firstLine(text: string): string {
   const line = text.split("\n", 1)[0] ?? "";
   return line.length > 200 ? `${line.slice(0, 197)}...` : line;
+}
+
+/**
+ * A session's base prompt: its tools, its context files, and the skills manifest, which only
+ * helps when the model has the skill tool to load a skill with.
+ */
+export function sessionBasePrompt(
+  options: SystemPromptOptions,
+  context: { cwd: string; tools: SystemPromptSources["tools"]; skills?: Skill[] | (() => Skill[]); warn?: (message: string) => void },
+): string {
+  const { skills, ...rest } = context;
+  const list = typeof skills === "function" ? skills() : (skills ?? []);
+  const manifest = context.tools.some((t) => t.name === "skill") ? skillsManifest(list) : "";
+  return basePromptFrom(options, { ...rest, skillsManifest: manifest });
 }

@@ -9,15 +9,14 @@ import { NO_HOOKS, type AgentHooks } from "../loop/hooks.ts";
 import { runAgentLoop, type RunResult } from "../loop/loop.ts";
 import { PermissionPolicy } from "../loop/permissions.ts";
 import { SystemPromptPreparer } from "../prompt/prompt-preparer.ts";
-import { basePromptFrom } from "../prompt/system-prompt.ts";
+import { sessionBasePrompt } from "../prompt/system-prompt.ts";
 import { SessionTools } from "../loop/tool-registry.ts";
-import { recordToolPrompt, userMessage } from "../loop/tool-prompt.ts";
+import { runToolPromptTurn, userMessage } from "../loop/tool-prompt.ts";
 import { runToolCall, type ToolCallRequest, type ToolRunOutcome } from "../loop/tool-runner.ts";
 import { WorkQueue } from "./work-queue.ts";
-import { Compactor } from "../compaction/compactor.ts";
+import { compactionDone, Compactor } from "../compaction/compactor.ts";
 import { Transcript } from "./transcript.ts";
 import { userMessageEvent } from "../stream-blocks.ts";
-import { skillsManifest } from "../prompt/skills.ts";
 import { createBuiltinTools } from "../../tools/index.ts";
 import { modelInfo } from "../../providers/models.ts";
 import { addUsage, emptyUsage } from "../../providers/usage.ts";
@@ -27,7 +26,6 @@ import type {
 import type { Message, Provider, Usage } from "../../providers/types.ts";
 import type { HostEvent } from "../events.ts";
 import type { Tool } from "../../tools/types.ts";
-import type { Skill } from "../../tools/skill-file.ts";
 import type { OpenedSession } from "./session-select.ts";
 
 export const DEFAULT_MAX_STEPS = 50;
@@ -73,7 +71,9 @@ export class AgentSession {
       createBuiltinTools({ ...options.tools, cwd: this.cwd, jail: () => this.jailOn, skills: options.skills ?? [] });
     this.toolSet = new SessionTools(builtins, () => this.extensionTools(), options.onToolDropped);
     this.preparer = new SystemPromptPreparer({
-      base: () => this.basePrompt(),
+      base: () => sessionBasePrompt(this.options.prompt ?? {}, {
+        cwd: this.cwd, tools: [...this.tools().values()], skills: this.options.skills, warn: (m) => this.warn(m),
+      }),
       hooks: () => this.hooks,
       identity: () => ({ sessionId: this.transcript.id, cwd: this.cwd, provider: this.provider.name, model: this.model }),
     });
@@ -211,26 +211,11 @@ export class AgentSession {
   runToolPrompt(prompt: string, toolName: string, toolArgs: Record<string, unknown>, options: ToolPromptOptions = {}): Promise<RunResult> {
     const origin = options.originExtension;
     this.accept(prompt, 0);
-    return this.enqueueRun(prompt, async (signal) => {
-      await recordToolPrompt({
-        prompt,
-        toolName,
-        toolArgs,
-        ...(origin ? { originExtension: origin } : {}),
-        toolId: this.newId("toolu_ext"),
-        provider: this.provider.name,
-        model: this.model,
-        transcript: this.transcript,
-        emit: this.emitter,
-        execute: (call) => this.executeTool(call, signal),
-      });
-      if (signal.aborted) {
-        // As the loop does: an aborted run ends with turn_end stop aborted for json/rpc clients.
-        this.emitter.lifecycle({ type: "turn_end", stop: "aborted" }, { extensions: false });
-        return { stop: "aborted", text: "" };
-      }
-      return this.runLoop(signal);
-    });
+    return this.enqueueRun(prompt, (signal) => runToolPromptTurn({
+      prompt, toolName, toolArgs, ...(origin ? { originExtension: origin } : {}), toolId: this.newId("toolu_ext"),
+      provider: this.provider.name, model: this.model, transcript: this.transcript, emit: this.emitter,
+      execute: (call) => this.executeTool(call, signal),
+    }, signal, () => this.runLoop(signal)));
   }
 
   /**
@@ -246,14 +231,8 @@ export class AgentSession {
       { toolId, toolName: name, args, originExtension: origin, ...(context.parentId ? { parentId: context.parentId } : {}) },
       signal,
     );
-    return {
-      toolId,
-      status: outcome.status,
-      executed: outcome.executed,
-      content: outcome.content,
-      isError: outcome.isError,
-      ...(outcome.activateTools ? { activateTools: outcome.activateTools } : {}),
-    };
+    const { status, executed, content, isError, activateTools } = outcome;
+    return { toolId, status, executed, content, isError, ...(activateTools ? { activateTools } : {}) };
   }
 
   /**
@@ -427,18 +406,6 @@ export class AgentSession {
     this.emitter.host({ type: "usage", ...step, cumulative: { ...this.usage } });
   }
 
-  private skills(): Skill[] {
-    const skills = this.options.skills;
-    return typeof skills === "function" ? skills() : (skills ?? []);
-  }
-
-  private basePrompt(): string {
-    const tools = [...this.tools().values()];
-    // The manifest only helps when the model has the skill tool to load a skill with.
-    const manifest = tools.some((t) => t.name === "skill") ? skillsManifest(this.skills()) : "";
-    return basePromptFrom(this.options.prompt ?? {}, { cwd: this.cwd, tools, skillsManifest: manifest, warn: (m) => this.warn(m) });
-  }
-
   private warn(message: string): void {
     if (this.options.onWarning) this.options.onWarning(message);
     else this.emitter.host({ type: "error", message });
@@ -447,10 +414,4 @@ export class AgentSession {
   private newId(prefix: string): string {
     return this.options.newId?.() ?? `${prefix}_${randomBytes(8).toString("hex")}`;
   }
-}
-
-function compactionDone(result: CompactResult): Extract<HostEvent, { type: "done" }> {
-  if (result.status === "completed") return { type: "done", stop: "end_turn" };
-  if (result.status === "cancelled") return { type: "done", stop: "aborted" };
-  return { type: "done", stop: "error", error: `compaction ${result.status}${result.error ? `: ${result.error}` : ""}` };
 }
