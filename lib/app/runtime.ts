@@ -84,10 +84,8 @@ function hostAgentOf(session: AgentSession): HostAgent {
   return {
     bus: session.bus,
     info: () => session.info(),
-    runTool: async (name, args, ctx) => {
-      const result = await session.runTool(name, args, { originExtension: ctx.originExtension, signal: ctx.signal, parentId: ctx.parentId });
-      return { content: result.content, isError: result.isError, status: result.status, activateTools: result.activateTools };
-    },
+    // A session's RunToolResult is a ToolOutcome, and the host's call context is a RunToolContext.
+    runTool: (name, args, ctx) => session.runTool(name, args, ctx),
   };
 }
 
