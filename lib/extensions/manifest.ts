@@ -4,6 +4,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import * as v from "valibot";
 import { describeIssues, issuePath } from "../protocol/issues.ts";
+import { OnFailureSchema, PermissionsSchema } from "./permissions/manifest-permissions.ts";
 
 export const MANIFEST_FILE = "extension.json";
 
@@ -17,6 +18,8 @@ export const ManifestSchema = v.looseObject({
   description: v.optional(v.string("description must be a string")),
   skills: v.optional(v.array(v.string("skills must be strings"), "skills must be an array of strings")),
   enabled: v.optional(v.boolean("enabled must be true or false")),
+  permissions: v.optional(PermissionsSchema),
+  on_failure: v.optional(OnFailureSchema),
 }, (issue) => (issue.path?.length ? `${issuePath(issue)} is required` : "extension.json must hold a JSON object"));
 export type Manifest = v.InferOutput<typeof ManifestSchema>;
 
