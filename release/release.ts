@@ -33,7 +33,7 @@ const docs: ArchiveEntry[] = ["README.md", "LICENSE"].map((name) => ({ name, dat
 for (const t of RELEASE_TARGETS) {
   const entries = [{ name: t.executable, data: readFileSync(join(root, "dist", t.built)), mode: 0o755 }, ...docs];
   const write = t.archive === "zip" ? writeZip : writeTarGz;
-  writeFileSync(join(out, archiveName(version, t)), write(archiveStem(version, t), entries, mtime));
+  write(join(out, archiveName(version, t)), archiveStem(version, t), entries, mtime);
 }
 copyFileSync(join(root, "install.sh"), join(out, "install.sh"));
 // Scripts are off: the build above already made what the package ships.

@@ -1,13 +1,14 @@
-// The release's own tar.gz and zip writers: what they write reads back the same, and the
-// system's tar and unzip (what a user downloading a release has) read it too, modes included.
+// The release's tar.gz (node-tar) and zip (fflate) archives: what they hold reads back the same,
+// and the system's tar and unzip (what a user downloading a release has) read it too, modes included.
 import { execFileSync, spawnSync } from "node:child_process";
-import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { readTarGz, readZip, writeTarGz, writeZip, type ArchiveEntry } from "../../release/archive.ts";
+import { writeTarGz, writeZip, type ArchiveEntry } from "../../release/archive.ts";
 import { binaryFormat } from "../../release/binary-format.ts";
 import { parseSums, renderSums } from "../../release/checksums.ts";
+import { readTarGz, readZip } from "./archive-reader.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "zot-archive-test-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -18,43 +19,65 @@ const entries: ArchiveEntry[] = [
   { name: "LICENSE", data: Buffer.alloc(0), mode: 0o644 },
 ];
 const MTIME = 1_700_000_000;
+let written = 0;
+
+/** Writes an archive with `write` into a fresh scratch file and returns its path. */
+function archive(write: typeof writeTarGz, ext: string, root: string, list = entries): string {
+  const file = join(scratch, `${++written}.${ext}`);
+  write(file, root, list, MTIME);
+  return file;
+}
 
 describe("release archives", () => {
-  it("a tar.gz reads back with the same names, bytes and modes, and system tar extracts it", () => {
-    const archive = writeTarGz("zot-1.2.3-linux-x64", entries, MTIME);
-    expect(readTarGz(archive).map((e) => ({ ...e, data: Buffer.from(e.data).toString() })))
+  it("a tar.gz reads back with the same names, bytes and modes, in order, and system tar extracts it", () => {
+    const file = archive(writeTarGz, "tar.gz", "zot-1.2.3-linux-x64");
+    expect(readTarGz(file).map((e) => ({ ...e, data: Buffer.from(e.data).toString() })))
       .toEqual(entries.map((e) => ({ ...e, name: `zot-1.2.3-linux-x64/${e.name}`, data: e.data.toString() })));
-    writeFileSync(join(scratch, "a.tar.gz"), archive);
-    execFileSync("tar", ["-xzf", "a.tar.gz"], { cwd: scratch });
+    execFileSync("tar", ["-xzf", file], { cwd: scratch });
     const zot = join(scratch, "zot-1.2.3-linux-x64", "zot");
     expect(statSync(zot).mode & 0o777).toBe(0o755);
     expect(statSync(zot).mtimeMs).toBe(MTIME * 1000);
     expect(execFileSync(zot, { encoding: "utf8" })).toBe("hi\n".repeat(300));
   });
 
+  it("a tar.gz names no user or group of the machine that built it", () => {
+    const listing = execFileSync("tar", ["-tvzf", archive(writeTarGz, "tar.gz", "r")], { encoding: "utf8" });
+    expect(listing.trim().split("\n").map((l) => l.split(/\s+/)[1])).toEqual(["0/0", "0/0", "0/0", "0/0"]);
+  });
+
   it("the same input gives the same bytes (a rebuild of a release is identical)", () => {
-    expect(writeTarGz("r", entries, MTIME).equals(writeTarGz("r", entries, MTIME))).toBe(true);
-    expect(writeZip("r", entries, MTIME).equals(writeZip("r", entries, MTIME))).toBe(true);
+    for (const [write, ext] of [[writeTarGz, "tar.gz"], [writeZip, "zip"]] as const) {
+      expect(readFileSync(archive(write, ext, "r")).equals(readFileSync(archive(write, ext, "r"))), ext).toBe(true);
+    }
   });
 
   it("a zip reads back the same, passes unzip's integrity test and keeps the binary executable", () => {
-    const archive = writeZip("zot-1.2.3-windows-x64", entries, MTIME);
-    expect(readZip(archive).map((e) => [e.name, Buffer.from(e.data).toString(), e.mode]))
+    const file = archive(writeZip, "zip", "zot-1.2.3-windows-x64");
+    expect(readZip(file).map((e) => [e.name, Buffer.from(e.data).toString(), e.mode]))
       .toEqual(entries.map((e) => [`zot-1.2.3-windows-x64/${e.name}`, e.data.toString(), e.mode]));
-    writeFileSync(join(scratch, "a.zip"), archive);
-    expect(execFileSync("unzip", ["-tq", "a.zip"], { cwd: scratch, encoding: "utf8" })).toContain("No errors detected");
-    execFileSync("unzip", ["-oq", "a.zip"], { cwd: scratch });
+    expect(execFileSync("unzip", ["-tq", file], { cwd: scratch, encoding: "utf8" })).toContain("No errors detected");
+    execFileSync("unzip", ["-oq", file], { cwd: scratch });
     expect(statSync(join(scratch, "zot-1.2.3-windows-x64", "zot")).mode & 0o777).toBe(0o755);
   });
 
-  it("a corrupted zip entry is refused, not returned", () => {
-    const archive = writeZip("r", entries, MTIME);
-    archive[40 + "r/zot".length] ^= 0xff; // inside the first entry's deflated data
-    expect(() => readZip(archive)).toThrow(/corrupt zip|invalid/);
+  it("a zip's entries are stamped with the release time, read as UTC", () => {
+    const listing = execFileSync("unzip", ["-Z", "-T", archive(writeZip, "zip", "r")], { encoding: "utf8" });
+    // -T prints yyyymmdd.hhmmss; DOS time has two-second steps, and 1_700_000_000 is 2023-11-14 22:13:20 UTC.
+    expect(listing).toContain("20231114.221320 r/zot");
   });
 
-  it("an entry name ustar cannot hold is refused, not truncated", () => {
-    expect(() => writeTarGz("r", [{ name: "x".repeat(120), data: Buffer.alloc(1), mode: 0o644 }], MTIME)).toThrow("too long for ustar");
+  it("a corrupted zip entry is refused, not returned", () => {
+    const file = archive(writeZip, "zip", "r");
+    const bytes = readFileSync(file);
+    bytes[40 + "r/zot".length] ^= 0xff; // inside the first entry's deflated data
+    writeFileSync(file, bytes);
+    expect(() => readZip(file)).toThrow(/corrupt zip|invalid/);
+  });
+
+  it("an entry name longer than ustar's 100 bytes is kept whole, not truncated", () => {
+    const long = [{ name: "x".repeat(120), data: Buffer.from("y"), mode: 0o644 }];
+    expect(readTarGz(archive(writeTarGz, "tar.gz", "r", long)).map((e) => e.name)).toEqual([`r/${"x".repeat(120)}`]);
+    expect(execFileSync("tar", ["-tzf", join(scratch, `${written}.tar.gz`)], { encoding: "utf8" })).toContain(`r/${"x".repeat(120)}\n`);
   });
 });
 

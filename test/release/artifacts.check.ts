@@ -7,11 +7,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ZOT_VERSION } from "../../lib/version.ts";
-import { readArchive, readTarGz } from "../../release/archive.ts";
 import { binaryFormat } from "../../release/binary-format.ts";
 import { parseSums, sha256 } from "../../release/checksums.ts";
 import { archiveName, archiveStem, hostTarget, RELEASE_TARGETS } from "../../release/targets.ts";
 import { ROOT } from "../e2e/support.ts";
+import { readArchive, readTarGz } from "./archive-reader.ts";
 import { extractArchive, REAL_RELEASE_DIR } from "./support.ts";
 
 const dir = REAL_RELEASE_DIR!;
@@ -30,7 +30,7 @@ describe("the release folder", () => {
   it.each(RELEASE_TARGETS.map((t) => ({ ...t, file: archiveName(ZOT_VERSION, t) })))(
     "$file holds an executable $executable ($format), README.md and LICENSE",
     (t) => {
-      const entries = readArchive(t.file, readFileSync(join(dir, t.file)));
+      const entries = readArchive(join(dir, t.file));
       const stem = archiveStem(ZOT_VERSION, t);
       expect(entries.map((e) => e.name)).toEqual([`${stem}/${t.executable}`, `${stem}/README.md`, `${stem}/LICENSE`]);
       const [binary, readme, license] = entries;
@@ -57,7 +57,7 @@ describe("the release folder", () => {
   });
 
   it("the npm tarball ships the CLI bundle, the library with its types and the Python SDK, and no tests or fixtures", () => {
-    const names = readTarGz(readFileSync(join(dir, `zot-${ZOT_VERSION}.tgz`))).map((e) => e.name.replace(/^package\//, ""));
+    const names = readTarGz(join(dir, `zot-${ZOT_VERSION}.tgz`)).map((e) => e.name.replace(/^package\//, ""));
     expect(names).toEqual(expect.arrayContaining([
       "package.json", "README.md", "LICENSE", "dist/zot.mjs", "dist/mod.js", "dist/types/mod.d.ts", "mod.ts", "sdk/python/zot_ext.py",
     ]));

@@ -7,8 +7,9 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { ZOT_VERSION } from "../../lib/version.ts";
-import { readArchive, writeTarGz } from "../../release/archive.ts";
+import { writeTarGz } from "../../release/archive.ts";
 import { renderSums } from "../../release/checksums.ts";
+import { readArchive } from "./archive-reader.ts";
 import { archiveName, archiveStem, hostTarget, RELEASE_TARGETS } from "../../release/targets.ts";
 
 /** The real release folder when running as part of release:check. */
@@ -21,10 +22,10 @@ export function makeStubRelease(version: string): string {
   for (const t of RELEASE_TARGETS.filter((t) => t.archive === "tar.gz")) {
     const stub = Buffer.from(`#!/bin/sh\necho ${version}\n`);
     const docs = ["README.md", "LICENSE"].map((name) => ({ name, data: Buffer.from(`${name}\n`), mode: 0o644 }));
-    const data = writeTarGz(archiveStem(version, t), [{ name: "zot", data: stub, mode: 0o755 }, ...docs], 1_700_000_000);
-    files.push({ name: archiveName(version, t), data });
+    const name = archiveName(version, t);
+    writeTarGz(join(dir, name), archiveStem(version, t), [{ name: "zot", data: stub, mode: 0o755 }, ...docs], 1_700_000_000);
+    files.push({ name, data: readFileSync(join(dir, name)) });
   }
-  for (const f of files) writeFileSync(join(dir, f.name), f.data);
   writeFileSync(join(dir, "SHA256SUMS"), renderSums(files));
   return dir;
 }
@@ -65,7 +66,7 @@ export async function serveRelease(dir: string, version: string): Promise<Releas
 
 /** Unpacks a release archive (or the npm tarball) into `dest`, keeping file modes. */
 export function extractArchive(file: string, dest: string): void {
-  for (const entry of readArchive(file, readFileSync(file))) {
+  for (const entry of readArchive(file)) {
     const path = join(dest, entry.name);
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, entry.data, { mode: entry.mode || 0o644 });
