@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { extensionLogPath } from "../../lib/paths.ts";
-import { readRecord, sandbox, startHost, writeExtension, type Sandbox, type TestHost } from "./helpers.ts";
+import { readRecord, sandbox, startHost, waitFor, writeExtension, type Sandbox, type TestHost } from "./helpers.ts";
 
 let sb: Sandbox;
 let t: TestHost | undefined;
@@ -146,6 +146,43 @@ describe("event_intercept: turn_start and assistant_message", () => {
     t = await startHost(sb);
     expect(t.host.interceptsAssistantMessage()).toBe(false);
     expect(await t.host.interceptAssistantMessage("hello")).toEqual({ block: false, text: "hello" });
+  });
+});
+
+describe("event_intercept: legacy interceptors (tool_call, turn_start, assistant_message)", () => {
+  it("start their deadline once the request is written, not when it is queued behind other frames", async () => {
+    // A "stall" event makes the extension stop reading for STALL_MS; a 512 KiB event then fills the
+    // pipe, so each interception request waits in the queue far longer than the deadline.
+    const STALL_MS = 800;
+    const record = join(sb.scratch, "slow.jsonl");
+    writeExtension(sb.globalDir, "slow", { name: "slow", record,
+      register: [{ type: "subscribe", events: ["user_prompt_submit"], intercept: ["tool_call", "turn_start", "assistant_message"] }],
+      on: {
+        event: `if (msg.text === "stall") { process.stdin.pause(); ctx.later(${STALL_MS}, () => process.stdin.resume()); }`,
+        event_intercept: `ctx.send({type:"event_intercept_response",id:msg.id,block:true,reason:"answered after the queue: " + msg.event})`,
+      } });
+    t = await startHost(sb, { timeouts: { intercept: 300, write: 10_000 } });
+    const queuedBehindAStall = async <T>(intercept: () => Promise<T>) => {
+      const stalls = () => readRecord(record).filter((f) => f.type === "event" && f.text === "stall").length;
+      const before = stalls();
+      t!.bus.lifecycle({ type: "user_prompt_submit", text: "stall" });
+      await waitFor(() => stalls() > before, "the extension to stop reading");
+      t!.bus.lifecycle({ type: "user_prompt_submit", text: "q".repeat(512 * 1024) });
+      const started = Date.now();
+      const decision = await intercept();
+      return { decision, ms: Date.now() - started };
+    };
+
+    const toolCall = await queuedBehindAStall(() => t!.host.interceptToolCall(call()));
+    expect(toolCall.decision).toMatchObject({ block: true, reason: "answered after the queue: tool_call" });
+    expect(toolCall.ms).toBeGreaterThan(500);
+    const turnStart = await queuedBehindAStall(() => t!.host.interceptTurnStart(1));
+    expect(turnStart.decision).toMatchObject({ block: true, reason: "answered after the queue: turn_start" });
+    expect(turnStart.ms).toBeGreaterThan(500);
+    const message = await queuedBehindAStall(() => t!.host.interceptAssistantMessage("hello"));
+    expect(message.decision).toMatchObject({ block: true, reason: "answered after the queue: assistant_message" });
+    expect(message.ms).toBeGreaterThan(500);
+    expect(t.of("ext_notify")).toEqual([]);
   });
 });
 

@@ -1,9 +1,13 @@
-import { readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { extensionLogPath } from "../../lib/paths.ts";
 import type { ToolExecutionContext } from "../../lib/tools/types.ts";
-import { readRecord, sandbox, startHost, tool, waitFor, writeExtension, type Sandbox, type TestHost } from "./helpers.ts";
+import { command, readRecord, sandbox, startHost, tool, waitFor, writeExtension, type Sandbox, type TestHost } from "./helpers.ts";
+
+// The interpreter behind `python3`, by absolute path (a version manager's shim is slow to start).
+const PYTHON = execFileSync("python3", ["-c", "import sys; print(sys.executable)"], { encoding: "utf8" }).trim();
 
 let sb: Sandbox;
 let t: TestHost | undefined;
@@ -167,5 +171,97 @@ describe("Interactive tools", () => {
     expect(await t.host.tools()[0]!.execute({}, ctx())).toMatchObject({ isError: true, status: "failed",
       content: [{ type: "text", text: expect.stringMatching(/interactive/) }] });
     expect(readRecord(record).some((f) => f.type === "tool_call")).toBe(false);
+  });
+
+  it("interactive tools outlive the 60 s request deadline only when the model invokes them, never through call_tool", async () => {
+    // "ask" answers after 400 ms: past both shrunken deadlines (tool_call 100 ms, call_tool 200 ms).
+    const record = join(sb.scratch, "rec.jsonl");
+    writeExtension(sb.globalDir, "i", { name: "i", record, capabilities: ["commands", "tools", "call_tool", "tool_cancel"],
+      register: [tool("ask", { interactive: true }), command("ask-via-call-tool")], on: {
+        tool_call: handlers(0),
+        command_invoked: `ctx.state.cmd = msg.id; ctx.send({type:"call_tool",id:"via-cmd",name:"ask",args:{}})`,
+        tool_result: `if (msg.id === "via-cmd") ctx.send({type:"command_response",id:ctx.state.cmd,action:"display",display:JSON.stringify(msg)})`,
+      } });
+    t = await startHost(sb, { timeouts: { toolCall: 100, callTool: 200 } });
+    const started = Date.now();
+    expect(await t.host.tools()[0]!.execute({}, ctx())).toMatchObject({ status: "completed", content: [{ type: "text", text: "the user said yes" }] });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(390);
+
+    const response = await t.host.invokeCommand("ask-via-call-tool", "");
+    expect(JSON.parse((response as { display: string }).display)).toMatchObject({ id: "via-cmd", is_error: true,
+      content: [{ type: "text", text: "call_tool ask timed out after 200 ms" }] });
+    // The abandoned interactive call is cancelled at the extension, not left waiting for the user.
+    const calls = readRecord(record).filter((f) => f.type === "tool_call");
+    expect(calls).toHaveLength(2);
+    await waitFor(() => readRecord(record).some((f) => f.type === "tool_cancel" && f.id === calls[1]!.id), "tool_cancel of the call_tool call");
+  });
+});
+
+describe("Interactive tools: cancellation and disconnects end interactive calls", () => {
+  // No reply deadline applies to interactive calls, and the test's own limits are far shorter
+  // than the host's: only the cancellation or the disconnect can end these calls.
+  const NEVER = { toolCall: 600_000, callTool: 600_000 };
+
+  it("cancelling an interactive call returns cancelled at once and sends tool_cancel", async () => {
+    const record = join(sb.scratch, "rec.jsonl");
+    writeExtension(sb.globalDir, "i", { name: "i", record, capabilities: ["tools", "tool_cancel"], register: [tool("ask", { interactive: true })] });
+    t = await startHost(sb, { timeouts: NEVER });
+    const controller = new AbortController();
+    const running = t.host.tools()[0]!.execute({}, ctx(controller.signal));
+    await waitFor(() => readRecord(record).some((f) => f.type === "tool_call"), "tool_call delivered");
+    controller.abort();
+    expect(await running).toMatchObject({ status: "cancelled", isError: true });
+    const call = readRecord(record).find((f) => f.type === "tool_call")!;
+    await waitFor(() => readRecord(record).some((f) => f.type === "tool_cancel" && f.id === call.id), "tool_cancel");
+    expect(t.host.reports()[0]!.status).toBe("ok");
+  });
+
+  it("an extension that closes its stdout during an interactive call (Python) ends the call as failed", async () => {
+    const dir = join(sb.globalDir, "py-closer");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "ext.py"), [
+      "import json, os, sys, time",
+      "def emit(o):",
+      "    sys.stdout.write(json.dumps(o) + '\\n'); sys.stdout.flush()",
+      "emit({'type': 'hello', 'name': 'py-closer', 'version': '1.0.0', 'capabilities': ['tools']})",
+      "for line in sys.stdin:",
+      "    msg = json.loads(line)",
+      "    if msg['type'] == 'hello_ack':",
+      "        emit({'type': 'register_tool', 'name': 'ask', 'description': 'ask the user', 'interactive': True,",
+      "              'schema': {'type': 'object', 'properties': {}}})",
+      "        emit({'type': 'ready'})",
+      "    elif msg['type'] == 'tool_call':",
+      "        os.close(1)",
+      "        time.sleep(30)",
+    ].join("\n"));
+    writeFileSync(join(dir, "extension.json"), JSON.stringify({ name: "py-closer", exec: PYTHON, args: ["-S", "ext.py"], language: "python" }));
+    t = await startHost(sb, { timeouts: NEVER });
+    expect(t.host.reports()[0]).toMatchObject({ status: "ok", tools: [{ name: "ask", interactive: true }] });
+    expect(await t.host.tools()[0]!.execute({}, ctx())).toMatchObject({ status: "failed", isError: true,
+      content: [{ type: "text", text: expect.stringMatching(/failed: the extension stopped \(.*closed its stdout/) }] });
+    await waitFor(() => t!.of("ext_error").length, "ext_error");
+    expect(t.host.tools()).toEqual([]);
+  });
+
+  it("an extension whose process exits during an interactive call (sh) ends the call as failed", async () => {
+    const dir = join(sb.globalDir, "sh-exiter");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "ext.sh"), [
+      `echo '{"type":"hello","name":"sh-exiter","version":"1.0.0","capabilities":["tools"]}'`,
+      "while IFS= read -r line; do",
+      "  case \"$line\" in",
+      `    *'"hello_ack"'*) echo '{"type":"register_tool","name":"ask","description":"ask the user","interactive":true,"schema":{"type":"object"}}'; echo '{"type":"ready"}' ;;`,
+      `    *'"tool_call"'*) exit 4 ;;`,
+      `    *'"shutdown"'*) exit 0 ;;`,
+      "  esac",
+      "done",
+    ].join("\n"));
+    writeFileSync(join(dir, "extension.json"), JSON.stringify({ name: "sh-exiter", exec: "sh", args: ["./ext.sh"], language: "sh" }));
+    t = await startHost(sb, { timeouts: NEVER });
+    expect(t.host.reports()[0]).toMatchObject({ status: "ok", tools: [{ name: "ask", interactive: true }] });
+    expect(await t.host.tools()[0]!.execute({}, ctx())).toMatchObject({ status: "failed", isError: true,
+      content: [{ type: "text", text: expect.stringMatching(/failed: the extension stopped/) }] });
+    await waitFor(() => t!.of("ext_error").length, "ext_error");
+    expect(t.of("ext_error")[0]!.message).toMatch(/exit/);
   });
 });
