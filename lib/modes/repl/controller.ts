@@ -38,7 +38,7 @@ export class Repl {
   private readonly runs: TrackedRun[] = [];
   private rt: Runtime | undefined;
   private hints: string[] = [];
-  /** The temporary reload status: one red line per load error, dismissed after a while. */
+  /** The temporary reload status: each load error in red, all its lines, dismissed after a while. */
   private status: string[] = [];
   private statusTimer: ReturnType<typeof setTimeout> | undefined;
   private ctrlCArmed = false;
@@ -250,7 +250,9 @@ export class Repl {
     const width = Math.max(20, this.o.out.columns() - 1);
     this.status = failures.length === 0
       ? [s.green("✓ extensions reloaded")]
-      : failures.map((f) => s.red(truncate(`✗ ${f.extension}: ${f.message.split("\n")[0]}`, width)));
+      // A multi-line diagnostic keeps its line breaks: one row per line, continuations indented.
+      : failures.flatMap((f) => f.message.split("\n")
+        .map((line, i) => s.red(truncate(i === 0 ? `✗ ${f.extension}: ${line}` : `  ${line}`, width))));
     clearTimeout(this.statusTimer);
     this.statusTimer = setTimeout(() => {
       this.status = [];

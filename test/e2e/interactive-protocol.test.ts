@@ -1,0 +1,171 @@
+// Rules of the extension protocol as a user meets them in the REPL: the real bundle in a real
+// pseudo-terminal (tmux), against the scripted model server, with a real extension process that
+// records every frame it receives (test/fixtures/e2e/recorder).
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import type { Turn } from "../support/model-server.ts";
+import { hasTmux, killPanes, Pane } from "./pane.ts";
+import { ROOT, makeWorld, type World } from "./support.ts";
+
+const RECORDER = join(ROOT, "test", "fixtures", "e2e", "recorder");
+
+let world: World | undefined;
+afterEach(async () => {
+  killPanes();
+  await world?.close();
+  world = undefined;
+});
+
+/** A REPL with the recorder loaded; `frames()` are what the recorder received so far. */
+async function recordedRepl(script: Turn[], args: string[] = ["--no-session"], env: Record<string, string> = {}) {
+  world = await makeWorld(script);
+  const record = join(world.cwd, "..", "recorder.jsonl");
+  const pane = await Pane.start(world, ["-e", RECORDER, ...args], { ZOT_TEST_RECORD: record, ...env });
+  const frames = (): Array<Record<string, any>> => {
+    try {
+      return readFileSync(record, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+    } catch {
+      return [];
+    }
+  };
+  const events = (name: string) => frames().filter((f) => f.type === "event" && f.event === name);
+  return { pane, frames, events };
+}
+
+async function until<T>(fn: () => T | undefined | false, what: string, ms = 10_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = fn();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 40));
+  }
+}
+
+/** Every file under `dir`, read as text, joined (session transcripts). */
+function allText(dir: string): string {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile()).map((e) => readFileSync(join(e.parentPath, e.name), "utf8")).join("\n");
+}
+
+describe.skipIf(!hasTmux)("the extension protocol in the REPL", () => {
+  it("every normalized panel key name reaches the extension from a real terminal; esc closes the panel with panel_close", async () => {
+    const { pane, frames } = await recordedRepl([]);
+    await pane.until("/help for commands");
+    await pane.type("/keys");
+    await pane.keys("Enter");
+    await pane.until("last key: none");
+    // tmux sends each key's real escape sequence (ESC [ A, ESC [ 5 ~, DEL, …) to the terminal.
+    const sent: Array<[string, string]> = [
+      ["Up", "up"], ["Down", "down"], ["Left", "left"], ["Right", "right"], ["Enter", "enter"], ["Tab", "tab"],
+      ["PageUp", "pageup"], ["PageDown", "pagedown"], ["Home", "home"], ["End", "end"], ["BSpace", "backspace"], ["DC", "delete"],
+    ];
+    for (const [key, name] of sent) {
+      await pane.keys(key);
+      await pane.until(`last key: ${name}`);
+    }
+    await pane.type("é");
+    await pane.until("last key: rune é");
+    expect(frames().filter((f) => f.type === "panel_key").map((f) => [f.panel_id, f.key, f.text])).toEqual([
+      ...sent.map(([, name]) => ["keys", name, undefined]), ["keys", "rune", "é"],
+    ]);
+
+    // Esc is the user closing the panel: the extension is told so with panel_close (as in the Go zot).
+    await pane.keys("Escape");
+    await until(() => frames().some((f) => f.type === "panel_close" && f.panel_id === "keys"), "panel_close");
+    await pane.until((t) => !t.includes("Key recorder"), 10_000, () => pane.screen());
+    expect(frames().filter((f) => f.type === "panel_key")).toHaveLength(sent.length + 1);
+  });
+
+  it("notes clear on Esc and on /clear", async () => {
+    const { pane } = await recordedRepl([]);
+    await pane.until("/help for commands");
+    await pane.type("/note first");
+    await pane.keys("Enter");
+    await pane.until("[recorder] warn: note: first", 10_000, () => pane.screen());
+    await pane.keys("Escape");
+    await pane.until((t) => !t.includes("note: first"), 10_000, () => pane.screen());
+
+    await pane.type("/note second");
+    await pane.keys("Enter");
+    await pane.until("[recorder] warn: note: second", 10_000, () => pane.screen());
+    await pane.type("/clear");
+    await pane.keys("Enter");
+    await pane.until((t) => t.includes("Conversation cleared.") && !t.includes("note: second"), 10_000, () => pane.screen());
+  });
+
+  it("an interactive session emits session_start when initialized, before any input; non-submitting slash commands emit no user_prompt_submit", async () => {
+    const { pane, frames, events } = await recordedRepl([{ text: "the one real answer" }]);
+    await pane.until("/help for commands");
+    await until(() => events("session_start").length === 1, "session_start before any input");
+    expect(frames().filter((f) => f.type === "command_invoked")).toEqual([]);
+
+    for (const line of ["/help", "/tools", "/ext", "/note quiet"]) {
+      await pane.type(line);
+      await pane.keys("Enter");
+    }
+    await pane.until("note: quiet", 10_000, () => pane.screen());
+    await pane.type("a real prompt");
+    await pane.keys("Enter");
+    await pane.until("the one real answer");
+    await until(() => events("user_prompt_submit").length > 0, "user_prompt_submit");
+    expect(events("user_prompt_submit").map((e) => e.text)).toEqual(["a real prompt"]);
+    expect(world!.server.requests).toHaveLength(1);
+  });
+
+  it("/clear and model switches emit no session_end; only the exit ends the session", async () => {
+    const { pane, events } = await recordedRepl([]);
+    await pane.until("/help for commands");
+    await until(() => events("session_start").length === 1, "session_start");
+    await pane.type("/clear");
+    await pane.keys("Enter");
+    await pane.until("Conversation cleared.");
+    await pane.type("/model claude-opus-4-7");
+    await pane.keys("Enter");
+    await pane.until("Model set to anthropic/claude-opus-4-7");
+    await pane.type("/note after the switches");
+    await pane.keys("Enter");
+    // The note is answered after every event the switches could have sent (frames are ordered).
+    await pane.until("note: after the switches", 10_000, () => pane.screen());
+    expect(events("session_end")).toEqual([]);
+    expect(events("session_start")).toHaveLength(1);
+
+    await pane.keys("C-d");
+    expect(await pane.exitCode()).toBe(0);
+    expect(events("session_end").map((e) => e.reason)).toEqual(["shutdown"]);
+  });
+
+  it("reload failures reach neither the model nor the session transcript; multi-line diagnostics keep their line breaks in the status and the chat", async () => {
+    world = await makeWorld([{ text: "answered without the failure" }]);
+    const broken = join(world.cwd, ".zot", "extensions", "broken");
+    mkdirSync(broken, { recursive: true });
+    writeFileSync(join(broken, "extension.json"), JSON.stringify({ name: "broken", exec: "sh -c 'exit 3'", language: "sh" }));
+    const pane = await Pane.start(world, [], { ZOT_RELOAD_STATUS_MS: "1500" });
+    await pane.until("/help for commands");
+    await pane.type("/reload-ext");
+    await pane.keys("Enter");
+    // Each line of the diagnostic is its own row, in the temporary status and in the chat.
+    const folder = `  folder: ${broken}`;
+    const statusAndChat = await pane.until((t) => t.includes("✗ broken: extension \"broken\" failed to start")
+      && t.split("\n").filter((row) => row.includes(folder)).length === 2, 10_000, () => pane.screen());
+    for (const row of ["  exec: sh -c 'exit 3'", "  language: sh"]) {
+      expect(statusAndChat.split("\n").filter((r) => r.includes(row)), statusAndChat).toHaveLength(2);
+    }
+    const chat = await pane.until((t) => !t.includes("✗ broken:") && t.includes("[broken] error:"), 10_000, () => pane.screen());
+    expect(chat.split("\n").filter((row) => row.includes(folder))).toHaveLength(1);
+
+    await pane.type("hello there");
+    await pane.keys("Enter");
+    await pane.until("answered without the failure");
+    await pane.keys("C-d");
+    expect(await pane.exitCode()).toBe(0);
+    expect(world.server.requests).toHaveLength(1);
+    const sent = JSON.stringify(world.server.requests.map((r) => r.body));
+    expect(sent).toContain("hello there");
+    for (const text of ["failed to start", "exit 3", broken]) expect(sent).not.toContain(text);
+    const transcript = allText(join(world.home, "sessions"));
+    expect(transcript).toContain("hello there");
+    for (const text of ["failed to start", "exit 3", broken]) expect(transcript).not.toContain(text);
+  });
+});
