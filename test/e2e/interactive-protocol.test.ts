@@ -1,11 +1,12 @@
 // Rules of the extension protocol as a user meets them in the REPL: the real bundle in a real
 // pseudo-terminal (tmux), against the scripted model server, with a real extension process that
 // records every frame it receives (test/fixtures/e2e/recorder).
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Turn } from "../support/model-server.ts";
 import { hasTmux, killPanes, Pane } from "./pane.ts";
+import { pollFor, recordedFrames, savedTranscripts } from "./records.ts";
 import { ROOT, makeWorld, type World } from "./support.ts";
 
 const RECORDER = join(ROOT, "test", "fixtures", "e2e", "recorder");
@@ -22,31 +23,9 @@ async function recordedRepl(script: Turn[], args: string[] = ["--no-session"], e
   world = await makeWorld(script);
   const record = join(world.cwd, "..", "recorder.jsonl");
   const pane = await Pane.start(world, ["-e", RECORDER, ...args], { ZOT_TEST_RECORD: record, ...env });
-  const frames = (): Array<Record<string, any>> => {
-    try {
-      return readFileSync(record, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
-    } catch {
-      return [];
-    }
-  };
+  const frames = () => recordedFrames(record);
   const events = (name: string) => frames().filter((f) => f.type === "event" && f.event === name);
   return { pane, frames, events };
-}
-
-async function until<T>(fn: () => T | undefined | false, what: string, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = fn();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 40));
-  }
-}
-
-/** Every file under `dir`, read as text, joined (session transcripts). */
-function allText(dir: string): string {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile()).map((e) => readFileSync(join(e.parentPath, e.name), "utf8")).join("\n");
 }
 
 describe.skipIf(!hasTmux)("the extension protocol in the REPL", () => {
@@ -73,7 +52,7 @@ describe.skipIf(!hasTmux)("the extension protocol in the REPL", () => {
 
     // Esc is the user closing the panel: the extension is told so with panel_close (as in the Go zot).
     await pane.keys("Escape");
-    await until(() => frames().some((f) => f.type === "panel_close" && f.panel_id === "keys"), "panel_close");
+    await pollFor(() => frames().some((f) => f.type === "panel_close" && f.panel_id === "keys"), "panel_close");
     await pane.until((t) => !t.includes("Key recorder"), 10_000, () => pane.screen());
     expect(frames().filter((f) => f.type === "panel_key")).toHaveLength(sent.length + 1);
   });
@@ -98,7 +77,7 @@ describe.skipIf(!hasTmux)("the extension protocol in the REPL", () => {
   it("an interactive session emits session_start when initialized, before any input; non-submitting slash commands emit no user_prompt_submit", async () => {
     const { pane, frames, events } = await recordedRepl([{ text: "the one real answer" }]);
     await pane.until("/help for commands");
-    await until(() => events("session_start").length === 1, "session_start before any input");
+    await pollFor(() => events("session_start").length === 1, "session_start before any input");
     expect(frames().filter((f) => f.type === "command_invoked")).toEqual([]);
 
     for (const line of ["/help", "/tools", "/ext", "/note quiet"]) {
@@ -109,7 +88,7 @@ describe.skipIf(!hasTmux)("the extension protocol in the REPL", () => {
     await pane.type("a real prompt");
     await pane.keys("Enter");
     await pane.until("the one real answer");
-    await until(() => events("user_prompt_submit").length > 0, "user_prompt_submit");
+    await pollFor(() => events("user_prompt_submit").length > 0, "user_prompt_submit");
     expect(events("user_prompt_submit").map((e) => e.text)).toEqual(["a real prompt"]);
     expect(world!.server.requests).toHaveLength(1);
   });
@@ -117,7 +96,7 @@ describe.skipIf(!hasTmux)("the extension protocol in the REPL", () => {
   it("/clear and model switches emit no session_end; only the exit ends the session", async () => {
     const { pane, events } = await recordedRepl([]);
     await pane.until("/help for commands");
-    await until(() => events("session_start").length === 1, "session_start");
+    await pollFor(() => events("session_start").length === 1, "session_start");
     await pane.type("/clear");
     await pane.keys("Enter");
     await pane.until("Conversation cleared.");
@@ -164,7 +143,7 @@ describe.skipIf(!hasTmux)("the extension protocol in the REPL", () => {
     const sent = JSON.stringify(world.server.requests.map((r) => r.body));
     expect(sent).toContain("hello there");
     for (const text of ["failed to start", "exit 3", broken]) expect(sent).not.toContain(text);
-    const transcript = allText(join(world.home, "sessions"));
+    const transcript = savedTranscripts(world.home);
     expect(transcript).toContain("hello there");
     for (const text of ["failed to start", "exit 3", broken]) expect(transcript).not.toContain(text);
   });
