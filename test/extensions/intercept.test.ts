@@ -154,14 +154,16 @@ describe("event_intercept: legacy interceptors (tool_call, turn_start, assistant
     // A "stall" event makes the extension stop reading for STALL_MS; a 512 KiB event then fills the
     // pipe, so each interception request waits in the queue far longer than the deadline.
     const STALL_MS = 800;
+    // A legacy extension too (it never sends ready), so both readings of "legacy" are covered.
     const record = join(sb.scratch, "slow.jsonl");
-    writeExtension(sb.globalDir, "slow", { name: "slow", record,
+    writeExtension(sb.globalDir, "slow", { name: "slow", record, legacy: true,
       register: [{ type: "subscribe", events: ["user_prompt_submit"], intercept: ["tool_call", "turn_start", "assistant_message"] }],
       on: {
         event: `if (msg.text === "stall") { process.stdin.pause(); ctx.later(${STALL_MS}, () => process.stdin.resume()); }`,
         event_intercept: `ctx.send({type:"event_intercept_response",id:msg.id,block:true,reason:"answered after the queue: " + msg.event})`,
       } });
     t = await startHost(sb, { timeouts: { intercept: 300, write: 10_000 } });
+    expect(t.host.reports()[0]).toMatchObject({ status: "ok", ready: "auto" });
     const queuedBehindAStall = async <T>(intercept: () => Promise<T>) => {
       const stalls = () => readRecord(record).filter((f) => f.type === "event" && f.text === "stall").length;
       const before = stalls();
