@@ -227,10 +227,10 @@ describe("System prompt replacement (before_agent_start)", () => {
     writeExtension(sb.globalDir, "deaf", { name: "deaf", noRead: true, legacy: true, register: [{ type: "subscribe", intercept: ["before_agent_start"] }] });
     interceptor(sb.globalDir, "listener", ["before_agent_start"], `{system_prompt: msg.system_prompt.slice(0, 4) + " +listener"}`);
     // 2 MiB must reach the listener within the deadline too: leave room for a loaded machine.
-    t = await startHost(sb, { timeouts: { intercept: 1500, write: 60_000 } });
+    t = await startHost(sb, { timeouts: { intercept: 4000, write: 60_000 } });
     expect(await t.host.beforeAgentStart(input("base" + "p".repeat(2 * 1024 * 1024)))).toBe("base +listener");
     expect(t.host.reports().find((r) => r.name === "deaf")).toMatchObject({ status: "error",
-      errors: [expect.stringMatching(/before_agent_start interception request could not be written within 1500 ms/)] });
+      errors: [expect.stringMatching(/before_agent_start interception request could not be written within 4000 ms/)] });
   });
 
   it("cancellation commits nothing", async () => {
