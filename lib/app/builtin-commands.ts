@@ -12,6 +12,7 @@ export const BUILTIN_COMMANDS: BuiltinCommand[] = [
   { name: "clear", description: "start the conversation over" },
   { name: "new", description: "end this conversation and start a fresh one" },
   { name: "resume", description: "switch to a saved conversation: /resume [id] (no id lists them)" },
+  { name: "cd", description: "change the working directory: /cd PATH (a fresh conversation there)" },
   { name: "compact", description: "summarize older messages to free context" },
   { name: "reload-ext", description: "restart every extension and re-read manifests" },
   { name: "ext", description: "list loaded extensions and their state" },

@@ -1,7 +1,6 @@
 // Builds everything one zot process runs on: paths, settings, the provider, the event bus, the
 // extension host and the agent session, wired so the host's call_tool goes through the
 // session's guards and the session's hooks are the host's interceptors.
-import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { AgentSession } from "../agent/session/agent-session.ts";
 import type { EventBus } from "../agent/event-bus.ts";
@@ -18,9 +17,11 @@ import type { Skill } from "../tools/skill-file.ts";
 import { BUILTIN_COMMANDS } from "./builtin-commands.ts";
 import { resolveRunConfig, type RunConfig, type RunConfigInput } from "./run-config.ts";
 import { parseModelSpec, resolveModelSettings, type ModelSettings } from "./settings.ts";
+import { resolveWorkdir, workdirProblem } from "./workdir.ts";
 
 export interface Runtime {
-  cwd: string;
+  /** The working directory now (/cd and rpc set_cwd change it). */
+  readonly cwd: string;
   paths: ZotPaths;
   settings: ModelSettings;
   bus: EventBus;
@@ -37,6 +38,14 @@ export interface Runtime {
    * saved session `id`. Resolves with the new session id.
    */
   switchSession(target?: { id?: string }): Promise<string>;
+  /**
+   * /cd PATH and rpc set_cwd: `path` (`~` expands, relative to the current cwd) becomes the
+   * working directory. The conversation ends (`session_end` cwd_change); extensions restart so
+   * the new project's own apply; tools, skills and the system prompt's context files follow;
+   * a fresh conversation starts in that directory's session folder. Throws for a path that is
+   * not a directory, before anything changes.
+   */
+  changeCwd(path: string): Promise<{ cwd: string; sessionId: string }>;
   /** This directory's saved sessions, newest first (for /resume without an id). */
   recentSessions(): SessionListing[];
   /** /reload-ext: respawns extensions, re-reads their skills, rebuilds the system prompt. */
@@ -69,13 +78,7 @@ export interface RuntimeOptions {
 
 function resolveCwd(cwd: string): string {
   const dir = resolve(cwd);
-  let isDir = false;
-  try {
-    isDir = statSync(dir).isDirectory();
-  } catch {
-    // reported below
-  }
-  if (!isDir) throw new UsageError(`--cwd ${dir} is not a directory`);
+  if (workdirProblem(dir)) throw new UsageError(`--cwd ${dir} is not a directory`);
   return dir;
 }
 
@@ -96,6 +99,7 @@ function hostAgentOf(session: AgentSession): HostAgent {
 export async function createRuntime(input: RunConfig | RunConfigInput, io: RuntimeOptions = {}): Promise<Runtime> {
   const config = resolveRunConfig(input);
   const env = io.env ?? process.env;
+  // The session owns the working directory from here on; /cd moves it there.
   const cwd = resolveCwd(config.cwd);
   if (config.tools) {
     const unknown = unknownToolNames(config.tools);
@@ -121,7 +125,11 @@ export async function createRuntime(input: RunConfig | RunConfigInput, io: Runti
   const opened = openSession(config.session, {
     sessionsDir: paths.sessions, cwd, provider: settings.provider, model: settings.model,
   });
-  const skills = new SkillCatalog(config, cwd, paths.home, warn);
+  // Where a switch or a cwd change opens its conversation: the live model, the given directory.
+  const sessionsOf = (dir: string) => ({ sessionsDir: paths.sessions, cwd: dir, provider: session.info().provider, model: session.info().model });
+  // Without saving (--no-session) a fresh conversation stays in memory too.
+  const fresh = () => (config.session.kind === "none" ? { kind: "none" as const } : { kind: "new" as const });
+  const skills = new SkillCatalog(config, paths.home, warn);
   const session = new AgentSession({
     cwd,
     provider: providerFor(settings),
@@ -161,10 +169,12 @@ export async function createRuntime(input: RunConfig | RunConfigInput, io: Runti
   });
   session.attachExtensions({ hooks: host, tools: () => host.tools() });
   await host.start();
-  skills.refresh(host);
+  skills.refresh(host, cwd);
 
   return {
-    cwd,
+    get cwd() {
+      return session.cwd;
+    },
     paths,
     settings,
     bus: session.bus,
@@ -177,19 +187,25 @@ export async function createRuntime(input: RunConfig | RunConfigInput, io: Runti
       await rememberModel();
     },
     async switchSession(target = {}) {
-      const location = { sessionsDir: paths.sessions, cwd, provider: session.info().provider, model: session.info().model };
-      // Without saving (--no-session) a fresh conversation stays in memory too.
-      const fresh = config.session.kind === "none" ? { kind: "none" as const } : { kind: "new" as const };
-      const opened = openSession(target.id !== undefined ? { kind: "resume", id: target.id } : fresh, location);
+      const opened = openSession(target.id !== undefined ? { kind: "resume", id: target.id } : fresh(), sessionsOf(session.cwd));
       await session.switchSession(opened);
       return opened.id;
     },
+    async changeCwd(path) {
+      const next = resolveWorkdir(path, session.cwd);
+      const opened = openSession(fresh(), sessionsOf(next));
+      await session.changeCwd(next, opened, async () => {
+        await host.reload({ cwd: next });
+        skills.refresh(host, next);
+      });
+      return { cwd: next, sessionId: opened.id };
+    },
     recentSessions() {
-      return listSessions({ sessionsDir: paths.sessions, cwd });
+      return listSessions({ sessionsDir: paths.sessions, cwd: session.cwd });
     },
     async reloadExtensions() {
       await host.reload();
-      skills.refresh(host);
+      skills.refresh(host, session.cwd);
       session.resetSystemPrompt();
     },
     async close({ abort } = {}) {
@@ -213,12 +229,13 @@ function onceEach(sink: (message: string) => void): (message: string) => void {
 class SkillCatalog {
   list: Skill[] = [];
 
-  constructor(private readonly config: RunConfig, private readonly cwd: string, private readonly zotHome: string,
+  constructor(private readonly config: RunConfig, private readonly zotHome: string,
     private readonly warn: (message: string) => void) {}
 
-  refresh(host: ExtensionHost): void {
+  /** Re-reads the skills of project `cwd`, the user's and the running extensions'. */
+  refresh(host: ExtensionHost, cwd: string): void {
     this.list = this.config.skills.enabled
-      ? discoverSkills({ cwd: this.cwd, zotHome: this.zotHome, user: this.config.skills.user, extensions: host.skillInputs(), onWarning: this.warn })
+      ? discoverSkills({ cwd, zotHome: this.zotHome, user: this.config.skills.user, extensions: host.skillInputs(), onWarning: this.warn })
       : [];
   }
 }

@@ -95,6 +95,15 @@ async function runBuiltin(rt: Runtime, name: string, args: string, interactive: 
       return { kind: "output", text: `Recent conversations (resume one with /resume ID):\n${recent
         .map((r) => `  ${r.id}  ${r.modified.toISOString().replace("T", " ").slice(0, 16)}`).join("\n")}` };
     }
+    case "cd": {
+      let moved: { cwd: string; sessionId: string };
+      try {
+        moved = await rt.changeCwd(args);
+      } catch (err) {
+        return { kind: "failed", message: (err as Error).message };
+      }
+      return { kind: "output", text: `Working directory ${moved.cwd}: new conversation ${moved.sessionId}.` };
+    }
     case "compact": {
       const r = await s.compact();
       return r.status === "completed"

@@ -75,7 +75,7 @@ describe.skipIf(!hasTmux)("interactive REPL in a terminal", () => {
 
     await pane.type("/c");
     await pane.keys("Tab");
-    await pane.until(/commands: \/clear\s+\/compact/);
+    await pane.until(/commands: \/clear\s+\/cd\s+\/compact/);
     await pane.keys("C-u");
     await pane.type("/pi");
     await pane.keys("Tab");

@@ -31,7 +31,6 @@ import type { OpenedSession } from "./session-select.ts";
 export const DEFAULT_MAX_STEPS = 50;
 
 export class AgentSession {
-  readonly cwd: string;
   readonly bus: EventBus;
   readonly maxSteps: number;
   private readonly options: AgentSessionOptions;
@@ -43,7 +42,9 @@ export class AgentSession {
   private readonly preparer: SystemPromptPreparer;
   private transcript: Transcript;
   private readonly compactor: Compactor;
-  private readonly toolSet: SessionTools;
+  /** The working directory: built-in tools, the system prompt and event stamps follow it. */
+  private workdir: string;
+  private toolSet: SessionTools;
   private provider: Provider;
   private model: string;
   private jailOn: boolean;
@@ -52,7 +53,7 @@ export class AgentSession {
 
   constructor(options: AgentSessionOptions) {
     this.options = options;
-    this.cwd = options.cwd;
+    this.workdir = options.cwd;
     this.provider = options.provider;
     this.model = options.model;
     this.hooks = options.hooks ?? NO_HOOKS;
@@ -66,10 +67,7 @@ export class AgentSession {
     this.emitter = new SessionEmitter(this.bus);
     this.transcript = this.makeTranscript(sessionId, opened);
     this.permissions = new PermissionPolicy({ yolo: options.yolo, confirmer: options.confirmer, warn: (m) => this.warn(m) });
-    // A skills getter keeps the skill tool (reloads may add skills); a plain list without skills drops it.
-    const builtins = options.builtinTools ??
-      createBuiltinTools({ ...options.tools, cwd: this.cwd, jail: () => this.jailOn, skills: options.skills ?? [] });
-    this.toolSet = new SessionTools(builtins, () => this.extensionTools(), options.onToolDropped);
+    this.toolSet = this.toolsFor(this.workdir);
     this.preparer = new SystemPromptPreparer({
       base: () => sessionBasePrompt(this.options.prompt ?? {}, {
         cwd: this.cwd, tools: [...this.tools().values()], skills: this.options.skills, warn: (m) => this.warn(m),
@@ -90,6 +88,10 @@ export class AgentSession {
   }
 
   // ---- observation -------------------------------------------------------------------------
+
+  get cwd(): string {
+    return this.workdir;
+  }
 
   get sessionId(): string {
     return this.transcript.id;
@@ -280,17 +282,21 @@ export class AgentSession {
    * prompt. Cumulative usage starts again from zero.
    */
   switchSession(opened: OpenedSession): Promise<void> {
-    return this.queue.enqueue({
-      withdrawable: false,
-      run: async () => {
-        this.emitter.end("session_switch");
-        this.transcript = this.makeTranscript(opened.id, opened);
-        this.reportRepairs();
-        this.usage = emptyUsage();
-        this.emitter.rearm();
-        this.emitter.start();
-        this.preparer.reset();
-      },
+    return this.continueIn("session_switch", opened);
+  }
+
+  /**
+   * Continues in another working directory (after any running work), as switchSession does
+   * but with reason cwd_change: built-in tools (and so the jail root), the system prompt's
+   * context files and event stamps follow `cwd`, and `opened` is a conversation of that
+   * directory. `beforeStart` runs between the old end and the new start (the runtime moves
+   * the extensions there, so the new set sees the new `session_start`).
+   */
+  changeCwd(cwd: string, opened: OpenedSession, beforeStart?: () => Promise<void>): Promise<void> {
+    return this.continueIn("cwd_change", opened, async () => {
+      this.workdir = cwd;
+      this.toolSet = this.toolsFor(cwd);
+      await beforeStart?.();
     });
   }
 
@@ -324,6 +330,38 @@ export class AgentSession {
   }
 
   // ---- internals ---------------------------------------------------------------------------
+
+  /** Built-in tools bound to `cwd` (explicit `builtinTools` stay as given), then extension tools. */
+  private toolsFor(cwd: string): SessionTools {
+    // A skills getter keeps the skill tool (reloads may add skills); a plain list without skills drops it.
+    const builtins = this.options.builtinTools ??
+      createBuiltinTools({ ...this.options.tools, cwd, jail: () => this.jailOn, skills: this.options.skills ?? [] });
+    return new SessionTools(builtins, () => this.extensionTools(), this.options.onToolDropped);
+  }
+
+  /**
+   * One conversation boundary: the old activation's `session_end`, then the new transcript,
+   * `between` (still without a start, unless something observable happens there), and the
+   * new `session_start`.
+   */
+  private continueIn(reason: "session_switch" | "cwd_change", opened: OpenedSession, between?: () => Promise<void>): Promise<void> {
+    return this.queue.enqueue({
+      withdrawable: false,
+      run: async () => {
+        this.emitter.end(reason);
+        this.transcript = this.makeTranscript(opened.id, opened);
+        this.usage = emptyUsage();
+        this.emitter.rearm();
+        try {
+          await between?.();
+        } finally {
+          this.preparer.reset();
+          this.emitter.start();
+          this.reportRepairs();
+        }
+      },
+    });
+  }
 
   private makeTranscript(id: string, opened: OpenedSession | undefined): Transcript {
     // What loading had to skip or patch is said, not hidden; the file itself stays as it was.

@@ -16,7 +16,8 @@ export type Phase = "starting" | "registering" | "ready" | "failed" | "stopped";
 export type ReadyMode = "ready" | "auto" | "timeout" | null;
 
 export interface ExtensionSink {
-  readonly cwd: string;
+  /** The project directory now (a working-directory change moves it between reloads). */
+  cwd(): string;
   readonly interactive: boolean;
   hostInfo(): { provider: string; model: string };
   logPath(name: string): string;
@@ -195,7 +196,7 @@ export class LoadedExtension {
     const { provider, model } = this.sink.hostInfo();
     const ack = this.conn!.write({
       type: "hello_ack", protocol_version: PROTOCOL_VERSION, zot_version: ZOT_VERSION, provider, model,
-      cwd: this.sink.cwd, extension_dir: this.dir, data_dir: this.dir,
+      cwd: this.sink.cwd(), extension_dir: this.dir, data_dir: this.dir,
       capabilities: hostCapabilities(this.sink.interactive),
     });
     // Legacy extensions never send ready: they are readied once they have been silent for the

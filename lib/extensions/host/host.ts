@@ -43,7 +43,7 @@ export interface HostAgent {
 }
 
 export interface ExtensionHostOptions {
-  /** Project directory: discovery of ./.zot/extensions, hello_ack.cwd, --ext paths resolve here. */
+  /** Project directory: discovery of ./.zot/extensions and hello_ack.cwd (a reload may move it). */
   cwd: string;
   /** $ZOT_HOME layout (global extensions, logs). */
   paths: ZotPaths;
@@ -83,8 +83,11 @@ export class ExtensionHost implements AgentHooks {
   private unsubscribe: (() => void) | undefined;
   private reloading: Promise<void> | undefined;
   private closed = false;
+  /** The project directory extensions are discovered in and told about. */
+  private cwd: string;
 
   constructor(private readonly options: ExtensionHostOptions) {
+    this.cwd = options.cwd;
     this.timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.registry = this.newRegistry();
@@ -100,7 +103,7 @@ export class ExtensionHost implements AgentHooks {
       runTool: options.agent.runTool ?? ((name, args, ctx) => this.runOwnTool(name, args, ctx)),
     });
     this.sink = {
-      cwd: options.cwd,
+      cwd: () => this.cwd,
       interactive: options.interactive,
       hostInfo: () => options.agent.info(),
       logPath: (name) => extensionLogPath(options.paths, name),
@@ -251,9 +254,12 @@ export class ExtensionHost implements AgentHooks {
   /**
    * Tears every extension down, re-reads the manifests and respawns the set, explicit paths
    * included. Each failure is published as ext_error. The session is not closed and earlier
-   * events are not replayed.
+   * events are not replayed. With `cwd` (a working-directory change) the new set is the one
+   * that project discovers, and hello_ack tells it the new directory.
    */
-  reload(): Promise<void> {
+  reload(target: { cwd?: string } = {}): Promise<void> {
+    // Read by load(), so a reload already stopping the old set also lands in the new directory.
+    if (target.cwd !== undefined) this.cwd = target.cwd;
     this.reloading ??= (async () => {
       try {
         this.panels.closeAllOf();
@@ -283,7 +289,7 @@ export class ExtensionHost implements AgentHooks {
 
   private async load(): Promise<void> {
     this.candidates = await discoverExtensions({
-      cwd: this.options.cwd, paths: this.options.paths, explicit: this.options.explicit, discover: this.options.discover,
+      cwd: this.cwd, paths: this.options.paths, explicit: this.options.explicit, discover: this.options.discover,
     });
     this.byCandidate = new Map();
     this.loaded = [];
@@ -385,7 +391,7 @@ export class ExtensionHost implements AgentHooks {
     const decision = await this.interceptToolCall({ toolId: `call-tool-${name}`, toolName: name, toolArgs: args,
       originExtension: ctx.originExtension }, ctx.signal);
     if (decision.block) return errorOutcome(decision.reason ?? "blocked", "blocked");
-    return tool.execute(decision.args, { cwd: this.options.cwd, signal: ctx.signal, originExtension: ctx.originExtension,
+    return tool.execute(decision.args, { cwd: this.cwd, signal: ctx.signal, originExtension: ctx.originExtension,
       parentId: ctx.parentId });
   }
 }

@@ -202,7 +202,11 @@ export class Repl {
     if (!isCommandLine(this.rt, line)) return this.startPrompt(line, line);
     this.view.commitAside([`${this.o.style.bold(PROMPT)}${oneLine(line)}`]);
     const name = parseSlash(line)?.name.toLowerCase();
-    if (name === "reload-ext") this.view.beginLoad();
+    // A cwd change restarts extensions too: the new project's load errors replace the old ones
+    // (a refused path restarts nothing, so the old ones come back).
+    const reloads = name === "reload-ext" || name === "cd";
+    const earlierLoadErrors = this.view.loadErrors;
+    if (reloads) this.view.beginLoad();
     let outcome: SlashOutcome;
     try {
       outcome = await runSlash(this.rt, line, { interactive: true });
@@ -210,9 +214,10 @@ export class Repl {
       this.view.commitAside([this.o.style.red(`zot: ${(err as Error).message}`)]);
       return;
     } finally {
-      if (name === "reload-ext") this.view.endLoad();
+      if (reloads) this.view.endLoad();
     }
     if (name === "clear") this.view.clearLoadErrors();
+    if (name === "cd" && outcome.result.kind === "failed") this.view.loadErrors = earlierLoadErrors;
     this.showSlash(outcome);
   }
 

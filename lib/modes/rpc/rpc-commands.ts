@@ -27,6 +27,8 @@ export const RPC_COMMAND_SCHEMAS = {
   new_session: v.looseObject({ type: v.literal("new_session"), id }),
   // `id` correlates the response (as for every command), so the session to switch to is `session_id`.
   switch_session: v.looseObject({ type: v.literal("switch_session"), id, session_id: str("session_id") }),
+  /** Relative to the current cwd; `~` expands. */
+  set_cwd: v.looseObject({ type: v.literal("set_cwd"), id, path: str("path") }),
   set_model: v.looseObject({ type: v.literal("set_model"), id, model: str("model") }),
   /** `all` lists every provider's models, not only the current one's. */
   get_models: v.looseObject({ type: v.literal("get_models"), id, all: flag("all") }),

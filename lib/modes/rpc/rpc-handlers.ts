@@ -28,8 +28,8 @@ export interface RpcReply {
 }
 
 /**
- * Clearing waits for the session's queue; while a prompt or compaction runs that would hold up
- * every later command (abort included), so it is refused instead.
+ * Clearing, switching and changing the cwd wait for the session's queue; while a prompt or
+ * compaction runs that would hold up every later command (abort included), so they are refused.
  */
 function refuseWhileBusy(ctx: RpcContext): void {
   if (ctx.rt.session.running) throw new Error("agent is busy: wait for done, or abort first");
@@ -59,7 +59,7 @@ async function runCommandLine(ctx: RpcContext, line: string): Promise<RpcReply> 
     const compaction = startCompaction(ctx);
     return { ...compaction, data: { action: "compact", ...(compaction.data as object) } };
   }
-  if (name === "clear") refuseWhileBusy(ctx);
+  if (name === "clear" || name === "cd") refuseWhileBusy(ctx);
   const { result, error } = await runSlash(ctx.rt, line, { interactive: false });
   if (error) ctx.sink.write({ type: "ext_notify", extension: error.extension, level: "error", message: error.message });
   const withError = error ? { error: error.message } : {};
@@ -145,6 +145,11 @@ async function answer(ctx: RpcContext, command: Exclude<RpcCommand, { type: "pro
     case "switch_session":
       refuseWhileBusy(ctx);
       return { session_id: await rt.switchSession({ id: command.session_id }) };
+    case "set_cwd": {
+      refuseWhileBusy(ctx);
+      const moved = await rt.changeCwd(command.path);
+      return { cwd: moved.cwd, session_id: moved.sessionId };
+    }
     case "set_model": {
       const choice = checkModelChoice(command.model, { provider: session.state.provider, baseUrl: rt.settings.baseUrl });
       await rt.setModel(command.model);

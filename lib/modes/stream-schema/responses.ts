@@ -86,6 +86,7 @@ export const RPC_RESPONSE_DATA_SCHEMAS = {
   clear: v.looseObject({}),
   new_session: v.looseObject({ session_id: v.string() }),
   switch_session: v.looseObject({ session_id: v.string() }),
+  set_cwd: v.looseObject({ cwd: v.string(), session_id: v.string() }),
   set_model: v.looseObject({ provider: v.string(), model: v.string(), warning: v.optional(v.string()) }),
   get_models: v.looseObject({ models: v.array(ModelInfoSchema) }),
   panel_key: v.looseObject({ closed: v.optional(v.literal(true)) }),
