@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { appendFileSync, existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { NO_HOOKS } from "../../lib/agent/loop/hooks.ts";
@@ -7,7 +7,7 @@ import { readSession, SessionError } from "../../lib/agent/session/session-file.
 import { INTERRUPTED_TEXT } from "../../lib/agent/session/session-repair.ts";
 import { listSessions, openSession, sessionDirFor, type SessionSelection } from "../../lib/agent/session/session-select.ts";
 import { cwdKey, pathsUnder } from "../../lib/paths.ts";
-import { startHarness, toolResultsSent, type Harness } from "./harness.ts";
+import { startHarness, systemSent, toolResultsSent, type Harness } from "./harness.ts";
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -255,6 +255,56 @@ describe("Session boundary events", () => {
     expect(bounds).toEqual([["session_start", first.id], ["session_end", first.id], ["session_start", second.id]]);
     expect(h.ofType("session_end")[0]).toMatchObject({ reason: "session_switch" });
     expect(readSession(second.file!.path).messages).toHaveLength(2);
+  });
+
+  it("clearing messages and switching models emit no session_end: the conversation stays open", async () => {
+    h = await startHarness([{ text: "a" }, { text: "b" }]);
+    const opened = open({ kind: "new" });
+    const session = h.newSession({ session: opened });
+    session.start();
+    await session.prompt("one");
+    await session.clear();
+    session.setModel("claude-opus-4-7");
+    await session.prompt("two");
+    expect(h.types((e) => e.type === "session_start" || e.type === "session_end")).toEqual(["session_start"]);
+    expect(session.sessionId).toBe(opened.id);
+    expect(h.server.requests[1]!.body.model).toBe("claude-opus-4-7");
+  });
+
+  it("changing the cwd ends the conversation (cwd_change) and rebinds the built-in tools, the jail root and the system prompt to the new directory", async () => {
+    h = await startHarness([
+      { tool_calls: [{ id: "r1", name: "read", args: { path: "here.txt" } }, { id: "w1", name: "write", args: { path: "../project/out.txt", content: "x" } }] },
+      { text: "done" },
+    ]);
+    const elsewhere = join(h.cwd, "..", "elsewhere");
+    mkdirSync(elsewhere);
+    writeFileSync(join(elsewhere, "here.txt"), "content of the new directory\n");
+    writeFileSync(join(elsewhere, "AGENTS.md"), "RULES-OF-ELSEWHERE\n");
+    const first = open({ kind: "new" });
+    const session = h.newSession({ session: first, jail: true, prompt: { contextFiles: {} } });
+    session.start();
+    const second = open({ kind: "new" });
+    let between = "";
+    await session.changeCwd(elsewhere, second, async () => {
+      between = session.cwd;
+    });
+    expect(between).toBe(elsewhere);
+    expect(session.cwd).toBe(elsewhere);
+    expect(session.state).toMatchObject({ cwd: elsewhere, session_id: second.id, jail: true });
+    const bounds = h.events.filter((e) => e.type === "session_start" || e.type === "session_end")
+      .map((e) => [e.type, (e as { session_id: string }).session_id, (e as { cwd: string }).cwd]);
+    expect(bounds).toEqual([["session_start", first.id, h.cwd], ["session_end", first.id, h.cwd], ["session_start", second.id, elsewhere]]);
+    expect(h.ofType("session_end")[0]).toMatchObject({ reason: "cwd_change" });
+
+    await session.prompt("look around");
+    const [read, write] = toolResultsSent(h.server.requests[1]!.body);
+    expect(read!.text).toContain("content of the new directory");
+    // The old directory is outside the jail now.
+    expect(write).toMatchObject({ is_error: true, text: expect.stringContaining("blocked by jail") });
+    expect(existsSync(join(h.cwd, "out.txt"))).toBe(false);
+    const system = systemSent(h.server.requests[0]!.body);
+    expect(system).toContain(`Working directory: ${elsewhere}`);
+    expect(system).toContain("RULES-OF-ELSEWHERE");
   });
 
   it("a session that never observed anything ends without events", async () => {
