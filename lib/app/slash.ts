@@ -96,6 +96,7 @@ async function runBuiltin(rt: Runtime, name: string, args: string, interactive: 
         .map((r) => `  ${r.id}  ${r.modified.toISOString().replace("T", " ").slice(0, 16)}`).join("\n")}` };
     }
     case "cd": {
+      if (!args) return { kind: "output", text: `Working directory ${rt.cwd} (change it with /cd PATH).` };
       let moved: { cwd: string; sessionId: string };
       try {
         moved = await rt.changeCwd(args);

@@ -131,6 +131,8 @@ describe("rpc set_cwd", () => {
     const file = await c.call({ type: "set_cwd", path: "../other/notes.txt" });
     expect(file).toMatchObject({ success: false, error: `cd: ${join(other, "notes.txt")} is not a directory` });
     expect(await c.call({ type: "set_cwd" })).toMatchObject({ success: false, error: expect.stringContaining("path") });
+    const shown = await c.call({ type: "command", name: "cd" });
+    expect(shown).toMatchObject({ success: true, data: { action: "output", text: `Working directory ${world.cwd} (change it with /cd PATH).` } });
     const slash = await c.call({ type: "command", name: "cd", args: "no-such-dir" });
     expect(slash).toMatchObject({ success: false, error: expect.stringContaining("cd: no such directory") });
 
@@ -152,24 +154,34 @@ describe("rpc set_cwd", () => {
 });
 
 describe.skipIf(!hasTmux)("/cd in the REPL", () => {
-  it("/cd PATH moves to a fresh conversation in that directory: bash runs there and /help lists /cd", async () => {
+  it("/cd PATH moves to a fresh conversation in that directory: bash runs there, the old project's load errors go, and a refused path keeps them", async () => {
     const { world, other } = await twoProjects([
       { tool_calls: [{ name: "bash", args: { command: "pwd" } }], stop: "tool_use" },
       { text: "done looking" },
     ]);
+    // The first project's broken extension: its load error stays until a cd actually happens.
+    const broken = join(world.cwd, ".zot", "extensions", "broken");
+    mkdirSync(broken, { recursive: true });
+    writeFileSync(join(broken, "extension.json"), JSON.stringify({ name: "broken", exec: "sh -c 'exit 3'" }));
     const pane = await Pane.start(world, []);
     await pane.until("/help for commands");
+    await pane.until('extension "broken" failed to start');
     await pane.type("/help");
     await pane.keys("Enter");
     await pane.until(/\/cd\s+change the working directory/);
 
+    await pane.type("/cd");
+    await pane.keys("Enter");
+    await pane.until(`Working directory ${world.cwd} (change it with /cd PATH).`);
     await pane.type("/cd nowhere");
     await pane.keys("Enter");
     await pane.until(`zot: cd: no such directory: ${join(world.cwd, "nowhere")}`);
+    expect(await pane.screen()).toContain('extension "broken" failed to start');
 
     await pane.type("/cd ../other");
     await pane.keys("Enter");
     await pane.until(new RegExp(`Working directory ${other.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: new conversation \\S+\\.`));
+    expect(await pane.screen()).not.toContain('extension "broken" failed to start');
     await pane.type("where am I?");
     await pane.keys("Enter");
     await pane.until("done looking");

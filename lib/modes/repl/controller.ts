@@ -201,10 +201,11 @@ export class Repl {
     this.view.clearNotes();
     if (!isCommandLine(this.rt, line)) return this.startPrompt(line, line);
     this.view.commitAside([`${this.o.style.bold(PROMPT)}${oneLine(line)}`]);
-    const name = parseSlash(line)?.name.toLowerCase();
+    const parsed = parseSlash(line);
+    const name = parsed?.name.toLowerCase();
     // A cwd change restarts extensions too: the new project's load errors replace the old ones
     // (a refused path restarts nothing, so the old ones come back).
-    const reloads = name === "reload-ext" || name === "cd";
+    const reloads = name === "reload-ext" || (name === "cd" && parsed?.args !== "");
     const earlierLoadErrors = this.view.loadErrors;
     if (reloads) this.view.beginLoad();
     let outcome: SlashOutcome;
