@@ -10,14 +10,13 @@ import { runAgentLoop, type RunResult } from "../loop/loop.ts";
 import { PermissionPolicy } from "../loop/permissions.ts";
 import { SystemPromptPreparer } from "../prompt/prompt-preparer.ts";
 import { sessionBasePrompt } from "../prompt/system-prompt.ts";
-import { SessionTools } from "../loop/tool-registry.ts";
 import { runToolPromptTurn, userMessage } from "../loop/tool-prompt.ts";
 import { runToolCall, type ToolCallRequest, type ToolRunOutcome } from "../loop/tool-runner.ts";
 import { WorkQueue } from "./work-queue.ts";
+import { Workplace } from "./workplace.ts";
 import { compactionDone, Compactor } from "../compaction/compactor.ts";
 import { Transcript } from "./transcript.ts";
 import { userMessageEvent } from "../stream-blocks.ts";
-import { createBuiltinTools } from "../../tools/index.ts";
 import { modelInfo } from "../../providers/models.ts";
 import { addUsage, emptyUsage } from "../../providers/usage.ts";
 import type {
@@ -42,9 +41,8 @@ export class AgentSession {
   private readonly preparer: SystemPromptPreparer;
   private transcript: Transcript;
   private readonly compactor: Compactor;
-  /** The working directory: built-in tools, the system prompt and event stamps follow it. */
-  private workdir: string;
-  private toolSet: SessionTools;
+  /** The working directory and its tools; the system prompt and event stamps follow it. */
+  private place: Workplace;
   private provider: Provider;
   private model: string;
   private jailOn: boolean;
@@ -53,7 +51,7 @@ export class AgentSession {
 
   constructor(options: AgentSessionOptions) {
     this.options = options;
-    this.workdir = options.cwd;
+    this.place = this.workplaceAt(options.cwd);
     this.provider = options.provider;
     this.model = options.model;
     this.hooks = options.hooks ?? NO_HOOKS;
@@ -67,7 +65,6 @@ export class AgentSession {
     this.emitter = new SessionEmitter(this.bus);
     this.transcript = this.makeTranscript(sessionId, opened);
     this.permissions = new PermissionPolicy({ yolo: options.yolo, confirmer: options.confirmer, warn: (m) => this.warn(m) });
-    this.toolSet = this.toolsFor(this.workdir);
     this.preparer = new SystemPromptPreparer({
       base: () => sessionBasePrompt(this.options.prompt ?? {}, {
         cwd: this.cwd, tools: [...this.tools().values()], skills: this.options.skills, warn: (m) => this.warn(m),
@@ -90,7 +87,7 @@ export class AgentSession {
   // ---- observation -------------------------------------------------------------------------
 
   get cwd(): string {
-    return this.workdir;
+    return this.place.cwd;
   }
 
   get sessionId(): string {
@@ -127,7 +124,7 @@ export class AgentSession {
 
   /** The tools the model can call now: built-ins, then extension tools not shadowed by them. */
   tools(): Map<string, Tool> {
-    return this.toolSet.current();
+    return this.place.tools.current();
   }
 
   /** The effective system prompt (runs the before_agent_start chain when not prepared yet). */
@@ -294,8 +291,7 @@ export class AgentSession {
    */
   changeCwd(cwd: string, opened: OpenedSession, beforeStart?: () => Promise<void>): Promise<void> {
     return this.continueIn("cwd_change", opened, async () => {
-      this.workdir = cwd;
-      this.toolSet = this.toolsFor(cwd);
+      this.place = this.workplaceAt(cwd);
       await beforeStart?.();
     });
   }
@@ -331,12 +327,9 @@ export class AgentSession {
 
   // ---- internals ---------------------------------------------------------------------------
 
-  /** Built-in tools bound to `cwd` (explicit `builtinTools` stay as given), then extension tools. */
-  private toolsFor(cwd: string): SessionTools {
-    // A skills getter keeps the skill tool (reloads may add skills); a plain list without skills drops it.
-    const builtins = this.options.builtinTools ??
-      createBuiltinTools({ ...this.options.tools, cwd, jail: () => this.jailOn, skills: this.options.skills ?? [] });
-    return new SessionTools(builtins, () => this.extensionTools(), this.options.onToolDropped);
+  private workplaceAt(cwd: string): Workplace {
+    const { tools, builtinTools, skills, onToolDropped } = this.options;
+    return new Workplace(cwd, { tools, builtinTools, skills, onToolDropped, jail: () => this.jailOn, extensionTools: () => this.extensionTools() });
   }
 
   /**
@@ -421,7 +414,7 @@ export class AgentSession {
         if (autoCompaction) autoCompaction = await this.compactor.maybeAuto(s, this.preparer.current ?? "");
       },
       onStepEnd: (message) => this.addUsage(message.usage ?? emptyUsage()),
-      dropTool: (name, error) => this.toolSet.drop(name, error),
+      dropTool: (name, error) => this.place.tools.drop(name, error),
     });
   }
 
