@@ -2,6 +2,7 @@
 // says what happened; each mode decides how to show it (stdout in print mode, events in json/rpc).
 import type { RunResult } from "../agent/loop/loop.ts";
 import type { PanelContent } from "../protocol/index.ts";
+import type { ExtensionReport } from "../extensions/host/report.ts";
 import { listModels } from "../providers/index.ts";
 import { BUILTIN_COMMANDS } from "./builtin-commands.ts";
 import { checkModelChoice, type ModelChoice } from "./model-choice.ts";
@@ -56,11 +57,17 @@ function toolsText(rt: Runtime): string {
   return lines.length ? `Tools:\n${lines.join("\n")}` : "No tools are active.";
 }
 
+/** "full access" when the manifest declares no permissions (see `zot ext doctor` for the rest). */
+function accessOf(report: ExtensionReport): string {
+  if (!report.permissions) return "-";
+  return report.permissions.full_access ? "full access" : "declared";
+}
+
 function extText(rt: Runtime): string {
   const reports = rt.host.reports();
   if (reports.length === 0) return "No extensions loaded.";
   return reports
-    .map((r) => `  ${r.name.padEnd(16)} ${r.status.padEnd(8)} ${r.scope.padEnd(8)} ${r.path}${r.errors.length ? `\n    ${r.errors.join("\n    ")}` : ""}`)
+    .map((r) => `  ${r.name.padEnd(16)} ${r.status.padEnd(8)} ${r.scope.padEnd(8)} ${accessOf(r).padEnd(12)} ${r.path}${r.errors.length ? `\n    ${r.errors.join("\n    ")}` : ""}`)
     .join("\n");
 }
 

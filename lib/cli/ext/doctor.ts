@@ -8,6 +8,7 @@ import { savedModel } from "../../app/settings.ts";
 import { readConfig } from "../../config.ts";
 import { diagnoseExtensions, type DoctorResult } from "../../extensions/install/doctor.ts";
 import type { ExtensionReport } from "../../extensions/host/report.ts";
+import { describeGrant, grantFromJson, grantFromManifest } from "../../extensions/permissions/manifest-permissions.ts";
 import { projectExtensionsDir, zotPaths } from "../../paths.ts";
 
 interface DoctorArgs {
@@ -62,6 +63,33 @@ function describeReady(r: ExtensionReport): string {
   }
 }
 
+/** "access:" (full or declared), what is granted, and what was asked for beyond it. */
+function permissionLines(report: ExtensionReport): Array<[string, string]> {
+  const p = report.permissions;
+  if (!p) return [];
+  if (p.full_access) return [["access:", "full access (no permissions declared)"]];
+  const requested = describeGrant(grantFromManifest(p.requested ?? {}));
+  const granted = describeGrant(grantFromJson(p.granted));
+  const same = requested.join("\n") === granted.join("\n");
+  const lines: Array<[string, string]> = [["access:", same ? "declared permissions, granted as requested" : "declared permissions"]];
+  if (!same) for (const line of requested) lines.push(["requested:", line]);
+  for (const line of granted) lines.push(["granted:", line]);
+  const refused = [
+    ...p.refused.tools.map((t) => `call_tool ${t}`), ...p.refused.events.map((e) => `event ${e}`),
+    ...p.refused.intercept.map((e) => `intercept ${e}`), ...p.refused.ui.map((u) => `ui ${u}`),
+  ];
+  if (refused.length) lines.push(["refused:", refused.join(", ")]);
+  return lines;
+}
+
+function describeGuard(g: ExtensionReport["interceptors"][number]): string {
+  const policy = `${g.event}: on_failure ${g.on_failure}${g.on_failure_from === "default" ? " (default)" : ` (${g.on_failure_from})`}`;
+  if (g.probe === null) return policy;
+  const probe = g.probe === "answered" ? `answered in ${g.latency_ms} ms` : g.probe === "timed_out" ? `no answer within ${g.latency_ms} ms`
+    : `failed after ${g.latency_ms} ms`;
+  return `${policy}, ${probe}`;
+}
+
 export function renderReport(report: ExtensionReport): string {
   const lines = [`${MARK[report.status]} ${report.name}${report.version ? ` ${report.version}` : ""}  [${report.scope}]  ${describeReady(report)}`];
   const field = (label: string, value: string) => lines.push(indent(`    ${label.padEnd(11)}${value}`, `    ${"".padEnd(11)}`));
@@ -73,6 +101,8 @@ export function renderReport(report: ExtensionReport): string {
   }
   if (report.subscriptions.events.length) field("events:", report.subscriptions.events.join(", "));
   if (report.subscriptions.intercept.length) field("intercept:", report.subscriptions.intercept.join(", "));
+  for (const line of permissionLines(report)) field(line[0], line[1]);
+  for (const guard of report.interceptors) field("guard:", describeGuard(guard));
   for (const c of report.conflicts) field("conflict:", c);
   for (const w of report.warnings) field("warning:", w);
   for (const e of report.errors) field("error:", e);

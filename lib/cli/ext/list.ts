@@ -1,6 +1,7 @@
 // `zot ext list [--json]`: every install under the project and global roots.
 import { defineCommand } from "citty";
 import { listInstalled, type ExtensionRoots, type InstalledExtension } from "../../extensions/install/installed.ts";
+import type { ManifestPermissions, OnFailure } from "../../extensions/permissions/manifest-permissions.ts";
 import { cwdArg, rootsFor } from "./args.ts";
 
 /** One row of `zot ext list --json`. `error` is present only for broken manifests. */
@@ -13,6 +14,12 @@ export interface ListEntry {
   description: string | null;
   path: string;
   shadowed: boolean;
+  /** true: the manifest declares no permissions (today's full user privileges). Absent for a broken manifest. */
+  full_access?: boolean;
+  /** The manifest's `permissions` as written; null: none declared. Absent for a broken manifest. */
+  permissions?: ManifestPermissions | null;
+  /** The manifest's `on_failure`, when set. */
+  on_failure?: OnFailure;
   error?: string;
 }
 
@@ -27,8 +34,19 @@ export function toListEntry(ext: InstalledExtension): ListEntry {
     path: ext.path,
     shadowed: ext.shadowed,
   };
+  if (ext.manifest) {
+    entry.full_access = ext.manifest.permissions === undefined;
+    entry.permissions = ext.manifest.permissions ?? null;
+    if (ext.manifest.on_failure !== undefined) entry.on_failure = ext.manifest.on_failure;
+  }
   if (ext.error) entry.error = ext.error;
   return entry;
+}
+
+/** "full access" for a manifest without permissions, "declared" for one with them. */
+function access(ext: InstalledExtension): string {
+  if (!ext.manifest) return "-";
+  return ext.manifest.permissions === undefined ? "full access" : "declared";
 }
 
 function state(ext: InstalledExtension): string {
@@ -51,12 +69,16 @@ function render(installed: InstalledExtension[], roots: ExtensionRoots): string 
       + `  project: ${roots.project}\n  global:  ${roots.global}\n`
       + "Add one with `zot ext install <folder|git-url|gh:owner/repo>` or start one with `zot ext new <name>`.\n";
   }
-  const rows = [["NAME", "VERSION", "SCOPE", "STATE", "LANGUAGE", "FOLDER", "DESCRIPTION"]];
+  const rows = [["NAME", "VERSION", "SCOPE", "STATE", "LANGUAGE", "ACCESS", "FOLDER", "DESCRIPTION"]];
   for (const ext of installed) {
-    rows.push([ext.name, ext.manifest?.version ?? "-", ext.scope, state(ext), ext.manifest?.language ?? "-",
+    rows.push([ext.name, ext.manifest?.version ?? "-", ext.scope, state(ext), ext.manifest?.language ?? "-", access(ext),
       ext.path, ext.error ? `error: ${ext.error}` : ext.manifest?.description ?? ""]);
   }
   const notes: string[] = [];
+  if (installed.some((e) => e.manifest?.permissions === undefined && e.manifest)) {
+    notes.push("full access: the manifest declares no permissions, so the extension runs with your full privileges "
+      + "(`zot ext doctor` shows what declared ones grant)");
+  }
   if (installed.some((e) => e.shadowed)) notes.push("shadowed: another install of the same name is loaded instead");
   return `${formatTable(rows)}\n${notes.map((n) => `\n${n}\n`).join("")}`;
 }

@@ -9,6 +9,7 @@ import type { Candidate, DiscoveryScope } from "./discovery.ts";
 import { failureMessage } from "./diagnostics.ts";
 import { commandRegistrationProblem, droppedRegistrationMessage, toolRegistrationProblem } from "./registration-rules.ts";
 import { terminateGroup, waitGroupGone } from "../../process/group.ts";
+import { ExtensionPermissions } from "../permissions/extension-permissions.ts";
 import type { HostLimits, HostTimeouts } from "./settings.ts";
 import { describeExit, spawnExtension, type ExtensionProcess } from "./spawn.ts";
 
@@ -54,6 +55,8 @@ export class LoadedExtension {
   readonly intercepts = new Set<string>();
   readonly errors: string[] = [];
   readonly warnings: string[];
+  /** Its grant and guard policies (manifest `permissions` / `on_failure`, user config). */
+  readonly permissions: ExtensionPermissions;
   /** Settles when startup is over: ready, auto-ready or failed. */
   readonly settled: Promise<void>;
   process: ExtensionProcess | undefined;
@@ -80,6 +83,7 @@ export class LoadedExtension {
     this.exec = manifest.exec!;
     this.language = manifest.language;
     this.warnings = [...candidate.warnings];
+    this.permissions = new ExtensionPermissions(manifest, (line) => this.log(line));
     this.settled = new Promise((r) => (this.settle = r));
   }
 
@@ -223,13 +227,18 @@ export class LoadedExtension {
   }
 
   private subscribe(events: string[], intercepts: string[]): void {
+    // Names outside the grant are never delivered nor consulted (the doctor lists them as refused).
     for (const name of events) {
-      if (isLifecycleEventName(name)) this.events.add(name);
-      else this.log(`subscribe: unknown event "${name}" ignored`);
+      if (!isLifecycleEventName(name)) this.log(`subscribe: unknown event "${name}" ignored`);
+      else if (!this.permissions.allowsEvent(name)) {
+        this.permissions.refuse("events", name, `subscribe: event "${name}" is not in permissions.events; it is not delivered`);
+      } else this.events.add(name);
     }
     for (const name of intercepts) {
-      if (isInterceptableEventName(name)) this.intercepts.add(name);
-      else this.log(`subscribe: "${name}" cannot be intercepted; ignored (observe it with events instead)`);
+      if (!isInterceptableEventName(name)) this.log(`subscribe: "${name}" cannot be intercepted; ignored (observe it with events instead)`);
+      else if (!this.permissions.allowsIntercept(name)) {
+        this.permissions.refuse("intercept", name, `subscribe: intercept "${name}" is not in permissions.intercept; it is not consulted`);
+      } else this.intercepts.add(name);
     }
     this.sink.onRegistrationChange(this);
   }

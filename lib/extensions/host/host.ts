@@ -8,6 +8,7 @@ import type { EventBus } from "../../agent/event-bus.ts";
 import type {
   AgentHooks, BeforeAgentStartInput, InterceptedAssistantMessage, InterceptedToolCall, InterceptedTurnStart, ProposedToolCall,
 } from "../../agent/loop/hooks.ts";
+import { readConfig } from "../../config.ts";
 import { extensionLogPath, type ZotPaths } from "../../paths.ts";
 import { BUILTIN_TOOL_NAMES, type CommandResponseFrame, type ExtensionFrame } from "../../protocol/index.ts";
 import { errorOutcome, type Tool, type ToolOutcome } from "../../tools/types.ts";
@@ -16,6 +17,9 @@ import { discoverExtensions, type Candidate } from "./discovery.ts";
 import { deliverEvent } from "./events.ts";
 import { LoadedExtension, type ExtensionSink } from "./extension.ts";
 import { InterceptorChains } from "./intercept.ts";
+import { probeInterceptors, type InterceptorProbe } from "./intercept-probe.ts";
+import { uiGrantOf } from "../permissions/extension-permissions.ts";
+import { userFailurePolicies } from "../permissions/user-policy.ts";
 import { Panels, type OpenPanel } from "./panels.ts";
 import { commandKey, ExtensionRegistry, type ExtensionToolEntry } from "./registry.ts";
 import { buildReports, type ExtensionReport } from "./report.ts";
@@ -74,6 +78,8 @@ export class ExtensionHost implements AgentHooks {
   /** Deferred tools activated by a tool_result; kept across reloads (the model knows them). */
   private readonly activated = new Set<string>();
   private proxies = new WeakMap<ExtensionToolEntry, Tool>();
+  /** `zot ext doctor`'s interceptor probes, per extension. */
+  private probes = new WeakMap<LoadedExtension, InterceptorProbe[]>();
   private readonly panels: Panels;
   private readonly interceptors: InterceptorChains;
   private readonly callTool: CallToolRouter;
@@ -135,7 +141,17 @@ export class ExtensionHost implements AgentHooks {
 
   /** The doctor's data: one report per discovered folder, in load order. */
   reports(): ExtensionReport[] {
-    return buildReports(this.candidates, this.byCandidate, this.registry, this.options.paths);
+    return buildReports(this.candidates, this.byCandidate, this.registry, this.options.paths, (ext) => this.probes.get(ext));
+  }
+
+  /**
+   * Sends every running interceptor one probe request per event it intercepts and records how
+   * it answered and how fast (for `zot ext doctor`). Extensions are probed in parallel.
+   */
+  async probeInterceptors(): Promise<void> {
+    await Promise.all(this.loaded.filter((ext) => ext.alive).map(async (ext) => {
+      this.probes.set(ext, await probeInterceptors(ext, { cwd: this.options.cwd, ...this.options.agent.info() }, this.timeouts.intercept));
+    }));
   }
 
   /**
@@ -209,7 +225,14 @@ export class ExtensionHost implements AgentHooks {
       ext.log(`command /${entry.name}: ${why}`);
       return { error: `/${entry.name} (extension "${ext.name}"): ${why}` };
     }
-    if (reply.frame.action === "open_panel" && reply.frame.open_panel) this.panels.openPanel(ext, reply.frame.open_panel);
+    if (reply.frame.action === "open_panel" && reply.frame.open_panel) {
+      if (!ext.permissions.allowsUi("panels")) {
+        ext.permissions.refuse("ui", "panels", `command /${entry.name}: open_panel ignored: "panels" is not in permissions.ui`);
+        const { open_panel: _panel, ...rest } = reply.frame;
+        return { ...rest, action: "noop" };
+      }
+      this.panels.openPanel(ext, reply.frame.open_panel);
+    }
     return reply.frame;
   }
 
@@ -238,6 +261,13 @@ export class ExtensionHost implements AgentHooks {
   }
 
   interceptToolCall(call: ProposedToolCall, signal?: AbortSignal): Promise<InterceptedToolCall> {
+    // A call an extension made (call_tool, a tool_prompt action) must be within its grant; the
+    // agent turns the block into permission_decision denied/policy and an is_error result.
+    const origin = call.originExtension === undefined ? undefined : this.loaded.find((e) => e.name === call.originExtension);
+    if (origin && !origin.permissions.allowsTool(call.toolName)) {
+      origin.permissions.refuse("tools", call.toolName, `call of tool ${call.toolName} refused: it is not in permissions.tools`);
+      return Promise.resolve({ block: true, reason: `not permitted: ${origin.name} may not call ${call.toolName}`, args: call.toolArgs });
+    }
     return this.interceptors.toolCall(call, signal);
   }
 
@@ -295,9 +325,14 @@ export class ExtensionHost implements AgentHooks {
     this.loaded = [];
     this.registry = this.newRegistry();
     this.proxies = new WeakMap();
+    // Read on every load, so /reload-ext picks up a changed config.json.
+    const policies = userFailurePolicies(await readConfig(this.options.paths.config));
     for (const candidate of this.candidates) {
       if (candidate.decision !== "spawn") continue;
       const ext = new LoadedExtension(candidate, this.sink, this.timeouts, this.limits);
+      ext.permissions.setUserFailurePolicy(policies.byName.get(ext.name));
+      const problem = policies.problems.get(ext.name) ?? policies.problem;
+      if (problem) ext.warnings.push(problem);
       this.loaded.push(ext);
       this.byCandidate.set(candidate, ext);
     }
@@ -355,6 +390,10 @@ export class ExtensionHost implements AgentHooks {
   }
 
   private onRuntimeFrame(ext: LoadedExtension, frame: ExtensionFrame): void {
+    const ui = uiGrantOf(frame.type);
+    if (ui && !ext.permissions.allowsUi(ui)) {
+      return ext.permissions.refuse("ui", ui, `${frame.type} ignored: "${ui}" is not in permissions.ui`);
+    }
     switch (frame.type) {
       case "notify":
         return this.publish({ type: "ext_notify", extension: ext.name, level: frame.level ?? "info", message: frame.message });

@@ -1,11 +1,16 @@
 // Interception: the host side of `event_intercept`. Interceptors are consulted serially in load
 // order (explicit extensions first). For tool_call, turn_start and assistant_message the first
-// `block` wins and rewrites chain (each interceptor sees the previous one's result); a timeout,
-// crash or invalid reply means "allow, unchanged" (fail-open) with a diagnostic. The deadline of
-// these starts once the request is written. before_agent_start replaces the system prompt, never
-// blocks, and its deadline includes the write. An extension that lets
-// INTERCEPT_TIMEOUTS_BEFORE_CUTOFF requests in a row time out is no longer consulted until it
-// is reloaded: its failure policy (allow) applies at once instead of costing a deadline per call.
+// `block` wins and rewrites chain (each interceptor sees the previous one's result). A timeout,
+// crash or invalid reply follows the interceptor's failure policy (`on_failure`, see
+// permissions/): "allow" (the spec's default, fail-open) continues unchanged with a diagnostic;
+// "block" (a fail-closed guard) refuses the action with "refused: guard <name> did not answer".
+// The deadline of these starts once the request is written. before_agent_start replaces the
+// system prompt, never blocks, and its deadline includes the write; a fail-closed guard on it
+// that does not answer refuses every turn until the prompt is prepared again (/reload-ext,
+// /clear, /new) and it answers. An extension that lets INTERCEPT_TIMEOUTS_BEFORE_CUTOFF requests
+// in a row time out is no longer consulted until it is reloaded: its failure policy applies at
+// once instead of costing a deadline per call — so a cut-off (or crashed) fail-closed guard keeps
+// refusing; it never turns into a silent allow.
 import type {
   BeforeAgentStartInput, InterceptedAssistantMessage, InterceptedToolCall, InterceptedTurnStart, ProposedToolCall,
 } from "../../agent/loop/hooks.ts";
@@ -22,6 +27,11 @@ export interface InterceptDeps {
 }
 
 type Response = EventInterceptResponseFrame;
+/** An answer, or why there is none: the interceptor failed (timeout, crash, invalid) or the caller cancelled. */
+type Answer = { ok: true; frame: Response } | { ok: false; cancelled: boolean };
+
+/** The reason a fail-closed guard's failure gives. */
+export const guardRefusal = (name: string): string => `refused: guard ${name} did not answer`;
 
 /** Consecutive interception timeouts after which an extension is no longer consulted. */
 export const INTERCEPT_TIMEOUTS_BEFORE_CUTOFF = 3;
@@ -30,12 +40,31 @@ export class InterceptorChains {
   /** Timeouts in a row per extension; a reload brings new LoadedExtension objects, so a clean slate. */
   private readonly timeoutsInARow = new WeakMap<LoadedExtension, number>();
   private readonly cutOff = new WeakSet<LoadedExtension>();
+  /** Set when a fail-closed before_agent_start guard failed the last prompt pass: turns are refused. */
+  private promptRefusal: { extension: string; reason: string } | undefined;
 
   constructor(private readonly deps: InterceptDeps) {}
 
-  /** Live extensions that intercept `event` and are still consulted, in load order. */
+  /**
+   * The chain for `event`, in load order: live extensions that intercept it and are still
+   * consulted, and fail-closed guards of it that cannot answer (they refuse at once).
+   */
   interceptors(event: string): LoadedExtension[] {
-    return this.deps.extensions().filter((e) => e.alive && e.intercepts.has(event) && !this.cutOff.has(e));
+    return this.deps.extensions().filter((e) => this.consulted(e, event) || this.refusesAtOnce(e, event));
+  }
+
+  private consulted(ext: LoadedExtension, event: string): boolean {
+    return ext.alive && ext.intercepts.has(event) && !this.cutOff.has(ext);
+  }
+
+  /** A fail-closed guard of `event` that is cut off, crashed or never got to subscribe. */
+  private refusesAtOnce(ext: LoadedExtension, event: string): boolean {
+    if (ext.permissions.failurePolicy(event) !== "block" || this.consulted(ext, event)) return false;
+    return ext.intercepts.has(event) || (!ext.alive && ext.permissions.declaresIntercept(event));
+  }
+
+  private failsClosed(ext: LoadedExtension, event: string): boolean {
+    return ext.permissions.failurePolicy(event) === "block";
   }
 
   /** Counts a timeout (or, with `answered`, resets the count); cuts the extension off at the limit. */
@@ -46,11 +75,19 @@ export class InterceptorChains {
     if (count < INTERCEPT_TIMEOUTS_BEFORE_CUTOFF || this.cutOff.has(ext)) return;
     this.cutOff.add(ext);
     this.deps.warn(ext, `did not answer ${count} interception requests in a row; it is no longer consulted for interception `
-      + "in this session (what it would intercept is allowed at once); /reload-ext consults it again");
+      + `in this session (${this.cutOffEffect(ext)}); /reload-ext consults it again`);
+  }
+
+  private cutOffEffect(ext: LoadedExtension): string {
+    const intercepts = [...ext.intercepts];
+    const closed = intercepts.filter((event) => this.failsClosed(ext, event));
+    if (closed.length === 0) return "what it would intercept is allowed at once";
+    if (closed.length === intercepts.length) return "what it guards is refused at once: on_failure is block";
+    return `${closed.join(", ")} ${closed.length === 1 ? "is" : "are"} refused at once (on_failure block), the rest allowed`;
   }
 
   private async ask(ext: LoadedExtension, payload: Record<string, unknown> & { event: string },
-    signal: AbortSignal | undefined, deadlineIncludesWrite = false): Promise<Response | undefined> {
+    signal: AbortSignal | undefined, deadlineIncludesWrite = false): Promise<Answer> {
     const conn = ext.conn!;
     const timeoutMs = this.deps.timeoutMs();
     const reply: Reply<Response> = await conn.request<Response>(
@@ -58,41 +95,71 @@ export class InterceptorChains {
       "event_intercept_response", { timeoutMs, signal, deadlineIncludesWrite });
     if (reply.ok) {
       this.countTimeout(ext, true);
-      return reply.frame;
+      return { ok: true, frame: reply.frame };
     }
-    if (reply.reason === "cancelled") return undefined;
+    if (reply.reason === "cancelled") return { ok: false, cancelled: true };
     if (reply.reason === "timeout" && !reply.delivered && ext.alive) {
       // The request never made it through the pipe: close it to release the blocked writer.
       ext.fail(`the ${payload.event} interception request could not be written within ${timeoutMs} ms`);
     }
     const what = reply.reason === "timeout" ? `did not answer within ${timeoutMs} ms` : reply.message;
-    this.deps.warn(ext, `${payload.event} interception ${what}; ${payload.event === "before_agent_start" ? "prompt kept" : "allowed"}`);
+    this.deps.warn(ext, `${payload.event} interception ${what}; ${this.failureEffect(ext, payload.event)}`);
     this.countTimeout(ext, reply.reason !== "timeout");
-    return undefined;
+    return { ok: false, cancelled: false };
+  }
+
+  /** What an interceptor's failure does, for its warnings. */
+  private failureEffect(ext: LoadedExtension, event: string): string {
+    if (this.failsClosed(ext, event)) return event === "before_agent_start" ? "turns refused (on_failure: block)" : "refused (on_failure: block)";
+    return event === "before_agent_start" ? "prompt kept" : "allowed";
+  }
+
+  /** An answer the host cannot use: a fail-closed guard refuses, any other is warned about and ignored. */
+  private unusable(ext: LoadedExtension, event: string, message: string): boolean {
+    const closed = this.failsClosed(ext, event);
+    this.deps.warn(ext, `${message}; ${closed ? "refused (on_failure: block)" : event === "before_agent_start" ? "prompt kept" : "ignored"}`);
+    return closed;
+  }
+
+  /**
+   * Asks `ext` unless it is a fail-closed guard that cannot answer. "refuse": the guard's failure
+   * refuses the action; undefined: no usable answer, go on (fail-open, or cancelled).
+   */
+  private async consult(ext: LoadedExtension, payload: Record<string, unknown> & { event: string },
+    signal: AbortSignal | undefined, deadlineIncludesWrite = false): Promise<Response | "refuse" | undefined> {
+    if (!this.consulted(ext, payload.event)) return "refuse"; // in the chain only as a fail-closed guard
+    const answer = await this.ask(ext, payload, signal, deadlineIncludesWrite);
+    if (answer.ok) return answer.frame;
+    return !answer.cancelled && this.failsClosed(ext, payload.event) ? "refuse" : undefined;
   }
 
   async toolCall(call: ProposedToolCall, signal?: AbortSignal): Promise<InterceptedToolCall> {
     let args = call.toolArgs;
     for (const ext of this.interceptors("tool_call")) {
       if (signal?.aborted) break;
-      const response = await this.ask(ext, {
+      const response = await this.consult(ext, {
         event: "tool_call", tool_id: call.toolId, tool_name: call.toolName, tool_args: args,
         ...(call.originExtension !== undefined ? { origin_extension: call.originExtension } : {}),
       }, signal);
+      if (response === "refuse") return { block: true, reason: guardRefusal(ext.name), args };
       if (!response) continue;
       if (response.block) return { block: true, reason: response.reason || `blocked by extension "${ext.name}"`, args };
       if (response.modified_args !== undefined) {
         if (isJsonObject(response.modified_args)) args = response.modified_args;
-        else this.deps.warn(ext, "tool_call interception: modified_args must be a JSON object; ignored");
+        else if (this.unusable(ext, "tool_call", "tool_call interception: modified_args must be a JSON object")) {
+          return { block: true, reason: guardRefusal(ext.name), args };
+        }
       }
     }
     return { block: false, args };
   }
 
   async turnStart(step: number, signal?: AbortSignal): Promise<InterceptedTurnStart> {
+    if (this.promptRefusal) return { block: true, ...this.promptRefusal };
     for (const ext of this.interceptors("turn_start")) {
       if (signal?.aborted) break;
-      const response = await this.ask(ext, { event: "turn_start", step }, signal);
+      const response = await this.consult(ext, { event: "turn_start", step }, signal);
+      if (response === "refuse") return { block: true, reason: guardRefusal(ext.name), extension: ext.name };
       if (response?.block) return { block: true, reason: response.reason || `blocked by extension "${ext.name}"`, extension: ext.name };
     }
     return { block: false };
@@ -102,7 +169,8 @@ export class InterceptorChains {
     let current = text;
     for (const ext of this.interceptors("assistant_message")) {
       if (signal?.aborted) break;
-      const response = await this.ask(ext, { event: "assistant_message", text: current }, signal);
+      const response = await this.consult(ext, { event: "assistant_message", text: current }, signal);
+      if (response === "refuse") return { block: true, reason: guardRefusal(ext.name), extension: ext.name, text: current };
       if (!response) continue;
       if (response.block) return { block: true, reason: response.reason || `blocked by extension "${ext.name}"`, extension: ext.name, text: current };
       if (response.replace_text !== undefined) current = response.replace_text;
@@ -116,22 +184,29 @@ export class InterceptorChains {
    */
   async beforeAgentStart(input: BeforeAgentStartInput): Promise<string> {
     let prompt = input.systemPrompt;
+    this.promptRefusal = undefined;
+    // before_agent_start cannot block: a fail-closed guard's failure refuses the turns instead.
+    const refuse = (ext: LoadedExtension) => {
+      this.promptRefusal = { extension: ext.name, reason: `${guardRefusal(ext.name)} (before_agent_start)` };
+      return prompt;
+    };
     for (const ext of this.interceptors("before_agent_start")) {
       if (input.signal?.aborted) return input.systemPrompt;
-      const response = await this.ask(ext, {
+      const response = await this.consult(ext, {
         event: "before_agent_start", session_id: input.sessionId, agent_run_id: input.agentRunId,
         cwd: input.cwd, provider: input.provider, model: input.model, system_prompt: prompt,
       }, input.signal, true);
       if (input.signal?.aborted) return input.systemPrompt;
+      if (response === "refuse") return refuse(ext);
       if (!response || response.system_prompt === undefined) continue;
       const value = response.system_prompt;
       if (typeof value !== "string") {
-        this.deps.warn(ext, "before_agent_start: system_prompt must be a string; prompt kept");
+        if (this.unusable(ext, "before_agent_start", "before_agent_start: system_prompt must be a string")) return refuse(ext);
         continue;
       }
       const encoded = Buffer.byteLength(JSON.stringify(value));
       if (encoded > SYSTEM_PROMPT_MAX_BYTES) {
-        this.deps.warn(ext, `before_agent_start: system_prompt is ${encoded} bytes encoded; the limit is ${SYSTEM_PROMPT_MAX_BYTES}; prompt kept`);
+        if (this.unusable(ext, "before_agent_start", `before_agent_start: system_prompt is ${encoded} bytes encoded; the limit is ${SYSTEM_PROMPT_MAX_BYTES}`)) return refuse(ext);
         continue;
       }
       prompt = value;

@@ -2,7 +2,10 @@
 // what discovery decided, how startup went, what was registered, and what went wrong. `--json`
 // writes it out as is, hence its snake_case fields.
 import { extensionLogPath, type ZotPaths } from "../../paths.ts";
-import type { BundleKind } from "../manifest.ts";
+import type { BundleKind, Manifest } from "../manifest.ts";
+import { grantFromManifest, grantJson, type GrantJson, type ManifestPermissions } from "../permissions/manifest-permissions.ts";
+import type { RefusalKind } from "../permissions/extension-permissions.ts";
+import { interceptorReports, type InterceptorProbe, type InterceptorReport } from "./intercept-probe.ts";
 import type { Candidate, DiscoveryScope } from "./discovery.ts";
 import type { LoadedExtension, ReadyMode } from "./extension.ts";
 import type { ExtensionRegistry } from "./registry.ts";
@@ -32,6 +35,30 @@ export interface ExtensionReport {
   log_path: string | null;
   /** For a shadowed extension: the folder whose copy of the name is used. */
   shadowed_by?: string;
+  /** null when the manifest could not be read. */
+  permissions: PermissionsReport | null;
+  /** Each intercepted event: its failure policy and, in doctor, how its probe went. */
+  interceptors: InterceptorReport[];
+}
+
+/** Requested (the manifest's `permissions`, null: none, full access) against granted and refused. */
+export interface PermissionsReport {
+  full_access: boolean;
+  requested: ManifestPermissions | null;
+  granted: GrantJson;
+  /** What the extension asked for at run time outside its grant (subscriptions, tool calls, UI frames). */
+  refused: Record<RefusalKind, string[]>;
+}
+
+function permissionsOf(manifest: Manifest | undefined, ext?: LoadedExtension): PermissionsReport | null {
+  if (!manifest) return null;
+  const granted = grantJson(ext?.permissions.grant ?? grantFromManifest(manifest.permissions));
+  const refused = ext?.permissions.refused;
+  return {
+    full_access: granted.full_access, requested: manifest.permissions ?? null, granted,
+    refused: { tools: [...refused?.tools ?? []], events: [...refused?.events ?? []], intercept: [...refused?.intercept ?? []],
+      ui: [...refused?.ui ?? []] },
+  };
 }
 
 function base(c: Candidate, paths: ZotPaths): ExtensionReport {
@@ -55,12 +82,14 @@ function base(c: Candidate, paths: ZotPaths): ExtensionReport {
     errors: c.error ? [c.error] : [],
     running: false,
     log_path: c.loaded?.kind === "protocol" ? extensionLogPath(paths, c.name) : null,
+    permissions: permissionsOf(manifest),
+    interceptors: [],
   };
 }
 
 /** One report per discovery candidate, in load order. */
 export function buildReports(candidates: Candidate[], loaded: Map<Candidate, LoadedExtension>, registry: ExtensionRegistry,
-  paths: ZotPaths): ExtensionReport[] {
+  paths: ZotPaths, probes: (ext: LoadedExtension) => InterceptorProbe[] | undefined = () => undefined): ExtensionReport[] {
   return candidates.map((c) => {
     const report = base(c, paths);
     switch (c.decision) {
@@ -94,6 +123,8 @@ export function buildReports(candidates: Candidate[], loaded: Map<Candidate, Loa
     report.errors = [...ext.errors];
     report.running = ext.alive;
     report.log_path = ext.logPath ?? report.log_path;
+    report.permissions = permissionsOf(c.loaded?.manifest, ext);
+    report.interceptors = interceptorReports(ext, probes(ext));
     return report;
   });
 }

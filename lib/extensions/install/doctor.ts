@@ -1,5 +1,6 @@
 // `zot ext doctor` without an agent: the real startup path (discovery, spawn, handshake,
-// registration), then the reports, then a graceful shutdown. Nothing is changed on disk.
+// registration), one probe request per intercepted event (answer and latency), then the
+// reports, then a graceful shutdown. Nothing is changed on disk.
 import { EventBus } from "../../agent/event-bus.ts";
 import type { ZotPaths } from "../../paths.ts";
 import { ExtensionHost } from "../host/host.ts";
@@ -40,6 +41,7 @@ export async function diagnoseExtensions(options: DoctorOptions): Promise<Doctor
     timeouts: options.timeouts,
   });
   try {
+    await host.probeInterceptors();
     const extensions = host.reports();
     return { ok: !extensions.some((e) => e.status === "error"), extensions };
   } finally {

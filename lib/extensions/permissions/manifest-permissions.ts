@@ -2,6 +2,7 @@
 // A manifest without `permissions` keeps full access (the spec's behaviour). A manifest with it
 // gets only what it lists: an omitted kind grants nothing of that kind.
 import * as v from "valibot";
+import { INTERCEPTABLE_EVENTS } from "../../protocol/event-names.ts";
 
 /** Placeholders allowed at the start of an `fs` path. */
 export const FS_PLACEHOLDERS = ["{extension}", "{project}", "{temp}", "{data}", "~"] as const;
@@ -29,9 +30,14 @@ export type ManifestPermissions = v.InferOutput<typeof PermissionsSchema>;
 
 export const FailurePolicySchema = v.picklist(["allow", "block"], `on_failure must be "allow" or "block"`);
 export type FailurePolicy = v.InferOutput<typeof FailurePolicySchema>;
-/** `on_failure`: one policy for every interceptor of the extension, or one per interceptable event. */
-export const OnFailureSchema = v.union([FailurePolicySchema, v.record(v.string(), FailurePolicySchema)],
-  `on_failure must be "allow", "block" or an object mapping event names to them`);
+/**
+ * `on_failure`: one policy for every interceptor of the extension, or one per interceptable
+ * event. A misspelt event name is an error: a guard meant to fail closed must not silently allow.
+ */
+export const OnFailureSchema = v.union([FailurePolicySchema,
+  v.record(v.picklist(INTERCEPTABLE_EVENTS, `on_failure keys must be interceptable events (${INTERCEPTABLE_EVENTS.join(", ")})`),
+    FailurePolicySchema)],
+  `on_failure must be "allow", "block" or an object mapping interceptable event names to them`);
 export type OnFailure = v.InferOutput<typeof OnFailureSchema>;
 
 /** A set of names: every name, or exactly these. */
@@ -72,9 +78,15 @@ export const isGranted = (grant: NameGrant, name: string): boolean => grant === 
 /** True when the process itself must run in an OS sandbox: the manifest scopes files or network. */
 export const needsSandbox = (grant: PermissionGrant): boolean => grant.fs !== undefined || grant.network !== undefined;
 
+/** The policy `onFailure` sets for `event`, or undefined when it says nothing about it. */
+export function explicitFailurePolicy(onFailure: OnFailure | undefined, event: string): FailurePolicy | undefined {
+  if (onFailure === undefined) return undefined;
+  return typeof onFailure === "string" ? onFailure : (onFailure as Partial<Record<string, FailurePolicy>>)[event];
+}
+
+/** The spec's default is allow (fail-open). */
 export function failurePolicyFor(onFailure: OnFailure | undefined, event: string): FailurePolicy {
-  if (onFailure === undefined) return "allow";
-  return typeof onFailure === "string" ? onFailure : (onFailure[event] ?? "allow");
+  return explicitFailurePolicy(onFailure, event) ?? "allow";
 }
 
 export interface PlaceholderValues {
@@ -91,6 +103,36 @@ export function expandFsPath(path: string, values: PlaceholderValues): string {
   const match = /^\{(extension|project|temp|data)\}/.exec(path);
   if (!match) return path;
   return values[match[1] as keyof Omit<PlaceholderValues, "home">] + path.slice(match[0].length);
+}
+
+/** A grant as `zot ext doctor --json` and `zot ext list --json` write it: "*" or the names. */
+export interface GrantJson {
+  full_access: boolean;
+  tools: "*" | string[];
+  events: "*" | string[];
+  intercept: "*" | string[];
+  ui: "*" | string[];
+  fs?: { read: string[]; write: string[] };
+  network?: "none" | "all" | string[];
+}
+
+export function grantJson(grant: PermissionGrant): GrantJson {
+  const names = (g: NameGrant) => (g === "all" ? "*" as const : [...g]);
+  return {
+    full_access: grant.full, tools: names(grant.tools), events: names(grant.events), intercept: names(grant.intercept),
+    ui: names(grant.ui), ...(grant.fs ? { fs: { read: [...grant.fs.read], write: [...grant.fs.write] } } : {}),
+    ...(grant.network !== undefined ? { network: Array.isArray(grant.network) ? [...grant.network] : grant.network } : {}),
+  };
+}
+
+/** The inverse of grantJson. */
+export function grantFromJson(json: GrantJson): PermissionGrant {
+  const names = (g: "*" | string[]): NameGrant => (g === "*" ? "all" : new Set(g));
+  return {
+    full: json.full_access, tools: names(json.tools), events: names(json.events), intercept: names(json.intercept), ui: names(json.ui),
+    ...(json.fs ? { fs: { read: [...json.fs.read], write: [...json.fs.write] } } : {}),
+    ...(json.network !== undefined ? { network: json.network } : {}),
+  };
 }
 
 /** One line per kind, for doctor and list: "full access" when nothing is declared. */
