@@ -36,20 +36,20 @@ describe("zot ext list", () => {
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toEqual([
       { name: "todo", version: null, scope: "project", enabled: true, language: "python", description: null,
-        path: join(sb.projectRoot, "todo"), shadowed: false },
+        path: join(sb.projectRoot, "todo"), shadowed: false, full_access: true, permissions: null },
       { name: "weather", version: "2.0.0", scope: "project", enabled: true, language: null, description: "project copy",
-        path: join(sb.projectRoot, "zot-weather"), shadowed: false },
+        path: join(sb.projectRoot, "zot-weather"), shadowed: false, full_access: true, permissions: null },
       { name: "alpha", version: null, scope: "global", enabled: false, language: null, description: null,
-        path: join(sb.globalRoot, "b-folder"), shadowed: false },
+        path: join(sb.globalRoot, "b-folder"), shadowed: false, full_access: true, permissions: null },
       { name: "weather", version: "1.0.0", scope: "global", enabled: true, language: "go", description: "global copy",
-        path: join(sb.globalRoot, "weather"), shadowed: true },
+        path: join(sb.globalRoot, "weather"), shadowed: true, full_access: true, permissions: null },
       { name: "zeta", version: null, scope: "global", enabled: true, language: null, description: null,
-        path: join(sb.globalRoot, "zeta"), shadowed: false },
+        path: join(sb.globalRoot, "zeta"), shadowed: false, full_access: true, permissions: null },
     ]);
 
     const table = await zot("list");
     const lines = table.stdout.split("\n");
-    expect(lines[0]).toMatch(/^NAME\s+VERSION\s+SCOPE\s+STATE\s+LANGUAGE\s+FOLDER\s+DESCRIPTION$/);
+    expect(lines[0]).toMatch(/^NAME\s+VERSION\s+SCOPE\s+STATE\s+LANGUAGE\s+ACCESS\s+FOLDER\s+DESCRIPTION$/);
     const weatherGlobal = lines.find((l) => l.includes(join(sb.globalRoot, "weather")));
     expect(weatherGlobal).toMatch(/^weather\s+1\.0\.0\s+global\s+enabled, shadowed\s+go/);
     expect(lines.find((l) => l.startsWith("alpha"))).toMatch(/disabled/);
@@ -74,7 +74,21 @@ describe("zot ext list", () => {
 
     const table = await zot("list");
     expect(table.code).toBe(0);
-    expect(table.stdout).toMatch(/broken-json\s+-\s+global\s+error\s+-\s+\S+\s+error: .*invalid JSON/);
+    expect(table.stdout).toMatch(/broken-json\s+-\s+global\s+error\s+-\s+-\s+\S+\s+error: .*invalid JSON/);
+  });
+
+  it("marks a manifest without permissions as full access and shows declared ones as they are written", async () => {
+    const permissions = { tools: ["read"], events: ["turn_end"], ui: ["notes"] };
+    writeExtension(join(sb.globalRoot, "scoped"), { name: "scoped", permissions, on_failure: { tool_call: "block" } });
+    writeExtension(join(sb.globalRoot, "wide"), { name: "wide" });
+    const rows = JSON.parse((await zot("list", "--json")).stdout) as Array<Record<string, unknown>>;
+    expect(rows.find((r) => r.name === "scoped")).toMatchObject({ full_access: false, permissions, on_failure: { tool_call: "block" } });
+    expect(rows.find((r) => r.name === "wide")).toMatchObject({ full_access: true, permissions: null });
+    expect(rows.find((r) => r.name === "wide")).not.toHaveProperty("on_failure");
+    const table = (await zot("list")).stdout;
+    expect(table.split("\n").find((l) => l.startsWith("scoped"))).toMatch(/^scoped\s+-\s+global\s+enabled\s+-\s+declared\s/);
+    expect(table.split("\n").find((l) => l.startsWith("wide"))).toMatch(/^wide\s+-\s+global\s+enabled\s+-\s+full access\s/);
+    expect(table).toContain("full access: the manifest declares no permissions");
   });
 
   it("reads the project from --cwd", async () => {

@@ -34,9 +34,10 @@ export type FailurePolicy = v.InferOutput<typeof FailurePolicySchema>;
  * `on_failure`: one policy for every interceptor of the extension, or one per interceptable
  * event. A misspelt event name is an error: a guard meant to fail closed must not silently allow.
  */
-export const OnFailureSchema = v.union([FailurePolicySchema,
-  v.record(v.picklist(INTERCEPTABLE_EVENTS, `on_failure keys must be interceptable events (${INTERCEPTABLE_EVENTS.join(", ")})`),
-    FailurePolicySchema)],
+export const PerEventFailureSchema = v.record(
+  v.picklist(INTERCEPTABLE_EVENTS, `on_failure keys must be interceptable events (${INTERCEPTABLE_EVENTS.join(", ")})`),
+  FailurePolicySchema, "on_failure must be an object");
+export const OnFailureSchema = v.union([FailurePolicySchema, PerEventFailureSchema],
   `on_failure must be "allow", "block" or an object mapping interceptable event names to them`);
 export type OnFailure = v.InferOutput<typeof OnFailureSchema>;
 

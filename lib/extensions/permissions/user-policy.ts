@@ -4,7 +4,7 @@
 import * as v from "valibot";
 import type { ZotConfig } from "../../config.ts";
 import { describeIssues } from "../../protocol/issues.ts";
-import { OnFailureSchema, type OnFailure } from "./manifest-permissions.ts";
+import { OnFailureSchema, PerEventFailureSchema, type OnFailure } from "./manifest-permissions.ts";
 
 export interface UserFailurePolicies {
   /** Valid settings by extension name. */
@@ -27,7 +27,8 @@ export function userFailurePolicies(config: ZotConfig): UserFailurePolicies {
     if (!settings || typeof settings !== "object" || Array.isArray(settings)) continue;
     const value = (settings as Record<string, unknown>).on_failure;
     if (value === undefined) continue;
-    const parsed = v.safeParse(OnFailureSchema, value);
+    // An object is checked on its own, so a misspelt event name is named rather than lost in the union.
+    const parsed = v.safeParse(value && typeof value === "object" ? PerEventFailureSchema : OnFailureSchema, value);
     if (parsed.success) result.byName.set(name, parsed.output);
     else result.problems.set(name, `config.json extensions.${name}.on_failure: ${describeIssues(parsed.issues)}; ignored (the manifest's policy applies)`);
   }
