@@ -2,8 +2,10 @@ import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { BUILTIN_COMMANDS } from "../../lib/app/builtin-commands.ts";
+import { diagnoseExtensions } from "../../lib/extensions/install/doctor.ts";
 import { extensionLogPath } from "../../lib/paths.ts";
-import { command, sandbox, tool, writeExtension, type Sandbox } from "./helpers.ts";
+import { command, FAST, sandbox, tool, writeExtension, type Sandbox } from "./helpers.ts";
 
 const ZOT = join(import.meta.dirname, "..", "..", "dist", "zot.mjs");
 
@@ -30,8 +32,10 @@ function doctor(args: string[]): Promise<{ code: number | null; stdout: string; 
 
 /** healthy, disabled, crashing, never-ready, and two extensions fighting over /deploy. */
 function population() {
+  // A healthy interceptor answers doctor's probe (a silent one would cost the 5 s deadline).
   writeExtension(sb.globalDir, "healthy", { name: "healthy", register: [command("hello"), tool("weather"), tool("later", { deferred: true }),
-    { type: "subscribe", events: ["turn_start"], intercept: ["tool_call"] }] });
+    { type: "subscribe", events: ["turn_start"], intercept: ["tool_call"] }],
+  on: { event_intercept: `ctx.send({type:"event_intercept_response",id:msg.id})` } });
   writeExtension(sb.globalDir, "disabled", { name: "disabled" }, { enabled: false });
   writeExtension(sb.globalDir, "crashing", { name: "crashing", exitBeforeHello: 2 }, { language: "javascript" });
   writeExtension(sb.globalDir, "never-ready", { name: "never-ready", noReady: true, register: [command("slowpoke")] });
@@ -113,6 +117,47 @@ describe("zot ext doctor", () => {
     const text = await doctor([]);
     expect(text.stdout).toMatch(/✗ sloppy 1\.0\.0 {2}\[global\] {2}ready with errors in \d+ ms\n/);
     expect(text.stdout).toMatch(/\n {4}error: +extension "sloppy": tool "bad name!" was dropped: /);
+  });
+
+  it("shows requested against granted permissions, full access, refusals, and each guard's policy and probe latency", async () => {
+    const answer = { event_intercept: `ctx.send({type:"event_intercept_response",id:msg.id})` };
+    writeExtension(sb.globalDir, "scoped", { name: "scoped", on: answer,
+      register: [{ type: "subscribe", events: ["turn_end", "tool_result"], intercept: ["tool_call"] }] },
+    { permissions: { tools: ["read"], events: ["turn_end"], intercept: ["tool_call"] }, on_failure: { tool_call: "block" } });
+    writeExtension(sb.globalDir, "wide", { name: "wide", on: answer, register: [{ type: "subscribe", intercept: ["turn_start"] }] });
+    const json = await doctor(["--json"]);
+    expect(json.code).toBe(0);
+    const byName = Object.fromEntries((JSON.parse(json.stdout).extensions as Array<Record<string, any>>).map((e) => [e.name, e]));
+    expect(byName.scoped).toMatchObject({
+      subscriptions: { events: ["turn_end"], intercept: ["tool_call"] },
+      permissions: { full_access: false, requested: { tools: ["read"], events: ["turn_end"], intercept: ["tool_call"] },
+        granted: { full_access: false, tools: ["read"], events: ["turn_end"], intercept: ["tool_call"], ui: [] },
+        refused: { tools: [], events: ["tool_result"], intercept: [], ui: [] } },
+      interceptors: [{ event: "tool_call", on_failure: "block", on_failure_from: "manifest", probe: "answered", latency_ms: expect.any(Number) }],
+    });
+    expect(byName.wide).toMatchObject({
+      permissions: { full_access: true, requested: null, granted: { tools: "*", events: "*", intercept: "*", ui: "*" } },
+      interceptors: [{ event: "turn_start", on_failure: "allow", on_failure_from: "default", probe: "answered" }],
+    });
+
+    const text = (await doctor([])).stdout;
+    expect(text).toMatch(/✓ scoped 1\.0\.0 [^\n]*\n(?: {4}.*\n)* {4}access: +declared permissions, granted as requested\n {4}granted: +tools: read\n {4}granted: +events: turn_end\n/);
+    expect(text).toMatch(/\n {4}refused: +event tool_result\n/);
+    expect(text).toMatch(/\n {4}guard: +tool_call: on_failure block \(manifest\), answered in \d+ ms\n/);
+    expect(text).toMatch(/✓ wide 1\.0\.0 [^\n]*\n(?: {4}.*\n)* {4}access: +full access \(no permissions declared\)\n/);
+    expect(text).toMatch(/\n {4}guard: +turn_start: on_failure allow \(default\), answered in \d+ ms\n/);
+  });
+
+  it("the probe reports a guard that does not answer within the intercept deadline", async () => {
+    writeExtension(sb.globalDir, "deaf", { name: "deaf", register: [{ type: "subscribe", intercept: ["tool_call", "turn_start"] }] },
+      { on_failure: "block" });
+    const result = await diagnoseExtensions({ cwd: sb.cwd, paths: sb.paths, provider: "anthropic", model: "m",
+      builtinCommands: BUILTIN_COMMANDS.map((c) => c.name), timeouts: { ...FAST, intercept: 150 } });
+    expect(result.extensions[0]!.interceptors).toEqual([
+      { event: "tool_call", on_failure: "block", on_failure_from: "manifest", probe: "timed_out", latency_ms: expect.any(Number) },
+      { event: "turn_start", on_failure: "block", on_failure_from: "manifest", probe: "timed_out", latency_ms: expect.any(Number) },
+    ]);
+    expect(result.extensions[0]!.interceptors[0]!.latency_ms).toBeGreaterThanOrEqual(140);
   });
 
   it("says where it looked when there is nothing, and rejects unknown flags with exit 2", async () => {
