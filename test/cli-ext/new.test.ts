@@ -71,6 +71,8 @@ describe("zot ext new", () => {
       expect(made.stdout).toContain("zot ext doctor");
       const readme = readFileSync(join(dir, "README.md"), "utf8");
       expect(readme).toContain(`/${command}`);
+      expect(readme).toContain("## Permissions");
+      expect(readme).toContain(`zot ext logs ${name}`);
       const manifest = JSON.parse(readFileSync(join(dir, "extension.json"), "utf8"));
       expect(manifest).toMatchObject({ name, enabled: true, language: expected.language, exec: expected.exec });
       expect(manifest.args).toEqual(expected.args);

@@ -4,6 +4,7 @@ import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { discoverSkills, loadSkillBody, parseFrontmatter, skillsManifest, type Skill } from "../../lib/agent/prompt/skills.ts";
 import { BUILTIN_SKILLS } from "../../lib/agent/prompt/builtin-skills.ts";
+import { checkManifest } from "../../lib/extensions/manifest.ts";
 import { tempDir } from "./helpers.ts";
 
 function skill(dir: string, name: string | undefined, description: string, body = "Do the thing.\n"): string {
@@ -182,6 +183,18 @@ describe("skills: the built-in write-zot-extension skill", () => {
       "event_intercept_response", "modified_args", "open_panel", "panel_key", "panel_render", "panel_close",
       "shutdown_ack", "zot --ext", "zot ext doctor",
     ]) expect(body).toContain(term);
+  });
+
+  it("documents the permissions shape with a block the manifest validator accepts", () => {
+    const body = BUILTIN_SKILLS[0]!.body;
+    const block = [...body.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => m[1]!).find((b) => b.includes('"permissions"'))!;
+    const declared = JSON.parse(block) as Record<string, unknown>;
+    const loaded = checkManifest("/ext/x", { name: "x", exec: "./x", ...declared }, false);
+    expect(loaded.manifest.permissions).toMatchObject({ tools: ["read"], ui: ["notes"], network: "none" });
+    expect(loaded.manifest.on_failure).toEqual({ tool_call: "block" });
+    for (const term of ["full access", "not permitted", "on_failure", "refused: guard <name> did not answer", "zot ext doctor"]) {
+      expect(body).toContain(term);
+    }
   });
 
   it("every JSON frame it shows is valid JSON", () => {

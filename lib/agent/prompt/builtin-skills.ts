@@ -33,6 +33,22 @@ An extension is a folder with an \`extension.json\`:
 - The process runs in its own folder. The user's project directory is \`hello_ack.cwd\`; keep
   state in \`hello_ack.data_dir\`.
 - \`zot ext new <name> --lang ts|js|python|sh\` scaffolds a working extension.
+- Without \`permissions\` the extension has the user's full access. Declare what it needs and
+  zot grants only that (a kind left out grants nothing; \`"*"\` grants all of it):
+
+\`\`\`json
+{"permissions": {"tools": ["read"], "events": ["tool_result"], "intercept": ["tool_call"],
+  "ui": ["notes"], "fs": {"read": ["{project}"], "write": ["{extension}", "{temp}"]}, "network": "none"},
+ "on_failure": {"tool_call": "block"}}
+\`\`\`
+
+  \`tools\`: what \`call_tool\` may run (others get an \`is_error\` "not permitted: …" result);
+  \`events\` / \`intercept\`: what a \`subscribe\` may observe / intercept (others are not
+  delivered / consulted); \`ui\`: \`panels\` (open_panel, panel_render, panel_close), \`submit\`,
+  \`notes\` (notify, clear_notes), other UI frames are ignored; \`fs\` (paths may start with
+  \`{extension}\`, \`{project}\`, \`{temp}\`, \`{data}\`, \`~\`) and \`network\` (\`"none"\`, \`"all"\` or
+  hosts) run the process in an OS sandbox. Refusals are logged as \`not permitted:\` lines;
+  \`zot ext doctor\` shows requested against granted.
 
 ## 2. Handshake and lifecycle
 
@@ -122,7 +138,10 @@ and waits up to 5 s for \`{"type":"event_intercept_response","id":"i1", …}\` (
 - \`"system_prompt":"…"\` replaces the whole system prompt for \`before_agent_start\`.
 
 An empty response allows unchanged. Interceptors run one after another: the first block wins,
-rewrites chain.
+rewrites chain. A guard that must not fail open sets \`"on_failure": "block"\` (or per event,
+\`{"tool_call": "block"}\`) in its manifest: then its timeout, crash or invalid answer refuses
+the action ("refused: guard <name> did not answer"); the user can override it in
+\`$ZOT_HOME/config.json\` (\`{"extensions": {"<name>": {"on_failure": …}}}\`).
 
 ## 7. Panels
 

@@ -117,7 +117,9 @@ async function answer(ctx: RpcContext, command: Exclude<RpcCommand, { type: "pro
     case "get_state":
       return {
         ...session.state, busy: session.running,
-        extensions: rt.host.reports().map((r) => ({ name: r.name, status: r.status, scope: r.scope })),
+        // full_access: the manifest declares no permissions (absent when it cannot be read).
+        extensions: rt.host.reports().map((r) => ({ name: r.name, status: r.status, scope: r.scope,
+          ...(r.permissions ? { full_access: r.permissions.full_access } : {}) })),
       };
     case "get_messages":
       return { messages: messagesForClient(session.messages, { includeImages: command.include_images ?? false }) };

@@ -33,8 +33,41 @@ zot ext logs ${name}
 \`\`\`
 
 ${parts.sections.map((s) => s.trimEnd()).join("\n\n")}
-`;
+
+${permissionsSection(name)}`;
 }
+
+/** Every scaffold's note on declared permissions (the manifest is generated without them). */
+export const permissionsSection = (name: string): string => `## Permissions
+
+Without a \`permissions\` object in \`extension.json\` the extension runs with your full access
+(\`zot ext list\` shows "full access"). Declare what it needs and zot grants only that; a kind
+left out grants nothing, \`"*"\` grants all of it:
+
+\`\`\`json
+"permissions": {
+  "tools": ["read"],
+  "events": ["tool_result"],
+  "intercept": ["tool_call"],
+  "ui": ["notes", "panels", "submit"],
+  "fs": { "read": ["{project}"], "write": ["{extension}", "{temp}"] },
+  "network": "none"
+},
+"on_failure": { "tool_call": "block" }
+\`\`\`
+
+- \`tools\`: tools it may run with \`call_tool\`; any other gets an \`is_error\` "not permitted" result.
+- \`events\` / \`intercept\`: what its \`subscribe\` may observe / intercept; the rest is not delivered.
+- \`ui\`: \`notes\` (notify, clear_notes), \`panels\` (open_panel, panel_render, panel_close),
+  \`submit\`; other UI frames are ignored.
+- \`fs\` (paths may start with \`{extension}\`, \`{project}\`, \`{temp}\`, \`{data}\` or \`~\`) and
+  \`network\` (\`"none"\`, \`"all"\` or a list of hosts): the process runs in an OS sandbox.
+- \`on_failure\`: \`"block"\` makes its interceptors fail closed (a timeout, crash or invalid
+  answer refuses the action); the default, \`"allow"\`, lets it through.
+
+Refusals are \`not permitted:\` lines in \`zot ext logs ${name}\`; \`zot ext doctor\` shows
+what is requested and granted.
+`;
 
 /** For templates speaking the protocol by hand. */
 export const RAW_PROTOCOL_SECTION = `## How it talks to zot
