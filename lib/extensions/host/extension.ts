@@ -162,7 +162,9 @@ export class LoadedExtension {
       }
       case "register_tool": {
         if (this.phase === "ready") this.log(`register_tool "${frame.name}" arrived after ready`);
-        const problem = toolRegistrationProblem(frame);
+        // An interactive tool without "panels" could never show its panel: its calls would hang.
+        const problem = toolRegistrationProblem(frame) ?? (frame.interactive && !this.permissions.allowsUi("panels")
+          ? 'an interactive tool needs "panels" in permissions.ui' : undefined);
         if (problem) return this.dropRegistration("tool", frame.name, problem);
         this.tools.push(frame);
         return this.sink.onRegistrationChange(this);

@@ -6,8 +6,9 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ZotEvent } from "../../../lib/agent/events.ts";
 import { createRuntime, type Runtime } from "../../../lib/app/runtime.ts";
+import { runSlash } from "../../../lib/app/slash.ts";
 import { extensionLogPath } from "../../../lib/paths.ts";
-import { command, readRecord, sandbox, startHost, waitFor, writeExtension, type Sandbox } from "../helpers.ts";
+import { command, readRecord, sandbox, startHost, tool, waitFor, writeExtension, type Sandbox } from "../helpers.ts";
 
 let sb: Sandbox;
 let rt: Runtime | undefined;
@@ -66,6 +67,16 @@ describe("permissions.tools: call_tool outside the grant", () => {
     expect(granted).toMatchObject({ is_error: false });
     expect(JSON.stringify(granted.content)).toContain("granted content");
     expect(r.host.reports()[0]!.permissions).toMatchObject({ full_access: false, refused: { tools: ["bash"] } });
+  });
+
+  it("/ext marks each extension full access or declared", async () => {
+    caller({ tools: ["read"] });
+    writeExtension(sb.globalDir, "wide", { name: "wide" });
+    const { rt: r } = await runtime();
+    const out = await runSlash(r, "/ext", { interactive: false });
+    const text = (out.result as { text: string }).text;
+    expect(text).toMatch(/^ {2}caller +ok +global +declared +\//m);
+    expect(text).toMatch(/^ {2}wide +ok +global +full access +\//m);
   });
 
   it("a manifest without permissions keeps full access: any tool may be called", async () => {
@@ -137,6 +148,17 @@ describe("permissions.ui", () => {
       expect(text).toContain(line);
     }
     expect(t.host.reports()[0]!.permissions!.refused.ui.sort()).toEqual(["notes", "panels"]);
+  });
+
+  it("an interactive tool without the panels grant is dropped with a registration error; with it, it registers", async () => {
+    writeExtension(sb.globalDir, "asker", { name: "asker", register: [tool("ask", { interactive: true }), tool("plain")] },
+      { permissions: { ui: ["notes"] } });
+    writeExtension(sb.globalDir, "panel-asker", { name: "panel-asker", register: [tool("ask2", { interactive: true })] },
+      { permissions: { ui: ["panels"] } });
+    const t = await startHost(sb);
+    expect(t.host.tools().map((x) => x.name).sort()).toEqual(["ask2", "plain"]);
+    expect(t.host.reports().find((r) => r.name === "asker")!.errors).toEqual([
+      expect.stringMatching(/tool "ask" was dropped: an interactive tool needs "panels" in permissions\.ui/)]);
   });
 
   it("a POSIX sh extension granted notes may notify", async () => {
