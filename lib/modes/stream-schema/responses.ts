@@ -78,7 +78,7 @@ export const RPC_RESPONSE_DATA_SCHEMAS = {
     session_id: v.string(), session_file: v.optional(v.string()), cwd: v.string(), provider: v.string(), model: v.string(),
     busy: v.boolean(), running: v.boolean(), queued: count, message_count: count, token_estimate: count, context_window: count,
     usage: UsageSchema, yolo: v.boolean(), jail: v.boolean(), max_steps: count, agent_run_id: v.optional(v.string()),
-    extensions: v.array(v.looseObject({ name: v.string(), status: v.string(), scope: v.string() })),
+    extensions: v.array(v.looseObject({ name: v.string(), status: v.string(), scope: v.string(), full_access: v.optional(v.boolean()) })),
   }),
   get_messages: v.looseObject({ messages: v.array(RpcMessageSchema) }),
   get_commands: v.looseObject({ commands: v.array(v.looseObject({ name: v.string(), description: v.string(), source: v.string() })) }),
