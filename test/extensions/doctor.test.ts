@@ -141,7 +141,7 @@ describe("zot ext doctor", () => {
     });
 
     const text = (await doctor([])).stdout;
-    expect(text).toMatch(/✓ scoped 1\.0\.0 [^\n]*\n(?: {4}.*\n)* {4}access: +declared permissions, granted as requested\n {4}granted: +tools: read\n {4}granted: +events: turn_end\n/);
+    expect(text).toMatch(/✓ scoped 1\.0\.0 [^\n]*\n(?: {4}.*\n)* {4}access: +declared permissions, granted as requested\n {4}granted: +tools: read\n {15}events: turn_end\n {15}intercept: tool_call\n {15}ui: none\n/);
     expect(text).toMatch(/\n {4}refused: +event tool_result\n/);
     expect(text).toMatch(/\n {4}guard: +tool_call: on_failure block \(manifest\), answered in \d+ ms\n/);
     expect(text).toMatch(/✓ wide 1\.0\.0 [^\n]*\n(?: {4}.*\n)* {4}access: +full access \(no permissions declared\)\n/);

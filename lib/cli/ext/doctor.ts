@@ -72,8 +72,8 @@ function permissionLines(report: ExtensionReport): Array<[string, string]> {
   const granted = describeGrant(grantFromJson(p.granted));
   const same = requested.join("\n") === granted.join("\n");
   const lines: Array<[string, string]> = [["access:", same ? "declared permissions, granted as requested" : "declared permissions"]];
-  if (!same) for (const line of requested) lines.push(["requested:", line]);
-  for (const line of granted) lines.push(["granted:", line]);
+  if (!same) lines.push(["requested:", requested.join("\n")]);
+  lines.push(["granted:", granted.join("\n")]);
   const refused = [
     ...p.refused.tools.map((t) => `call_tool ${t}`), ...p.refused.events.map((e) => `event ${e}`),
     ...p.refused.intercept.map((e) => `intercept ${e}`), ...p.refused.ui.map((u) => `ui ${u}`),
