@@ -57,7 +57,9 @@ if (!nodeOnly) {
   const targets = targetsArg ? targetsArg.split(",") : ["bun"];
   for (const target of targets) {
     const suffix = target === "bun" ? "" : `-${target.replace(/^bun-/, "")}`;
-    run(["build", "bin/zot.ts", "--compile", "--minify", "--bytecode", "--format=esm",
+    // --splitting here too: the binary embeds the chunks, and a chunk's node: built-ins load only
+    // with it (one chunk would load every built-in any command imports, readline, zlib and all).
+    run(["build", "bin/zot.ts", "--compile", "--splitting", "--minify", "--bytecode", "--format=esm",
       `--target=${target}`, `--outfile=dist/zot${suffix}`, ...stamp(target)]);
   }
 }
