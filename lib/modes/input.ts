@@ -1,28 +1,39 @@
 // The prompt a headless run starts with: the positional prompt, plus piped stdin when stdin is
 // not a TTY (`git diff | zot -p "review this"`).
-import { fstatSync, readFileSync, statSync } from "node:fs";
-import { isatty } from "node:tty";
+import { fstatSync, readFileSync, statSync, type Stats } from "node:fs";
 
 /**
  * What fd 0 holds when that is known without a stream: a terminal or /dev/null hold nothing, a
  * redirected file its text (read at once). `undefined` for a pipe or anything else. Building
- * `process.stdin` costs a one-shot run more than all of this.
+ * `process.stdin` costs a one-shot run more than all of this, and so does loading node:tty (it
+ * brings the fs and stream modules), so that waits for a character device other than /dev/null.
  */
-function stdinWithoutStream(): { text: string | undefined } | undefined {
+async function stdinWithoutStream(): Promise<{ text: string | undefined } | undefined> {
   try {
-    if (isatty(0)) return { text: undefined };
     const stat = fstatSync(0);
     if (stat.isFile()) return { text: readFileSync(0, "utf8") };
-    if (stat.isCharacterDevice() && stat.rdev === statSync("/dev/null").rdev) return { text: undefined };
+    if (stat.isCharacterDevice()) {
+      if (isDevNull(stat)) return { text: undefined };
+      const { isatty } = await import("node:tty");
+      if (isatty(0)) return { text: undefined };
+    }
   } catch {
-    // no /dev/null (Windows) or fd 0 closed: the stream decides
+    // fd 0 closed: the stream decides
   }
   return undefined;
 }
 
+function isDevNull(stat: Stats): boolean {
+  try {
+    return stat.rdev === statSync("/dev/null").rdev;
+  } catch {
+    return false; // no /dev/null (Windows)
+  }
+}
+
 export async function readPipedStdin(stdin?: NodeJS.ReadStream): Promise<string | undefined> {
   if (stdin === undefined) {
-    const known = stdinWithoutStream();
+    const known = await stdinWithoutStream();
     if (known) return known.text?.trim() === "" ? undefined : known.text;
     stdin = process.stdin;
   }
