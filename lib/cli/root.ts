@@ -1,5 +1,4 @@
 // The root command: parse flags, then hand over to the chosen mode.
-import { stripVTControlCharacters } from "node:util";
 import { renderUsage } from "citty";
 import { colorEnabled } from "../modes/repl/style.ts";
 import { listModels } from "../providers/index.ts";
@@ -26,7 +25,8 @@ export async function runRoot(argv: string[], env: Record<string, string | undef
     const out = options.mode === "json" || options.mode === "rpc" ? process.stderr : process.stdout;
     const usage = await renderUsage(ROOT_COMMAND);
     // citty colours usage whatever the output is; colour only a terminal, and never with NO_COLOR.
-    out.write(`${colorEnabled(env, Boolean(out.isTTY)) ? usage : stripVTControlCharacters(usage)}\n`);
+    // node:util only here: its stripVTControlCharacters getter loads util.inspect, which a run never needs.
+    out.write(`${colorEnabled(env, Boolean(out.isTTY)) ? usage : (await import("node:util")).stripVTControlCharacters(usage)}\n`);
     return 0;
   }
   if (options.version) {

@@ -1,7 +1,8 @@
 // The provider SDKs' own output, routed to zot instead of the terminal: their logger option,
 // and the warnings they print with console.warn while building a request (the Anthropic SDK
-// warns about deprecated models that way, on every request).
-import { format } from "node:util";
+// warns about deprecated models that way, on every request). They log plain strings, with an
+// object of request details or an error at debug level: a small formatter is enough, and it
+// keeps node:util's format (which loads util.inspect) off every run's start.
 
 /** Receives one SDK message, on one line. */
 export type SdkWarn = (message: string) => void;
@@ -37,5 +38,16 @@ export function routingConsoleWarn<T>(warn: SdkWarn, build: () => T): T {
 }
 
 function oneLine(args: unknown[]): string {
-  return format(...args).replace(/\s*\n\s*/g, " ").trim();
+  return args.map(text).join(" ").replace(/\s*\n\s*/g, " ").trim();
+}
+
+function text(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (value instanceof Error) return `${value.name}: ${value.message}`;
+  if (typeof value !== "object" || value === null) return String(value);
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return String(value); // a cycle
+  }
 }
