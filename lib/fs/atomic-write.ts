@@ -1,9 +1,9 @@
 // Replaces a file through a temp file and a rename in the same folder, so a crash never leaves
 // half a file (host.md: config, manifests on enable/disable). An existing file keeps its
 // permission bits unless `mode` says otherwise.
-import { randomBytes } from "node:crypto";
 import { mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+import { randomHex } from "../random-id.ts";
 
 export async function writeFileAtomic(path: string, data: string | Uint8Array, mode?: number): Promise<void> {
   const dir = dirname(path);
@@ -15,7 +15,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, m
       // a new file gets the default mode
     }
   }
-  const temp = join(dir, `.${basename(path)}.${process.pid}-${randomBytes(4).toString("hex")}.tmp`);
+  const temp = join(dir, `.${basename(path)}.${process.pid}-${randomHex(4)}.tmp`);
   try {
     await writeFile(temp, data, { mode });
     await rename(temp, path);

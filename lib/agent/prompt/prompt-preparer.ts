@@ -3,9 +3,9 @@
 // steps until `reset()` (model change, clear, session change, extension reload). A reset while
 // a pass is waiting discards that pass and runs a fresh one (new agent_run_id) against the
 // current base prompt; cancellation commits nothing.
-import { randomUUID } from "node:crypto";
 import { abortError, isAbortError, raceAbort } from "../loop/abort.ts";
 import type { AgentHooks } from "../loop/hooks.ts";
+import { randomUuid } from "../../random-id.ts";
 
 export interface PreparerIdentity {
   sessionId: string;
@@ -70,7 +70,7 @@ export class SystemPromptPreparer {
 
   private async runPass(signal?: AbortSignal): Promise<string> {
     const generation = this.generation;
-    const runId = (this.options.newRunId ?? randomUUID)();
+    const runId = (this.options.newRunId ?? randomUuid)();
     this.lastRunId = runId;
     const identity = this.options.identity();
     const prompt = await this.options.hooks().beforeAgentStart({

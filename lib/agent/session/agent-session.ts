@@ -2,7 +2,6 @@
 // system prompt preparation, permissions and the work queue, and runs the pure loop for each
 // prompt. All observations go out on the EventBus; every accepted prompt ends with exactly one
 // `done` host event (also when it is withdrawn from the queue).
-import { randomBytes } from "node:crypto";
 import { EventBus } from "../event-bus.ts";
 import { SessionEmitter } from "./emitter.ts";
 import { NO_HOOKS, type AgentHooks } from "../loop/hooks.ts";
@@ -26,6 +25,7 @@ import type { Message, Provider, Usage } from "../../providers/types.ts";
 import type { HostEvent } from "../events.ts";
 import type { Tool } from "../../tools/types.ts";
 import type { OpenedSession } from "./session-select.ts";
+import { randomHex } from "../../random-id.ts";
 
 export const DEFAULT_MAX_STEPS = 50;
 
@@ -59,7 +59,7 @@ export class AgentSession {
     this.maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
     this.jailOn = options.jail ?? false;
     const opened = options.session;
-    const sessionId = opened?.id ?? `mem-${randomBytes(6).toString("hex")}`;
+    const sessionId = opened?.id ?? `mem-${randomHex(6)}`;
     this.bus = options.bus ?? new EventBus({ id: sessionId, cwd: this.cwd });
     this.bus.bindSession(() => ({ id: this.transcript.id, cwd: this.cwd }));
     this.emitter = new SessionEmitter(this.bus);
@@ -443,6 +443,6 @@ export class AgentSession {
   }
 
   private newId(prefix: string): string {
-    return this.options.newId?.() ?? `${prefix}_${randomBytes(8).toString("hex")}`;
+    return this.options.newId?.() ?? `${prefix}_${randomHex(8)}`;
   }
 }

@@ -1,11 +1,11 @@
 // Which session a run uses: `--continue` (the latest for this cwd), `--resume [id]`,
 // `--session PATH`, `--no-session`, or a new one. Sessions live under
 // `$ZOT_HOME/sessions/<cwdKey(cwd)>/<session-id>.jsonl`.
-import { randomBytes } from "node:crypto";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { cwdKey } from "../../paths.ts";
 import { SessionError, SessionFile, type LoadedSession } from "./session-file.ts";
+import { randomHex } from "../../random-id.ts";
 
 export type SessionSelection =
   | { kind: "new" }
@@ -38,7 +38,7 @@ export interface OpenedSession {
 /** A sortable, unique id: UTC time to the second plus random hex. */
 export function newSessionId(now = new Date()): string {
   const stamp = now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z").replace("T", "-");
-  return `${stamp}-${randomBytes(3).toString("hex")}`;
+  return `${stamp}-${randomHex(3)}`;
 }
 
 export function sessionDirFor({ sessionsDir, cwd }: SessionLocation): string {
