@@ -3,10 +3,11 @@
 // runtime's own start, the floor), all measured in the same run with the cases interleaved.
 // A benchmark, not a test: it prints numbers and asserts no speed. Build the binary first.
 //   node_modules/.bin/bun build.ts && node_modules/.bin/bun bench/startup.ts [runs=15] [binary…]
+// Under bun it also measures an empty compiled program, Bun's own start, for reference.
 // Several binaries (default dist/zot) are measured in the same round-robin, each against its own
 // `--version`, which is how a change is compared with the build before it.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startModelServer } from "../test/support/model-server.ts";
@@ -98,8 +99,19 @@ const printCase = (binary: string): Case => ({
     if (stdout.trim() !== REPLY) throw new Error(`-p printed ${JSON.stringify(stdout)}`);
   },
 });
+// For reference, Bun's own start: an empty program compiled the same way. `zot --version` is the
+// floor the ratios use, but it also pays for loading zot's entry chunk.
+function runtimeCase(): Case {
+  const source = join(work, "empty.ts");
+  writeFileSync(source, "console.log('0.0.0');\n");
+  const binary = join(work, "empty");
+  const built = spawnSync(process.execPath, ["build", source, "--compile", "--minify", "--bytecode", "--format=esm", `--outfile=${binary}`], { encoding: "utf8" });
+  if (built.status !== 0) throw new Error(`could not compile the empty program (run the benchmark with bun):\n${built.stderr}`);
+  return { ...floorCase(binary), label: "bun, empty program" };
+}
+const runtime = process.versions.bun ? runtimeCase() : undefined;
 const suites = BINARIES.map((binary) => [floorCase(binary), jsonCase(binary, 0), jsonCase(binary, 5), jsonCase(binary, 20), printCase(binary)]);
-const cases = suites.flat();
+const cases = [...(runtime ? [runtime] : []), ...suites.flat()];
 
 /** Wall ms, peak RSS, and CPU ms (user + system, which background load disturbs far less than wall time). */
 interface Sample { ms: number; rssKb: number; cpuMs: number }
@@ -150,6 +162,10 @@ try {
     }
   }
   const median = (c: Case, pick: (s: Sample) => number) => percentile(samples.get(c)!.map(pick).sort((a, b) => a - b), 0.5);
+  if (runtime) {
+    console.log(`\n${"".padEnd(26)}${"wall ms".padStart(9)}${"RSS MB".padStart(9)}${"CPU ms".padStart(9)}`);
+    console.log(`${runtime.label.padEnd(26)}${msText(median(runtime, (s) => s.ms))}${mbText(median(runtime, (s) => s.rssKb))}${msText(median(runtime, (s) => s.cpuMs))}`);
+  }
   for (const [index, suite] of suites.entries()) {
     const floor = suite[0]!;
     const first = suites[0]!;
