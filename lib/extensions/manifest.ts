@@ -4,6 +4,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import * as v from "valibot";
 import { describeIssues, issuePath } from "../protocol/issues.ts";
+import { McpServerSchema } from "./mcp/manifest-mcp.ts";
 import { OnFailureSchema, PermissionsSchema } from "./permissions/manifest-permissions.ts";
 
 export const MANIFEST_FILE = "extension.json";
@@ -20,11 +21,14 @@ export const ManifestSchema = v.looseObject({
   enabled: v.optional(v.boolean("enabled must be true or false")),
   permissions: v.optional(PermissionsSchema),
   on_failure: v.optional(OnFailureSchema),
+  /** An MCP server instead of `exec`; `prefix: false` keeps the server's tool names unprefixed. */
+  mcp: v.optional(McpServerSchema),
+  prefix: v.optional(v.boolean("prefix must be true or false")),
 }, (issue) => (issue.path?.length ? `${issuePath(issue)} is required` : "extension.json must hold a JSON object"));
 export type Manifest = v.InferOutput<typeof ManifestSchema>;
 
-/** What kind of bundle a manifest describes: only protocol extensions are spawned. */
-export type BundleKind = "protocol" | "theme" | "skills";
+/** What kind of bundle a manifest describes: protocol and MCP extensions run; the others never do. */
+export type BundleKind = "protocol" | "mcp" | "theme" | "skills";
 
 export class ManifestError extends Error {
   constructor(readonly dir: string, message: string) {
@@ -48,10 +52,13 @@ export function checkManifest(dir: string, data: unknown, hasTheme: boolean): Lo
   if (!parsed.success) throw new ManifestError(dir, describeIssues(parsed.issues));
   const manifest = parsed.output;
   let kind: BundleKind = "protocol";
-  if (!manifest.exec) {
+  if (manifest.mcp) {
+    if (manifest.exec) throw new ManifestError(dir, "exec and mcp exclude each other (mcp runs an MCP server instead of exec)");
+    kind = "mcp";
+  } else if (!manifest.exec) {
     if (hasTheme) kind = "theme";
     else if (manifest.skills && manifest.skills.length > 0) kind = "skills";
-    else throw new ManifestError(dir, "exec is required (only theme-only and skill-only bundles may omit it)");
+    else throw new ManifestError(dir, "exec is required (or mcp for an MCP server; only theme-only and skill-only bundles may omit both)");
   }
   return { dir, manifest, kind, enabled: manifest.enabled !== false };
 }

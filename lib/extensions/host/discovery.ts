@@ -22,7 +22,7 @@ export interface Candidate {
   /** Absent when the manifest is missing or invalid (see `error`). */
   loaded?: LoadedManifest;
   /**
-   * `spawn`: a protocol extension to start. `bundle`: a theme-only or skill-only bundle (never
+   * `spawn`: a protocol or MCP extension to start. `bundle`: a theme-only or skill-only bundle (never
    * spawned). `disabled`, `shadowed`: skipped. `error`: the manifest could not be used.
    */
   decision: "spawn" | "bundle" | "disabled" | "shadowed" | "error";
@@ -136,6 +136,6 @@ function decide(candidates: Candidate[]): void {
         continue;
       }
     }
-    if (c.loaded.kind !== "protocol") c.decision = "bundle";
+    if (c.loaded.kind !== "protocol" && c.loaded.kind !== "mcp") c.decision = "bundle";
   }
 }

@@ -12,6 +12,9 @@ import { terminateGroup, waitGroupGone } from "../../process/group.ts";
 import { ExtensionPermissions } from "../permissions/extension-permissions.ts";
 import type { HostLimits, HostTimeouts } from "./settings.ts";
 import { describeExit, spawnExtension, type ExtensionProcess } from "./spawn.ts";
+import { describeServer } from "../mcp/manifest-mcp.ts";
+import type { CommandResponseFrame } from "../../protocol/index.ts";
+import type { ToolOutcome } from "../../tools/types.ts";
 
 export type Phase = "starting" | "registering" | "ready" | "failed" | "stopped";
 export type ReadyMode = "ready" | "auto" | "timeout" | null;
@@ -30,6 +33,13 @@ export interface ExtensionSink {
   onRuntimeFailure(ext: LoadedExtension, message: string): void;
   /** A registration broke a rule and was dropped; the extension keeps running. */
   onRegistrationDropped(ext: LoadedExtension, message: string): void;
+}
+
+/** How the host calls an extension that is not driven by protocol frames. */
+export interface ExtensionBridge {
+  callTool(name: string, args: Record<string, unknown>,
+    options: { signal: AbortSignal; timeoutMs: number; onProgress?: (text: string) => void }): Promise<ToolOutcome>;
+  invokeCommand(name: string, args: string): Promise<CommandResponseFrame | { error: string }>;
 }
 
 /** Capabilities this host advertises in `hello_ack`. */
@@ -62,25 +72,31 @@ export class LoadedExtension {
   process: ExtensionProcess | undefined;
   conn: ExtensionConnection | undefined;
 
-  private settle!: () => void;
-  private startedAt = Date.now();
-  private helloTimer: ReturnType<typeof setTimeout> | undefined;
+  /**
+   * Set by extension kinds that are not driven by protocol frames (MCP servers): the tool proxy
+   * and the host call it instead of sending `tool_call` and `command_invoked` over `conn`.
+   */
+  bridge: ExtensionBridge | undefined;
+
+  protected settle!: () => void;
+  protected startedAt = Date.now();
+  protected helloTimer: ReturnType<typeof setTimeout> | undefined;
   private readyTimer: ReturnType<typeof setTimeout> | undefined;
   private idleTimer: ReturnType<typeof setTimeout> | undefined;
-  private stopping = false;
+  protected stopping = false;
   private invalidLines = 0;
 
   constructor(
     readonly candidate: Candidate,
-    private readonly sink: ExtensionSink,
-    private readonly timeouts: HostTimeouts,
+    protected readonly sink: ExtensionSink,
+    protected readonly timeouts: HostTimeouts,
     private readonly limits: HostLimits,
   ) {
     const manifest = candidate.loaded!.manifest;
     this.name = manifest.name;
     this.dir = candidate.dir;
     this.scope = candidate.scope;
-    this.exec = manifest.exec!;
+    this.exec = manifest.exec ?? (manifest.mcp ? describeServer(manifest.mcp) : "");
     this.language = manifest.language;
     this.warnings = [...candidate.warnings];
     this.permissions = new ExtensionPermissions(manifest, (line) => this.log(line));
@@ -180,7 +196,7 @@ export class LoadedExtension {
   }
 
   /** A registration no provider (or no user) could use: reported as an error, the rest stays. */
-  private dropRegistration(kind: "tool" | "command", name: string, rule: string): void {
+  protected dropRegistration(kind: "tool" | "command", name: string, rule: string): void {
     const message = droppedRegistrationMessage(this.name, kind, name, rule);
     if (this.errors.length < 50) this.errors.push(message);
     this.log(`error: ${message}`);
@@ -245,7 +261,7 @@ export class LoadedExtension {
     this.sink.onRegistrationChange(this);
   }
 
-  private becomeReady(mode: "ready" | "auto"): void {
+  protected becomeReady(mode: "ready" | "auto"): void {
     clearTimeout(this.readyTimer);
     clearTimeout(this.idleTimer);
     this.idleTimer = undefined;
@@ -293,7 +309,7 @@ export class LoadedExtension {
     if (!duringStartup) this.sink.onRuntimeFailure(this, message);
   }
 
-  private async kill(): Promise<void> {
+  protected async kill(): Promise<void> {
     const pid = this.process?.pid;
     if (pid === undefined) return;
     await this.terminate(pid);

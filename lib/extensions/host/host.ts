@@ -16,6 +16,7 @@ import { CallToolRouter, type RunTool } from "./call-tool.ts";
 import { discoverExtensions, type Candidate } from "./discovery.ts";
 import { deliverEvent } from "./events.ts";
 import { LoadedExtension, type ExtensionSink } from "./extension.ts";
+import { McpExtension } from "../mcp/mcp-extension.ts";
 import { InterceptorChains } from "./intercept.ts";
 import { probeInterceptors, type InterceptorProbe } from "./intercept-probe.ts";
 import { uiGrantOf } from "../permissions/extension-permissions.ts";
@@ -211,6 +212,7 @@ export class ExtensionHost implements AgentHooks {
     const entry = this.registry.commands.get(key);
     if (!entry) return undefined;
     const ext = entry.extension;
+    if (ext.alive && ext.bridge) return ext.bridge.invokeCommand(entry.name, args);
     if (!ext.alive || !ext.conn) return { error: `/${entry.name} is unavailable: extension "${ext.name}" is not running` };
     // The deadline is the host's own (the spec sets none). It is extended while the extension
     // has a call_tool in flight, which covers the user answering that call's confirmation.
@@ -329,14 +331,15 @@ export class ExtensionHost implements AgentHooks {
     const policies = userFailurePolicies(await readConfig(this.options.paths.config));
     for (const candidate of this.candidates) {
       if (candidate.decision !== "spawn") continue;
-      const ext = new LoadedExtension(candidate, this.sink, this.timeouts, this.limits);
+      const Kind = candidate.loaded?.kind === "mcp" ? McpExtension : LoadedExtension;
+      const ext = new Kind(candidate, this.sink, this.timeouts, this.limits);
       ext.permissions.setUserFailurePolicy(policies.byName.get(ext.name));
       const problem = policies.problems.get(ext.name) ?? policies.problem;
       if (problem) ext.warnings.push(problem);
       this.loaded.push(ext);
       this.byCandidate.set(candidate, ext);
     }
-    if (this.loaded.length > 0) await ensurePythonSdk(this.options.paths.home);
+    if (this.loaded.some((ext) => !(ext instanceof McpExtension))) await ensurePythonSdk(this.options.paths.home);
     for (const ext of this.loaded) ext.start();
     await Promise.all(this.loaded.map((ext) => ext.settled));
     this.registry.rebuild(this.loaded);

@@ -26,6 +26,10 @@ export interface SpawnRequest {
   exec: string;
   args: string[];
   logPath: string;
+  /** Default: the extension folder. */
+  cwd?: string;
+  /** Added to zot's environment for extensions. */
+  env?: Record<string, string>;
 }
 
 /** A running (or failed-to-start) extension subprocess. */
@@ -65,6 +69,43 @@ function openLog(path: string, header: string): number | undefined {
   }
 }
 
+function writeLogLine(fd: number | undefined, message: string): void {
+  if (fd === undefined) return;
+  try {
+    writeSync(fd, `[zot] ${message.replace(/\n(?!$)/g, "\n[zot]   ")}\n`);
+  } catch {
+    // the log is best-effort
+  }
+}
+
+function closeLog(fd: number | undefined): void {
+  if (fd === undefined) return;
+  try {
+    closeSync(fd);
+  } catch {
+    // already closed
+  }
+}
+
+/** An extension log without a process (an MCP server zot reaches over HTTP). */
+export interface ExtensionLog {
+  readonly logPath: string | undefined;
+  log(message: string): void;
+  dispose(): void;
+}
+
+export function openExtensionLog(path: string, what: string): ExtensionLog {
+  let fd = openLog(path, `\n[zot] ${new Date().toISOString()} zot ${ZOT_VERSION} ${what}\n`);
+  return {
+    logPath: fd === undefined ? undefined : path,
+    log: (message) => writeLogLine(fd, message),
+    dispose() {
+      closeLog(fd);
+      fd = undefined;
+    },
+  };
+}
+
 /**
  * How long after the exit we keep reading stdout that a forked grandchild still holds open; and
  * how long after stdout's end of file a process that is exiting gets to report its exit.
@@ -74,13 +115,13 @@ const STDOUT_LINGER_MS = 250;
 export function spawnExtension(request: SpawnRequest): ExtensionProcess {
   const command = resolveExec(request.dir, request.exec);
   const header = `\n[zot] ${new Date().toISOString()} zot ${ZOT_VERSION} starting ${request.name}: ` +
-    `${[command, ...request.args].join(" ")} (in ${request.dir})\n`;
+    `${[command, ...request.args].join(" ")} (in ${request.cwd ?? request.dir})\n`;
   let logFd = openLog(request.logPath, header);
   let child: ChildProcessByStdio<Writable, Readable, null>;
   try {
     child = spawn(command, request.args, {
-      cwd: request.dir,
-      env: extensionEnv(),
+      cwd: request.cwd ?? request.dir,
+      env: { ...extensionEnv(), ...request.env },
       detached: true, // its own process group: signals reach everything it forks
       stdio: ["pipe", "pipe", logFd ?? "ignore"],
       windowsHide: true,
@@ -91,14 +132,7 @@ export function spawnExtension(request: SpawnRequest): ExtensionProcess {
   }
   const pid = child.pid;
   if (pid !== undefined) trackGroup(pid);
-  function log(message: string): void {
-    if (logFd === undefined) return;
-    try {
-      writeSync(logFd, `[zot] ${message.replace(/\n(?!$)/g, "\n[zot]   ")}\n`);
-    } catch {
-      // the log is best-effort
-    }
-  }
+  const log = (message: string) => writeLogLine(logFd, message);
 
   let status: ExitStatus | undefined;
   let settle!: (s: ExitStatus) => void;
@@ -162,12 +196,7 @@ export function spawnExtension(request: SpawnRequest): ExtensionProcess {
     exitStatus: () => status,
     log,
     dispose() {
-      if (logFd === undefined) return;
-      try {
-        closeSync(logFd);
-      } catch {
-        // already closed
-      }
+      closeLog(logFd);
       logFd = undefined;
     },
   };

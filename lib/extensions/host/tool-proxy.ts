@@ -5,7 +5,7 @@
 // results are dropped by the connection (their id is no longer pending).
 import { splitSupportedBlocks, type ToolCallFrame, type ToolResultFrame } from "../../protocol/index.ts";
 import { errorOutcome, type Tool, type ToolExecutionContext, type ToolOutcome } from "../../tools/types.ts";
-import type { LoadedExtension } from "./extension.ts";
+import type { ExtensionBridge, LoadedExtension } from "./extension.ts";
 import type { ExtensionToolEntry } from "./registry.ts";
 
 /** A host `tool_call` in flight, by its correlation id; the parent of nested call_tool chains. */
@@ -71,11 +71,28 @@ function attributed(outcome: ToolOutcome, ext: LoadedExtension): ToolOutcome {
   return { ...outcome, details: { ...outcome.details, extension: ext.name } };
 }
 
+/** A tool of a bridged extension (an MCP server): the bridge calls it; the chain bookkeeping is the same. */
+async function runBridgedTool(bridge: ExtensionBridge, entry: ExtensionToolEntry, args: Record<string, unknown>,
+  ctx: ToolExecutionContext, deps: ToolProxyDeps): Promise<ToolOutcome> {
+  const id = `bridged-${++bridgedCalls}`;
+  const parent = ctx.parentId !== undefined ? deps.activeCalls.get(ctx.parentId) : undefined;
+  deps.activeCalls.add({ id, extension: entry.extension, chain: [...(parent?.chain ?? []), entry.frame.name], signal: ctx.signal,
+    interactive: false });
+  try {
+    return await bridge.callTool(entry.frame.name, args, { signal: ctx.signal, timeoutMs: deps.toolCallTimeoutMs,
+      ...(ctx.onProgress ? { onProgress: ctx.onProgress } : {}) });
+  } finally {
+    deps.activeCalls.delete(id);
+  }
+}
+
+let bridgedCalls = 0;
+
 async function runExtensionTool(entry: ExtensionToolEntry, args: Record<string, unknown>, ctx: ToolExecutionContext,
   deps: ToolProxyDeps): Promise<ToolOutcome> {
   const { frame, extension: ext } = entry;
   const who = `tool ${frame.name} (extension "${ext.name}")`;
-  if (!ext.alive || !ext.conn) {
+  if (!ext.alive || (!ext.conn && !ext.bridge)) {
     return attributed(errorOutcome(`${who} is unavailable: the extension is not running. See \`zot ext doctor\`.`), ext);
   }
   const interactive = frame.interactive === true;
@@ -84,7 +101,8 @@ async function runExtensionTool(entry: ExtensionToolEntry, args: Record<string, 
       "support. Do not call it again in this session."), ext);
   }
   if (ctx.signal.aborted) return attributed(errorOutcome(`${who} was cancelled before it started`, "cancelled"), ext);
-  const conn = ext.conn;
+  if (ext.bridge) return attributed(await runBridgedTool(ext.bridge, entry, args, ctx, deps), ext);
+  const conn = ext.conn!;
   const id = conn.newId("tool");
   const parent = ctx.parentId !== undefined ? deps.activeCalls.get(ctx.parentId) : undefined;
   deps.activeCalls.add({ id, extension: ext, chain: [...(parent?.chain ?? []), frame.name], signal: ctx.signal,

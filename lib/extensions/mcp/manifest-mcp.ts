@@ -1,0 +1,34 @@
+// The `mcp` object of extension.json: the extension is an MCP server zot connects to, over
+// stdio (`command`, `args`, `env`, `cwd`) or Streamable HTTP (`url`, `headers`), instead of a
+// protocol extension it spawns with `exec`.
+import * as v from "valibot";
+
+const stringMap = (what: string) =>
+  v.record(v.string(), v.string(`${what} values must be strings`), `${what} must be an object of strings`);
+
+const StdioSchema = v.strictObject({
+  command: v.pipe(v.string("mcp.command must be a string"), v.minLength(1, "mcp.command must not be empty")),
+  args: v.optional(v.array(v.string("mcp.args must be strings"), "mcp.args must be an array of strings")),
+  env: v.optional(stringMap("mcp.env")),
+  cwd: v.optional(v.string("mcp.cwd must be a string")),
+}, "mcp must be {command, args, env, cwd} or {url, headers}");
+
+const HttpSchema = v.strictObject({
+  url: v.pipe(v.string("mcp.url must be a string"), v.url("mcp.url must be an http(s) URL"),
+    v.regex(/^https?:\/\//i, "mcp.url must be an http(s) URL")),
+  headers: v.optional(stringMap("mcp.headers")),
+}, "mcp must be {command, args, env, cwd} or {url, headers}");
+
+export const McpServerSchema = v.union([StdioSchema, HttpSchema], "mcp must be {command, args, env, cwd} or {url, headers}");
+export type McpServerConfig = v.InferOutput<typeof McpServerSchema>;
+export type McpStdioConfig = v.InferOutput<typeof StdioSchema>;
+export type McpHttpConfig = v.InferOutput<typeof HttpSchema>;
+
+export function isHttpConfig(config: McpServerConfig): config is McpHttpConfig {
+  return "url" in config;
+}
+
+/** What a diagnostic shows as the server's command: the command line, or the URL. */
+export function describeServer(config: McpServerConfig): string {
+  return isHttpConfig(config) ? config.url : [config.command, ...(config.args ?? [])].join(" ");
+}

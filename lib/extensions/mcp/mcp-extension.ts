@@ -1,0 +1,208 @@
+// An MCP server as a loaded extension: the same phases, diagnostics, log, registry entries and
+// shutdown as a protocol extension, but the handshake is MCP's initialize (bounded by the hello
+// deadline), its tools and prompts become zot tools and commands, and calls go through the SDK
+// client (`bridge`) instead of protocol frames. The SDK is imported only when one starts.
+import { isAbsolute, resolve } from "node:path";
+import type { CommandResponseFrame, RegisterToolFrame } from "../../protocol/index.ts";
+import { errorOutcome } from "../../tools/types.ts";
+import { LoadedExtension, type ExtensionBridge } from "../host/extension.ts";
+import { commandRegistrationProblem, toolRegistrationProblem } from "../host/registration-rules.ts";
+import { describeExit, openExtensionLog, spawnExtension, type ExtensionLog } from "../host/spawn.ts";
+import type { McpServerInfo, McpSession } from "./client.ts";
+import { isHttpConfig, type McpServerConfig } from "./manifest-mcp.ts";
+import { fillPromptArguments, promptUsage } from "./prompt-args.ts";
+import { bridgedToolName } from "./tool-names.ts";
+
+/** How long a process that closed the connection gets to report its exit status instead. */
+const EXIT_REPORT_MS = 500;
+
+export class McpExtension extends LoadedExtension {
+  readonly config: McpServerConfig;
+  /** What the server said about itself once initialized (the doctor's data). */
+  server: McpServerInfo | undefined;
+  private session: McpSession | undefined;
+  private httpLog: ExtensionLog | undefined;
+  private closing = false;
+  /** zot tool name → server tool name; zot command name → prompt name. */
+  private readonly toolNames = new Map<string, string>();
+  private readonly promptNames = new Map<string, string>();
+
+  constructor(...args: ConstructorParameters<typeof LoadedExtension>) {
+    super(...args);
+    this.config = this.candidate.loaded!.manifest.mcp!;
+  }
+
+  private get prefixed(): boolean {
+    return this.candidate.loaded!.manifest.prefix !== false;
+  }
+
+  override get logPath(): string | undefined {
+    return this.httpLog ? this.httpLog.logPath : super.logPath;
+  }
+
+  override log(message: string): void {
+    if (this.httpLog) this.httpLog.log(message);
+    else super.log(message);
+  }
+
+  override start(): this {
+    this.startedAt = Date.now();
+    const logPath = this.sink.logPath(this.name);
+    const config = this.config;
+    if (isHttpConfig(config)) {
+      this.httpLog = openExtensionLog(logPath, `connecting to MCP server ${this.name}: ${config.url}`);
+    } else {
+      try {
+        // A server runs in the project, as other agent CLIs run it; a relative cwd is the folder's.
+        const cwd = config.cwd === undefined ? this.sink.cwd() : isAbsolute(config.cwd) ? config.cwd : resolve(this.dir, config.cwd);
+        this.process = spawnExtension({ name: this.name, dir: this.dir, exec: config.command, args: config.args ?? [],
+          logPath, cwd, env: config.env });
+      } catch (err) {
+        this.fail(`cannot start: ${(err as Error).message}`);
+        return this;
+      }
+      void this.process.exited.then((status) => {
+        if (this.closing || this.stopping || this.phase === "failed" || this.phase === "stopped") return;
+        this.fail(`${describeExit(status)} ${this.phase === "starting" ? "before answering MCP initialize" : "unexpectedly"}`);
+      });
+    }
+    for (const warning of this.warnings) this.log(`warning: ${warning}`);
+    this.helloTimer = setTimeout(() => {
+      this.readyMode = "timeout";
+      this.fail(`did not answer MCP initialize (and list its tools) within ${this.timeouts.hello} ms`);
+    }, this.timeouts.hello);
+    void this.connect();
+    return this;
+  }
+
+  private async connect(): Promise<void> {
+    let session: McpSession;
+    try {
+      const { connectMcp } = await import("./client.ts");
+      session = await connectMcp({
+        config: this.config,
+        process: this.process,
+        log: (message) => this.log(message),
+        onListsChanged: () => this.register(),
+        onClosed: () => this.connectionClosed(),
+      });
+    } catch (err) {
+      // A process that died says more with its exit status than the SDK's "connection closed".
+      if (this.process && await exitsWithin(this.process.exited, EXIT_REPORT_MS)) return;
+      return this.fail(`answered MCP initialize wrongly: ${(err as Error).message}`);
+    }
+    if (this.phase !== "starting") {
+      await session.close();
+      return;
+    }
+    clearTimeout(this.helloTimer);
+    this.session = session;
+    this.server = session.info;
+    this.version = session.info.version || undefined;
+    this.bridge = this.makeBridge(session);
+    this.phase = "registering";
+    this.register();
+    this.becomeReady("ready");
+  }
+
+  private connectionClosed(): void {
+    if (this.closing || this.stopping || this.phase === "failed" || this.phase === "stopped") return;
+    // For stdio the exit handler reports the status; HTTP has no process to wait for.
+    if (this.process) {
+      void exitsWithin(this.process.exited, EXIT_REPORT_MS).then((exited) => exited || this.fail("closed the MCP connection"));
+    } else this.fail("closed the MCP connection");
+  }
+
+  /** (Re)builds the tool and command lists from the server's; the registry follows. */
+  private register(): void {
+    const info = this.server;
+    if (!info) return;
+    this.tools.length = 0;
+    this.toolNames.clear();
+    for (const tool of info.tools) {
+      const frame: RegisterToolFrame = {
+        type: "register_tool", name: bridgedToolName(this.name, tool.name, this.prefixed),
+        description: tool.description ?? tool.title ?? "", schema: tool.inputSchema as RegisterToolFrame["schema"],
+      };
+      const problem = toolRegistrationProblem(frame);
+      if (problem) {
+        this.dropRegistration("tool", frame.name, problem);
+        continue;
+      }
+      this.toolNames.set(frame.name, tool.name);
+      this.tools.push(frame);
+    }
+    this.commands.length = 0;
+    this.promptNames.clear();
+    for (const prompt of info.prompts) {
+      const name = `${this.prefixed ? `${this.name}:` : ""}${prompt.name.replace(/\s+/g, "-")}`;
+      const problem = commandRegistrationProblem({ name });
+      if (problem) {
+        this.dropRegistration("command", name, problem);
+        continue;
+      }
+      const usage = promptUsage(prompt.arguments ?? []);
+      this.promptNames.set(name, prompt.name);
+      this.commands.push({ name, description: `${prompt.description ?? prompt.title ?? "MCP prompt"}${usage ? ` (${usage})` : ""}` });
+    }
+    this.sink.onRegistrationChange(this);
+  }
+
+  private makeBridge(session: McpSession): ExtensionBridge {
+    return {
+      callTool: (name, args, options) => {
+        const serverName = this.toolNames.get(name);
+        if (serverName === undefined) return Promise.resolve(errorOutcome(`MCP server "${this.name}" no longer offers tool ${name}`));
+        return session.callTool(serverName, args, options);
+      },
+      invokeCommand: async (name, args): Promise<CommandResponseFrame | { error: string }> => {
+        const promptName = this.promptNames.get(name);
+        const prompt = this.server?.prompts.find((p) => p.name === promptName);
+        if (!prompt) return { error: `/${name}: MCP server "${this.name}" no longer offers this prompt` };
+        const filled = fillPromptArguments(args, prompt.arguments ?? []);
+        if (!filled.ok) return { error: `/${name}: ${filled.error}` };
+        try {
+          const text = await session.getPrompt(prompt.name, filled.args);
+          return { type: "command_response", id: `mcp-${name}`, action: "prompt", prompt: text };
+        } catch (err) {
+          this.log(`prompt ${prompt.name}: ${(err as Error).message}`);
+          return { error: `/${name} (MCP server "${this.name}"): ${(err as Error).message}` };
+        }
+      },
+    };
+  }
+
+  override fail(reason: string): void {
+    if (this.phase === "failed" || this.phase === "stopped") return;
+    this.bridge = undefined;
+    const session = this.session;
+    this.session = undefined;
+    void session?.close();
+    super.fail(reason);
+    this.httpLog?.dispose();
+  }
+
+  override async shutdown(): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    this.bridge = undefined;
+    // Closing stdin is MCP's way to stop a stdio server; the base class signals it if it lingers.
+    const session = this.session;
+    this.session = undefined;
+    await session?.close();
+    if (!session && this.process?.stdin.writable) this.process.stdin.end();
+    await super.shutdown();
+    this.httpLog?.dispose();
+  }
+}
+
+function exitsWithin(exited: Promise<unknown>, ms: number): Promise<boolean> {
+  return new Promise((resolveExit) => {
+    const timer = setTimeout(() => resolveExit(false), ms);
+    void exited.then(() => {
+      clearTimeout(timer);
+      resolveExit(true);
+    });
+  });
+}
+
