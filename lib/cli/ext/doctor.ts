@@ -94,7 +94,15 @@ export function renderReport(report: ExtensionReport): string {
   const lines = [`${MARK[report.status]} ${report.name}${report.version ? ` ${report.version}` : ""}  [${report.scope}]  ${describeReady(report)}`];
   const field = (label: string, value: string) => lines.push(indent(`    ${label.padEnd(11)}${value}`, `    ${"".padEnd(11)}`));
   field("folder:", report.path);
-  if (report.exec) field("exec:", `${report.exec}${report.language ? ` (${report.language})` : ""}`);
+  if (report.mcp) {
+    field(report.mcp.transport === "http" ? "url:" : "command:", report.exec ?? "");
+    const m = report.mcp;
+    if (m.server) field("server:", `${m.server}${m.version ? ` ${m.version}` : ""} (MCP, ${m.transport})`);
+    const list = (names: string[]) => (names.length ? names.join(", ") : "none");
+    field("mcp tools:", list(m.tools));
+    field("prompts:", list(m.prompts));
+    field("resources:", list(m.resources));
+  } else if (report.exec) field("exec:", `${report.exec}${report.language ? ` (${report.language})` : ""}`);
   if (report.commands.length) field("commands:", report.commands.map((c) => `/${c}`).join(", "));
   if (report.tools.length) {
     field("tools:", report.tools.map((t) => `${t.name}${t.deferred ? " (deferred)" : ""}${t.interactive ? " (interactive)" : ""}`).join(", "));

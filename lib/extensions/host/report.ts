@@ -9,6 +9,18 @@ import { interceptorReports, type InterceptorProbe, type InterceptorReport } fro
 import type { Candidate, DiscoveryScope } from "./discovery.ts";
 import type { LoadedExtension, ReadyMode } from "./extension.ts";
 import type { ExtensionRegistry } from "./registry.ts";
+import { McpExtension } from "../mcp/mcp-extension.ts";
+import { describeServer, isHttpConfig } from "../mcp/manifest-mcp.ts";
+
+/** What an MCP extension's server said about itself (server tool names, before prefixing). */
+export interface McpReport {
+  transport: "stdio" | "http";
+  server: string | null;
+  version: string | null;
+  tools: string[];
+  prompts: string[];
+  resources: string[];
+}
 
 export type ReportStatus = "ok" | "error" | "disabled" | "shadowed";
 
@@ -35,6 +47,8 @@ export interface ExtensionReport {
   log_path: string | null;
   /** For a shadowed extension: the folder whose copy of the name is used. */
   shadowed_by?: string;
+  /** For an MCP extension. */
+  mcp?: McpReport;
   /** null when the manifest could not be read. */
   permissions: PermissionsReport | null;
   /** Each intercepted event: its failure policy and, in doctor, how its probe went. */
@@ -73,7 +87,7 @@ function base(c: Candidate, paths: ZotPaths): ExtensionReport {
     kind: c.loaded?.kind ?? null,
     version: manifest?.version ?? null,
     language: manifest?.language ?? null,
-    exec: manifest?.exec ?? null,
+    exec: manifest?.exec ?? (manifest?.mcp ? describeServer(manifest.mcp) : null),
     commands: [],
     tools: [],
     subscriptions: { events: [], intercept: [] },
@@ -81,7 +95,7 @@ function base(c: Candidate, paths: ZotPaths): ExtensionReport {
     warnings: [...c.warnings],
     errors: c.error ? [c.error] : [],
     running: false,
-    log_path: c.loaded?.kind === "protocol" ? extensionLogPath(paths, c.name) : null,
+    log_path: c.loaded?.kind === "protocol" || c.loaded?.kind === "mcp" ? extensionLogPath(paths, c.name) : null,
     permissions: permissionsOf(manifest),
     interceptors: [],
   };
@@ -125,6 +139,19 @@ export function buildReports(candidates: Candidate[], loaded: Map<Candidate, Loa
     report.log_path = ext.logPath ?? report.log_path;
     report.permissions = permissionsOf(c.loaded?.manifest, ext);
     report.interceptors = interceptorReports(ext, probes(ext));
+    if (ext instanceof McpExtension) report.mcp = mcpReport(ext);
     return report;
   });
+}
+
+function mcpReport(ext: McpExtension): McpReport {
+  const server = ext.server;
+  return {
+    transport: isHttpConfig(ext.config) ? "http" : "stdio",
+    server: server?.name || null,
+    version: server?.version || null,
+    tools: server?.tools.map((t) => t.name) ?? [],
+    prompts: server?.prompts.map((p) => p.name) ?? [],
+    resources: server?.resources.map((r) => r.uri) ?? [],
+  };
 }
