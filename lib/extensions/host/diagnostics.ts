@@ -6,6 +6,8 @@ export interface DiagnosticSubject {
   name: string;
   dir: string;
   exec?: string;
+  /** Default "exec". */
+  execLabel?: string;
   language?: string;
   logPath?: string;
 }
@@ -15,7 +17,7 @@ export function failureMessage(subject: DiagnosticSubject, reason: string, durin
     ? `extension "${subject.name}" failed to start: ${reason}`
     : `extension "${subject.name}" stopped: ${reason}; its commands and tools are disabled`;
   const lines = [head, `  folder: ${subject.dir}`];
-  if (subject.exec !== undefined) lines.push(`  exec: ${subject.exec}`);
+  if (subject.exec !== undefined) lines.push(`  ${subject.execLabel ?? "exec"}: ${subject.exec}`);
   if (subject.language) lines.push(`  language: ${subject.language}`);
   if (subject.logPath) lines.push(`  log: ${subject.logPath}`);
   return lines.join("\n");

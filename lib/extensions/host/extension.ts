@@ -53,6 +53,8 @@ export class LoadedExtension {
   readonly dir: string;
   readonly scope: DiscoveryScope;
   readonly exec: string;
+  /** What diagnostics call `exec`: an MCP server's command or URL. */
+  execLabel = "exec";
   readonly language: string | undefined;
   phase: Phase = "starting";
   readyMode: ReadyMode = null;

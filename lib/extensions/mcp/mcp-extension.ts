@@ -15,6 +15,8 @@ import { bridgedToolName } from "./tool-names.ts";
 
 /** How long a process that closed the connection gets to report its exit status instead. */
 const EXIT_REPORT_MS = 500;
+/** The SDK's ErrorCode.ConnectionClosed (a constant here: the SDK is not loaded until a server starts). */
+const CONNECTION_CLOSED = -32000;
 
 export class McpExtension extends LoadedExtension {
   readonly config: McpServerConfig;
@@ -30,6 +32,7 @@ export class McpExtension extends LoadedExtension {
   constructor(...args: ConstructorParameters<typeof LoadedExtension>) {
     super(...args);
     this.config = this.candidate.loaded!.manifest.mcp!;
+    this.execLabel = isHttpConfig(this.config) ? "url" : "command";
   }
 
   private get prefixed(): boolean {
@@ -88,8 +91,9 @@ export class McpExtension extends LoadedExtension {
       });
     } catch (err) {
       // A process that died says more with its exit status than the SDK's "connection closed".
-      if (this.process && await exitsWithin(this.process.exited, EXIT_REPORT_MS)) return;
-      return this.fail(`answered MCP initialize wrongly: ${(err as Error).message}`);
+      const closed = (err as { code?: unknown }).code === CONNECTION_CLOSED;
+      if (closed && this.process && await exitsWithin(this.process.exited, EXIT_REPORT_MS)) return;
+      return this.fail(`${closed ? "closed the connection during" : "answered"} MCP initialize${closed ? "" : " wrongly"}: ${(err as Error).message}`);
     }
     if (this.phase !== "starting") {
       await session.close();

@@ -1,0 +1,136 @@
+// An MCP extension's lifetime with tiny Node servers on the SDK: cancellation and timeouts send
+// notifications/cancelled, list_changed updates the registry, and a server that crashes at start,
+// hangs, answers initialize wrongly or dies later becomes a diagnostic; nothing is left running.
+import { readFileSync, existsSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { processAlive } from "../../../lib/process/group.ts";
+import { sandbox, startHost as startTestHost, waitFor, type Sandbox, type TestHostOptions } from "../helpers.ts";
+import { sdkServerSource, writeMcpExtension, writeScript } from "./support.ts";
+
+let sb: Sandbox;
+beforeEach(async () => {
+  sb = await sandbox();
+});
+afterEach(async () => {
+  await sb.cleanup();
+});
+
+/** Starting Node and the SDK takes seconds on a loaded machine: a hello deadline that allows for it. */
+const startHost = (box: Sandbox, options: TestHostOptions = {}) =>
+  startTestHost(box, { ...options, timeouts: { hello: 15_000, ...options.timeouts } });
+
+const ctx = (signal = new AbortController().signal) => ({ cwd: sb.cwd, signal });
+
+/** A server whose `wait` tool never answers and records the cancellation it receives. */
+function waitingServer(record: string): string {
+  return writeScript(sb.scratch, "waiting.mjs", sdkServerSource(`
+import { appendFileSync, writeFileSync } from "node:fs";
+writeFileSync(${JSON.stringify(`${record}.pid`)}, String(process.pid));
+server.registerTool("wait", { description: "waits until cancelled" }, (extra) => new Promise(() => {
+  appendFileSync(${JSON.stringify(record)}, "started\\n");
+  extra.signal.addEventListener("abort", () => appendFileSync(${JSON.stringify(record)}, "cancelled\\n"));
+}));
+server.registerTool("add_tool", { description: "adds a tool" }, async () => {
+  server.registerTool("added", { description: "added later" }, async () => ({ content: [{ type: "text", text: "new" }] }));
+  return { content: [{ type: "text", text: "added" }] };
+});`));
+}
+
+const recorded = (path: string) => (existsSync(path) ? readFileSync(path, "utf8").split("\n").filter(Boolean) : []);
+
+describe("MCP extension lifecycle", () => {
+  it("a cancelled call sends notifications/cancelled and ends as cancelled", async () => {
+    const record = join(sb.scratch, "wait.log");
+    writeMcpExtension(sb.globalDir, "tiny", { command: process.execPath, args: [waitingServer(record)] });
+    const { host } = await startHost(sb);
+    const abort = new AbortController();
+    const pending = host.tools().find((x) => x.name === "tiny_wait")!.execute({}, ctx(abort.signal));
+    await waitFor(() => recorded(record).includes("started"), "the call to start");
+    abort.abort();
+    expect(await pending).toMatchObject({ isError: true, status: "cancelled" });
+    await waitFor(() => recorded(record).includes("cancelled"), "the server to see notifications/cancelled");
+  });
+
+  it("a call past the tool deadline times out and is cancelled at the server", async () => {
+    const record = join(sb.scratch, "wait.log");
+    writeMcpExtension(sb.globalDir, "tiny", { command: process.execPath, args: [waitingServer(record)] });
+    const { host } = await startHost(sb, { timeouts: { toolCall: 300 } });
+    const outcome = await host.tools().find((x) => x.name === "tiny_wait")!.execute({}, ctx());
+    expect(outcome).toMatchObject({ isError: true, status: "timed_out", content: [{ text: expect.stringMatching(/300 ms/) }] });
+    await waitFor(() => recorded(record).includes("cancelled"), "the server to see notifications/cancelled");
+  });
+
+  it("notifications/tools/list_changed updates the registry", async () => {
+    writeMcpExtension(sb.globalDir, "tiny", { command: process.execPath, args: [waitingServer(join(sb.scratch, "r"))] });
+    const { host } = await startHost(sb);
+    expect(host.tools().map((x) => x.name)).toEqual(["tiny_hello", "tiny_wait", "tiny_add_tool"]);
+    await host.tools().find((x) => x.name === "tiny_add_tool")!.execute({}, ctx());
+    const added = await waitFor(() => host.tools().find((x) => x.name === "tiny_added"), "the new tool");
+    expect(await added.execute({}, ctx())).toMatchObject({ content: [{ type: "text", text: "new" }] });
+  });
+
+  it("a server that exits at start is a diagnostic with its folder, command, log and exit status", async () => {
+    const script = writeScript(sb.scratch, "crash.mjs", `process.stderr.write("boom: missing config\\n"); process.exit(3);`);
+    const dir = writeMcpExtension(sb.globalDir, "crashy", { command: process.execPath, args: [script] });
+    const t = await startHost(sb);
+    const [error] = t.of("ext_error");
+    expect(error).toMatchObject({ extension: "crashy", log_path: join(sb.paths.logs, "ext-crashy.log") });
+    expect(error!.message).toMatch(/extension "crashy" failed to start: exited with status 3 before answering MCP initialize/);
+    expect(error!.message).toContain(`folder: ${dir}`);
+    expect(error!.message).toContain(`command: ${process.execPath} ${script}`);
+    expect(readFileSync(join(sb.paths.logs, "ext-crashy.log"), "utf8")).toContain("boom: missing config");
+    expect(t.host.reports()[0]).toMatchObject({ status: "error", running: false, kind: "mcp" });
+  });
+
+  it("a server that never answers initialize is stopped at the hello deadline", async () => {
+    const pidFile = join(sb.scratch, "hang.pid");
+    const script = writeScript(sb.scratch, "hang.mjs",
+      `import { writeFileSync } from "node:fs"; writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000);`);
+    writeMcpExtension(sb.globalDir, "hangs", { command: process.execPath, args: [script] });
+    const started = Date.now();
+    const t = await startHost(sb, { timeouts: { hello: 1000 } });
+    expect(Date.now() - started).toBeLessThan(4000);
+    expect(t.of("ext_error")[0]?.message).toMatch(/did not answer MCP initialize .*within 1000 ms/);
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    await waitFor(() => !processAlive(pid), "the hung server to be stopped");
+  });
+
+  it("a server that answers initialize wrongly is a diagnostic", async () => {
+    const script = writeScript(sb.scratch, "wrong.mjs", `
+process.stdin.on("data", (chunk) => {
+  for (const line of chunk.toString().split("\\n").filter(Boolean)) {
+    const { id } = JSON.parse(line);
+    if (id !== undefined) process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id, result: { protocolVersion: "1999-01-01", capabilities: {}, serverInfo: { name: "w", version: "0" } } }) + "\\n");
+  }
+});`);
+    writeMcpExtension(sb.globalDir, "wrong", { command: process.execPath, args: [script] });
+    const t = await startHost(sb);
+    expect(t.of("ext_error")[0]?.message).toMatch(/extension "wrong" failed to start: answered MCP initialize wrongly: .*protocol version/i);
+  });
+
+  it("a server that dies after start disables its tools and is reported, and its tools say so", async () => {
+    const record = join(sb.scratch, "wait.log");
+    writeMcpExtension(sb.globalDir, "tiny", { command: process.execPath, args: [waitingServer(record)] });
+    const t = await startHost(sb);
+    const wait = t.host.tools().find((x) => x.name === "tiny_wait")!;
+    process.kill(Number(readFileSync(`${record}.pid`, "utf8")), "SIGKILL");
+    await waitFor(() => t.of("ext_error").length > 0, "the death to be reported");
+    expect(t.of("ext_error")[0]!.message).toMatch(/extension "tiny" stopped: was terminated by signal SIGKILL unexpectedly/);
+    expect(t.host.tools().map((x) => x.name)).not.toContain("tiny_wait");
+    expect(await wait.execute({}, ctx())).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/not running/) }] });
+  });
+
+  it("shutdown stops the server process", async () => {
+    const record = join(sb.scratch, "wait.log");
+    writeMcpExtension(sb.globalDir, "tiny", { command: process.execPath, args: [waitingServer(record)] });
+    const { host } = await startHost(sb);
+    const pid = Number(readFileSync(`${record}.pid`, "utf8"));
+    expect(processAlive(pid)).toBe(true);
+    const started = Date.now();
+    await host.shutdown();
+    expect(processAlive(pid)).toBe(false);
+    // Closing stdin stops a well-behaved server at once: no grace period spent waiting.
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+});
