@@ -94,6 +94,7 @@ export function renderReport(report: ExtensionReport): string {
   const lines = [`${MARK[report.status]} ${report.name}${report.version ? ` ${report.version}` : ""}  [${report.scope}]  ${describeReady(report)}`];
   const field = (label: string, value: string) => lines.push(indent(`    ${label.padEnd(11)}${value}`, `    ${"".padEnd(11)}`));
   field("folder:", report.path);
+  if (report.source) field("declared:", report.source);
   if (report.mcp) {
     field(report.mcp.transport === "http" ? "url:" : "command:", report.exec ?? "");
     const m = report.mcp;

@@ -6,6 +6,7 @@ export interface DiagnosticSubject {
   name: string;
   dir: string;
   exec?: string;
+  source?: string;
   /** Default "exec". */
   execLabel?: string;
   language?: string;
@@ -17,6 +18,7 @@ export function failureMessage(subject: DiagnosticSubject, reason: string, durin
     ? `extension "${subject.name}" failed to start: ${reason}`
     : `extension "${subject.name}" stopped: ${reason}; its commands and tools are disabled`;
   const lines = [head, `  folder: ${subject.dir}`];
+  if (subject.source) lines.push(`  declared in: ${subject.source}`);
   if (subject.exec !== undefined) lines.push(`  ${subject.execLabel ?? "exec"}: ${subject.exec}`);
   if (subject.language) lines.push(`  language: ${subject.language}`);
   if (subject.logPath) lines.push(`  log: ${subject.logPath}`);

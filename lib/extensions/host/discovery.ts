@@ -1,13 +1,14 @@
 // Startup discovery: which extension folders exist, in which order they load, and which copy of
-// a name wins. Explicit `--ext` paths come first, then `<cwd>/.zot/extensions/*`, then
-// `$ZOT_HOME/extensions/*`. The first candidate of a manifest name (in that order) claims it,
-// whatever its enabled state; later ones are reported as shadowed. Folders without a manifest
+// a name wins. Explicit `--ext` paths come first, then `<cwd>/.zot/extensions/*`, then the
+// servers of `<cwd>/.mcp.json`, then `$ZOT_HOME/extensions/*`. The first candidate of a manifest
+// name (in that order) claims it, whatever its enabled state; later ones are reported as shadowed. Folders without a manifest
 // are ignored in the search roots (state leftovers), but an explicit path must have one.
 import { existsSync } from "node:fs";
 import { readdir, realpath, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { projectExtensionsDir, type ZotPaths } from "../../paths.ts";
 import { loadManifest, MANIFEST_FILE, type LoadedManifest } from "../manifest.ts";
+import { MCP_JSON_FILE, readMcpJson } from "../mcp/dot-mcp-json.ts";
 import { execOutsideFolder } from "./exec-resolve.ts";
 
 /** Where discovery found a folder: an `--ext` path, the project, or the global root. */
@@ -30,6 +31,8 @@ export interface Candidate {
   warnings: string[];
   /** For `shadowed`: the folder that claimed the name. */
   shadowedBy?: string;
+  /** Set when the candidate comes from a file rather than a folder: the project's `.mcp.json`. */
+  source?: string;
 }
 
 export interface DiscoveryOptions {
@@ -80,6 +83,17 @@ async function readCandidate(dir: string, scope: DiscoveryScope): Promise<Candid
   }
 }
 
+/** The servers of the project's `.mcp.json`: project-local candidates after its .zot/extensions folders. */
+async function mcpJsonCandidates(project: string): Promise<Array<Promise<{ key: string; candidate: Candidate }>>> {
+  const file = join(project, MCP_JSON_FILE);
+  return (await readMcpJson(project)).map(async (entry) => {
+    const candidate: Candidate = entry.loaded
+      ? { dir: project, scope: "project", name: entry.name, loaded: entry.loaded, decision: "spawn", warnings: [], source: file }
+      : { dir: project, scope: "project", name: entry.name, decision: "error", error: entry.error, warnings: [], source: file };
+    return { key: `${await canonical(file)}#${entry.name}`, candidate };
+  });
+}
+
 /**
  * Finds every extension folder and decides what to do with each, in load order. Never throws:
  * unreadable or invalid manifests become `error` candidates whose message names the folder.
@@ -99,10 +113,11 @@ export async function discoverExtensions(options: DiscoveryOptions): Promise<Can
     return { key: await canonical(abs), candidate };
   });
   if (options.discover !== false) {
-    const [project, global] = await Promise.all([
-      scanRoot(projectExtensionsDir(resolve(options.cwd))), scanRoot(resolve(options.paths.extensions)),
+    const [project, mcpJson, global] = await Promise.all([
+      scanRoot(projectExtensionsDir(resolve(options.cwd))), mcpJsonCandidates(resolve(options.cwd)),
+      scanRoot(resolve(options.paths.extensions)),
     ]);
-    looks.push(...project.map((dir) => look(dir, "project")), ...global.map((dir) => look(dir, "global")));
+    looks.push(...project.map((dir) => look(dir, "project")), ...mcpJson, ...global.map((dir) => look(dir, "global")));
   }
   const seen = new Set<string>();
   const candidates: Candidate[] = [];

@@ -53,6 +53,8 @@ export class LoadedExtension {
   readonly dir: string;
   readonly scope: DiscoveryScope;
   readonly exec: string;
+  /** The file that declared it when not a folder's manifest (a project's .mcp.json). */
+  readonly source: string | undefined;
   /** What diagnostics call `exec`: an MCP server's command or URL. */
   execLabel = "exec";
   readonly language: string | undefined;
@@ -100,6 +102,7 @@ export class LoadedExtension {
     this.scope = candidate.scope;
     this.exec = manifest.exec ?? (manifest.mcp ? describeServer(manifest.mcp) : "");
     this.language = manifest.language;
+    this.source = candidate.source;
     this.warnings = [...candidate.warnings];
     this.permissions = new ExtensionPermissions(manifest, (line) => this.log(line));
     this.settled = new Promise((r) => (this.settle = r));

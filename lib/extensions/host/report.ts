@@ -47,6 +47,8 @@ export interface ExtensionReport {
   log_path: string | null;
   /** For a shadowed extension: the folder whose copy of the name is used. */
   shadowed_by?: string;
+  /** The file that declared it when not a folder's manifest (a project's .mcp.json). */
+  source?: string;
   /** For an MCP extension. */
   mcp?: McpReport;
   /** null when the manifest could not be read. */
@@ -98,6 +100,7 @@ function base(c: Candidate, paths: ZotPaths): ExtensionReport {
     log_path: c.loaded?.kind === "protocol" || c.loaded?.kind === "mcp" ? extensionLogPath(paths, c.name) : null,
     permissions: permissionsOf(manifest),
     interceptors: [],
+    ...(c.source ? { source: c.source } : {}),
   };
 }
 

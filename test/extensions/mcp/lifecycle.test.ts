@@ -1,7 +1,7 @@
 // An MCP extension's lifetime with tiny Node servers on the SDK: cancellation and timeouts send
 // notifications/cancelled, list_changed updates the registry, and a server that crashes at start,
 // hangs, answers initialize wrongly or dies later becomes a diagnostic; nothing is left running.
-import { readFileSync, existsSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { processAlive } from "../../../lib/process/group.ts";
@@ -132,5 +132,34 @@ process.stdin.on("data", (chunk) => {
     expect(processAlive(pid)).toBe(false);
     // Closing stdin stops a well-behaved server at once: no grace period spent waiting.
     expect(Date.now() - started).toBeLessThan(1000);
+  });
+});
+
+describe("a project's .mcp.json", () => {
+  it("declares project-local MCP extensions: its servers start, disabled and SSE ones do not, a folder of the same name wins", async () => {
+    const script = writeScript(sb.scratch, "tiny.mjs", sdkServerSource());
+    writeFileSync(join(sb.cwd, ".mcp.json"), JSON.stringify({ mcpServers: {
+      tiny: { command: process.execPath, args: [script], type: "stdio" },
+      off: { command: process.execPath, args: [script], disabled: true },
+      taken: { command: process.execPath, args: [script] },
+      legacy: { type: "sse", url: "http://127.0.0.1:9/sse" },
+    } }));
+    writeMcpExtension(sb.projectDir, "taken", { command: process.execPath, args: [script] }, { prefix: false });
+    const t = await startHost(sb);
+    const reports = Object.fromEntries(t.host.reports().map((r) => [r.name, r]));
+    expect(reports.tiny).toMatchObject({ kind: "mcp", scope: "project", status: "ok", source: join(sb.cwd, ".mcp.json") });
+    expect(reports.off).toMatchObject({ status: "disabled" });
+    expect(t.host.reports().filter((r) => r.name === "taken").map((r) => r.status)).toEqual(["ok", "shadowed"]);
+    expect(reports.legacy).toMatchObject({ status: "error", errors: [expect.stringMatching(/server "legacy": the SSE transport is not supported/)] });
+    expect(t.host.tools().map((x) => x.name).sort()).toEqual(["hello", "tiny_hello"]);
+    expect(await t.host.tools().find((x) => x.name === "tiny_hello")!.execute({}, ctx())).toMatchObject({ content: [{ text: "hello" }] });
+  });
+
+  it("a broken .mcp.json is an error naming the file, and the other extensions still load", async () => {
+    writeFileSync(join(sb.cwd, ".mcp.json"), "{ not json");
+    writeMcpExtension(sb.globalDir, "tiny", { command: process.execPath, args: [writeScript(sb.scratch, "tiny.mjs", sdkServerSource())] });
+    const t = await startHost(sb);
+    expect(t.of("ext_error")[0]?.message).toMatch(/\.mcp\.json: invalid JSON/);
+    expect(t.host.tools().map((x) => x.name)).toEqual(["tiny_hello"]);
   });
 });
