@@ -1,4 +1,4 @@
-// Top-level dispatch. citty cannot mix a positional prompt with subcommands, so `ext` is routed
+// Top-level dispatch. citty cannot mix a positional prompt with subcommands, so `ext` and `mcp` are routed
 // here and the root command stays subcommand-free.
 import { isVersionRequest, versionText } from "./version-text.ts";
 
@@ -6,6 +6,10 @@ export async function main(argv: string[]): Promise<number> {
   if (argv[0] === "ext") {
     const { runExt } = await import("./ext/index.ts");
     return runExt(argv.slice(1));
+  }
+  if (argv[0] === "mcp") {
+    const { runMcp } = await import("./mcp/index.ts");
+    return runMcp(argv.slice(1));
   }
   if (isVersionRequest(argv)) {
     process.stdout.write(await versionText(argv.includes("--verbose")));

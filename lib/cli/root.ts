@@ -7,7 +7,7 @@ import { versionText } from "./version-text.ts";
 import { parseRootArgs, ROOT_ARGS, toRunConfig, UsageError, type RootOptions } from "./root-args.ts";
 
 const ROOT_COMMAND = {
-  meta: { name: "zot", version: ZOT_VERSION, description: "A coding agent with an extension system. `zot ext --help` manages extensions." },
+  meta: { name: "zot", version: ZOT_VERSION, description: "A coding agent with an extension system. `zot ext --help` manages extensions, `zot mcp --help` MCP servers." },
   args: ROOT_ARGS,
 };
 

@@ -45,6 +45,8 @@ export interface InstalledExtension {
   shadowed: boolean;
   /** Why the manifest could not be loaded; such rows neither shadow nor are shadowed. */
   error?: string;
+  /** Declared in a file rather than a folder (a project's .mcp.json): managed by editing that file. */
+  source?: string;
 }
 
 /** Reads `enabled` from a manifest that failed validation, so the row still shows the setting. */
@@ -59,7 +61,13 @@ async function rawEnabled(dir: string): Promise<boolean> {
 
 async function toInstalled(candidate: Candidate): Promise<InstalledExtension | undefined> {
   if (candidate.scope === "explicit") return undefined;
-  const { dir, scope, loaded } = candidate;
+  const { dir, scope, loaded, source } = candidate;
+  if (source) {
+    // No folder of its own: the path is the file, the folder column its server name.
+    return { name: candidate.name, folder: candidate.name, path: source, scope, source, manifest: loaded?.manifest,
+      kind: loaded?.kind, enabled: loaded?.enabled ?? true, shadowed: candidate.decision === "shadowed",
+      ...(loaded ? {} : { error: candidate.error ?? "invalid server entry" }) };
+  }
   const folder = basename(dir);
   if (!loaded) {
     return { name: candidate.name, folder, path: dir, scope, enabled: await rawEnabled(dir), shadowed: false,

@@ -40,6 +40,11 @@ export function findInstalled(
   return matches[0];
 }
 
+/** A server of a project's .mcp.json has no folder zot may change: that file belongs to the project. */
+function assertOwnFolder(ext: InstalledExtension, verb: string): void {
+  if (ext.source) throw new Error(`cannot ${verb} "${ext.name}": it is declared in ${ext.source}; edit that file instead`);
+}
+
 /** Throws unless `path` names an entry directly inside `root` (after resolving the root). */
 async function assertDirectlyInside(path: string, root: string): Promise<void> {
   const name = basename(path);
@@ -55,6 +60,7 @@ async function assertDirectlyInside(path: string, root: string): Promise<void> {
  * its scope's root is ever deleted; a symlinked install loses the link, not the link's target.
  */
 export async function removeInstalled(ext: InstalledExtension, roots: ExtensionRoots): Promise<void> {
+  assertOwnFolder(ext, "remove");
   await assertDirectlyInside(ext.path, rootFor(roots, ext.scope));
   const info = await lstat(ext.path);
   if (info.isSymbolicLink()) await unlink(ext.path);
@@ -69,6 +75,7 @@ export interface SetEnabledResult {
 
 /** Sets `enabled` in an install's manifest, keeping every other byte of the file as written. */
 export async function setEnabled(ext: InstalledExtension, enabled: boolean): Promise<SetEnabledResult> {
+  assertOwnFolder(ext, enabled ? "enable" : "disable");
   const manifestPath = join(ext.path, MANIFEST_FILE);
   const text = await readFile(manifestPath, "utf8");
   const next = rewriteEnabled(text, enabled, manifestPath);

@@ -1,0 +1,62 @@
+// `zot mcp …`: MCP servers as zot extensions. main.ts routes here with the arguments after `mcp`.
+import { UsageError } from "../../errors.ts";
+import { ADD_USAGE, runAdd } from "./add.ts";
+import { runList } from "./list.ts";
+import { runRemove } from "./remove.ts";
+
+interface McpCommand {
+  summary: string;
+  usage: string;
+  run(argv: string[]): Promise<number>;
+}
+
+/** The subcommand table, in the order `zot mcp --help` lists them. */
+export const MCP_COMMANDS: Record<string, McpCommand> = {
+  add: { summary: "Add an MCP server as an extension (stdio command or Streamable HTTP URL)", usage: ADD_USAGE, run: runAdd },
+  list: { summary: "List the MCP servers zot loads (extension folders and ./.mcp.json)", usage: "Usage: zot mcp list [--json] [--cwd PATH]", run: runList },
+  remove: { summary: "Remove an MCP server added with `zot mcp add`", usage: "Usage: zot mcp remove NAME [--project|--global] [--cwd PATH]", run: runRemove },
+};
+
+export function mcpUsage(): string {
+  const width = Math.max(...Object.keys(MCP_COMMANDS).map((n) => n.length));
+  const lines = Object.entries(MCP_COMMANDS).map(([name, cmd]) => `  ${name.padEnd(width)}  ${cmd.summary}`);
+  return `MCP servers as zot extensions.\n\nUsage: zot mcp <command> [options]\n\nCommands:\n${lines.join("\n")}\n\n`
+    + "Use `zot mcp <command> --help` for a command's options.\n";
+}
+
+function wantsHelp(argv: string[]): boolean {
+  const end = argv.indexOf("--");
+  return (end < 0 ? argv : argv.slice(0, end)).some((a) => a === "--help" || a === "-h");
+}
+
+/** Runs `zot mcp <argv…>`; returns the exit code (0 ok, 1 failure, 2 usage error). */
+export async function runMcp(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined) {
+    process.stderr.write(`zot: missing command\n${mcpUsage()}`);
+    return 2;
+  }
+  if (name === "--help" || name === "-h" || name === "help") {
+    process.stdout.write(mcpUsage());
+    return 0;
+  }
+  const command = Object.hasOwn(MCP_COMMANDS, name) ? MCP_COMMANDS[name] : undefined;
+  if (!command) {
+    process.stderr.write(`zot: unknown command "mcp ${name}"\n${mcpUsage()}`);
+    return 2;
+  }
+  if (wantsHelp(rest)) {
+    process.stdout.write(`${command.summary}.\n\n${command.usage}\n`);
+    return 0;
+  }
+  try {
+    return await command.run(rest);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`zot: ${err.message}\n${command.usage}\n`);
+      return 2;
+    }
+    process.stderr.write(`zot: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,59 @@
+// `zot mcp list [--json] [--cwd PATH]`: the MCP extensions discovery finds (folders with an `mcp`
+// manifest and the project's .mcp.json servers), without starting them.
+import { listInstalled, type InstalledExtension } from "../../extensions/install/installed.ts";
+import { describeServer, isHttpConfig } from "../../extensions/mcp/manifest-mcp.ts";
+import { formatTable } from "../ext/list.ts";
+import { rootsFor, UsageError } from "../ext/args.ts";
+
+export interface McpListEntry {
+  name: string;
+  scope: "project" | "global";
+  enabled: boolean;
+  shadowed: boolean;
+  transport: "stdio" | "http" | null;
+  server: string | null;
+  path: string;
+  error?: string;
+}
+
+/** Rows of .mcp.json entries are errors only when they belong to it; broken folders show when they say mcp. */
+function isMcp(ext: InstalledExtension): boolean {
+  return ext.kind === "mcp" || (ext.source !== undefined && ext.error !== undefined);
+}
+
+function toEntry(ext: InstalledExtension): McpListEntry {
+  const mcp = ext.manifest?.mcp;
+  return { name: ext.name, scope: ext.scope, enabled: ext.enabled, shadowed: ext.shadowed,
+    transport: mcp ? (isHttpConfig(mcp) ? "http" : "stdio") : null, server: mcp ? describeServer(mcp) : null, path: ext.path,
+    ...(ext.error ? { error: ext.error } : {}) };
+}
+
+export async function runList(argv: string[]): Promise<number> {
+  let json = false;
+  let cwd: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const token = argv[i]!;
+    if (token === "--json") json = true;
+    else if (token === "--cwd") cwd = argv[++i] ?? "";
+    else if (token.startsWith("--cwd=")) cwd = token.slice("--cwd=".length);
+    else throw new UsageError(`unexpected argument "${token}"`);
+  }
+  const roots = rootsFor(cwd);
+  const entries = (await listInstalled(roots)).filter(isMcp).map(toEntry);
+  if (json) {
+    process.stdout.write(`${JSON.stringify(entries, null, 2)}\n`);
+    return 0;
+  }
+  if (entries.length === 0) {
+    process.stdout.write("No MCP servers configured.\n"
+      + "Add one with `zot mcp add NAME -- COMMAND ARGS…` or `zot mcp add NAME --url URL`, or list them in ./.mcp.json.\n");
+    return 0;
+  }
+  const rows = [["NAME", "SCOPE", "STATE", "TRANSPORT", "SERVER", "FROM"]];
+  for (const e of entries) {
+    const state = e.error ? "error" : `${e.enabled ? "enabled" : "disabled"}${e.shadowed ? ", shadowed" : ""}`;
+    rows.push([e.name, e.scope, state, e.transport ?? "-", e.error ? `error: ${e.error}` : e.server ?? "", e.path]);
+  }
+  process.stdout.write(`${formatTable(rows)}\n`);
+  return 0;
+}

@@ -1,0 +1,82 @@
+// `zot mcp add|list|remove` through the real bundled CLI, and `zot ext doctor` starting the real
+// filesystem server from the folder `zot mcp add` wrote.
+import { mkdirSync, readFileSync, existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { makeSandbox, runZot, type Sandbox } from "../cli-ext/support/cli.ts";
+import { FILESYSTEM } from "../extensions/mcp/support.ts";
+
+let sb: Sandbox;
+beforeEach(() => { sb = makeSandbox(); });
+afterEach(() => sb.cleanup());
+
+const zot = (...args: string[]) => runZot(args, { cwd: sb.project, env: sb.env });
+const manifestOf = (dir: string) => JSON.parse(readFileSync(join(dir, "extension.json"), "utf8"));
+
+describe("zot mcp add", () => {
+  it("writes a global stdio MCP extension folder, the command after --", async () => {
+    const r = await zot("mcp", "add", "files", "--env", "LOG=1", "--", FILESYSTEM, "--flag-of-the-server", ".");
+    expect(r).toMatchObject({ code: 0, stderr: "" });
+    expect(manifestOf(join(sb.globalRoot, "files"))).toEqual({ name: "files", description: "MCP server files",
+      mcp: { command: FILESYSTEM, args: ["--flag-of-the-server", "."], env: { LOG: "1" } } });
+  });
+
+  it("writes a project HTTP MCP extension with headers, and --no-prefix", async () => {
+    const r = await zot("mcp", "add", "remote", "--project", "--url", "http://127.0.0.1:9/mcp", "--header", "Authorization: Bearer x",
+      "--header", "X-Team=core", "--no-prefix");
+    expect(r.code).toBe(0);
+    expect(manifestOf(join(sb.projectRoot, "remote"))).toEqual({ name: "remote", description: "MCP server remote",
+      mcp: { url: "http://127.0.0.1:9/mcp", headers: { Authorization: "Bearer x", "X-Team": "core" } }, prefix: false });
+  });
+
+  it("refuses a taken name, a bad URL and a missing server with a clear error, and writes nothing", async () => {
+    expect((await zot("mcp", "add", "one", "--", "node")).code).toBe(0);
+    const taken = await zot("mcp", "add", "one", "--", "node");
+    expect(taken).toMatchObject({ code: 1, stderr: expect.stringMatching(/already exists/) });
+    const badUrl = await zot("mcp", "add", "two", "--url", "ftp://x");
+    expect(badUrl).toMatchObject({ code: 1, stderr: expect.stringMatching(/mcp\.url must be an http\(s\) URL/) });
+    const none = await zot("mcp", "add", "three");
+    expect(none).toMatchObject({ code: 2, stderr: expect.stringMatching(/missing the server/) });
+    expect(existsSync(join(sb.globalRoot, "two"))).toBe(false);
+    expect(existsSync(join(sb.globalRoot, "three"))).toBe(false);
+  });
+});
+
+describe("zot mcp list and remove", () => {
+  it("lists folders and .mcp.json servers; removes only folders zot mcp add wrote", async () => {
+    await zot("mcp", "add", "files", "--", FILESYSTEM, ".");
+    writeFileSync(join(sb.project, ".mcp.json"), JSON.stringify({ mcpServers: { web: { type: "http", url: "http://127.0.0.1:9/mcp" } } }));
+    mkdirSync(join(sb.globalRoot, "plain"), { recursive: true });
+    writeFileSync(join(sb.globalRoot, "plain", "extension.json"), JSON.stringify({ name: "plain", exec: "node" }));
+    const list = await zot("mcp", "list", "--json");
+    expect(list.code).toBe(0);
+    expect(JSON.parse(list.stdout)).toEqual([
+      expect.objectContaining({ name: "web", scope: "project", transport: "http", path: join(sb.project, ".mcp.json") }),
+      expect.objectContaining({ name: "files", scope: "global", transport: "stdio", server: `${FILESYSTEM} .` }),
+    ]);
+    expect((await zot("mcp", "list")).stdout).toMatch(/^files\s+global\s+enabled\s+stdio/m);
+    expect(await zot("mcp", "remove", "web")).toMatchObject({ code: 1, stderr: expect.stringMatching(/declared in .*\.mcp\.json/) });
+    expect(await zot("mcp", "remove", "plain")).toMatchObject({ code: 1, stderr: expect.stringMatching(/not an MCP server/) });
+    expect(await zot("ext", "disable", "web")).toMatchObject({ code: 1, stderr: expect.stringMatching(/edit that file/) });
+    expect(await zot("mcp", "remove", "files")).toMatchObject({ code: 0 });
+    expect(existsSync(join(sb.globalRoot, "files"))).toBe(false);
+    expect(existsSync(join(sb.project, ".mcp.json"))).toBe(true);
+  });
+});
+
+describe("zot ext doctor with an MCP server", () => {
+  it("reports the server's name, version, tools, prompts and resources", async () => {
+    mkdirSync(join(sb.project, "data"));
+    await zot("mcp", "add", "files", "--", FILESYSTEM, join(sb.project, "data"));
+    const json = await zot("ext", "doctor", "--json");
+    expect(json.code).toBe(0);
+    const [report] = JSON.parse(json.stdout).extensions;
+    expect(report).toMatchObject({ name: "files", kind: "mcp", status: "ok",
+      mcp: { transport: "stdio", server: expect.stringMatching(/filesystem/i), version: expect.stringMatching(/^\d/),
+        tools: expect.arrayContaining(["read_text_file", "list_directory"]) } });
+    const text = await zot("ext", "doctor");
+    expect(text.stdout).toMatch(/server:\s+\S*filesystem\S* \d\S* \(MCP, stdio\)/i);
+    expect(text.stdout).toMatch(/mcp tools:\s+.*read_text_file/);
+    expect(text.stdout).toMatch(/command:\s+\S+mcp-server-filesystem /);
+  });
+});
