@@ -4,9 +4,16 @@ import {
   OUTBOUND_QUEUE_MAX_FRAMES, READY_IDLE_MS, READY_TIMEOUT_MS, SHUTDOWN_GRACE_MS, TOOL_CALL_TIMEOUT_MS, WRITE_TIMEOUT_MS,
 } from "../../protocol/index.ts";
 
+const MCP_START_TIMEOUT_MS = 30_000;
+
 export interface HostTimeouts {
   /** Spawn → first `hello` frame. */
   hello: number;
+  /**
+   * An MCP server's hello deadline: start → initialized with its lists. Longer than `hello`:
+   * servers are often started through `npx`, which may fetch the package first.
+   */
+  mcpStart: number;
   /** `hello_ack` → `ready` at the latest; after it a legacy extension is auto-readied. */
   ready: number;
   /** Silence after `hello_ack` (or the last frame) that auto-readies a legacy extension sooner. */
@@ -33,6 +40,7 @@ export interface HostLimits {
 
 export const DEFAULT_TIMEOUTS: HostTimeouts = {
   hello: HELLO_TIMEOUT_MS,
+  mcpStart: MCP_START_TIMEOUT_MS,
   ready: READY_TIMEOUT_MS,
   readyIdle: READY_IDLE_MS,
   intercept: INTERCEPT_TIMEOUT_MS,

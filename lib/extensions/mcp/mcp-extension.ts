@@ -72,8 +72,8 @@ export class McpExtension extends LoadedExtension {
     for (const warning of this.warnings) this.log(`warning: ${warning}`);
     this.helloTimer = setTimeout(() => {
       this.readyMode = "timeout";
-      this.fail(`did not answer MCP initialize (and list its tools) within ${this.timeouts.hello} ms`);
-    }, this.timeouts.hello);
+      this.fail(`did not answer MCP initialize (and list its tools) within ${this.timeouts.mcpStart} ms`);
+    }, this.timeouts.mcpStart);
     void this.connect();
     return this;
   }

@@ -12,7 +12,7 @@ beforeAll(async () => {
   sb = await sandbox();
   writeMcpExtension(sb.globalDir, "every", everything());
   writeMcpExtension(sb.globalDir, "bare", everything(), { prefix: false });
-  t = await startHost(sb, { timeouts: { hello: 15_000 } });
+  t = await startHost(sb);
 }, 30_000);
 afterAll(async () => {
   await sb.cleanup();

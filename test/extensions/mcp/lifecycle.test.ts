@@ -1,12 +1,13 @@
 // An MCP extension's lifetime with tiny Node servers on the SDK: cancellation and timeouts send
 // notifications/cancelled, list_changed updates the registry, and a server that crashes at start,
 // hangs, answers initialize wrongly or dies later becomes a diagnostic; nothing is left running.
+import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { processAlive } from "../../../lib/process/group.ts";
-import { sandbox, startHost as startTestHost, waitFor, type Sandbox, type TestHostOptions } from "../helpers.ts";
-import { sdkServerSource, writeMcpExtension, writeScript } from "./support.ts";
+import { sandbox, startHost, waitFor, type Sandbox } from "../helpers.ts";
+import { httpServerSource, sdkServerSource, writeMcpExtension, writeScript } from "./support.ts";
 
 let sb: Sandbox;
 beforeEach(async () => {
@@ -15,10 +16,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await sb.cleanup();
 });
-
-/** Starting Node and the SDK takes seconds on a loaded machine: a hello deadline that allows for it. */
-const startHost = (box: Sandbox, options: TestHostOptions = {}) =>
-  startTestHost(box, { ...options, timeouts: { hello: 15_000, ...options.timeouts } });
 
 const ctx = (signal = new AbortController().signal) => ({ cwd: sb.cwd, signal });
 
@@ -83,13 +80,13 @@ describe("MCP extension lifecycle", () => {
     expect(t.host.reports()[0]).toMatchObject({ status: "error", running: false, kind: "mcp" });
   });
 
-  it("a server that never answers initialize is stopped at the hello deadline", async () => {
+  it("a server that never answers initialize is stopped at the start-up deadline", async () => {
     const pidFile = join(sb.scratch, "hang.pid");
     const script = writeScript(sb.scratch, "hang.mjs",
       `import { writeFileSync } from "node:fs"; writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000);`);
     writeMcpExtension(sb.globalDir, "hangs", { command: process.execPath, args: [script] });
     const started = Date.now();
-    const t = await startHost(sb, { timeouts: { hello: 1000 } });
+    const t = await startHost(sb, { timeouts: { mcpStart: 1000 } });
     expect(Date.now() - started).toBeLessThan(4000);
     expect(t.of("ext_error")[0]?.message).toMatch(/did not answer MCP initialize .*within 1000 ms/);
     const pid = Number(readFileSync(pidFile, "utf8"));
@@ -161,5 +158,28 @@ describe("a project's .mcp.json", () => {
     const t = await startHost(sb);
     expect(t.of("ext_error")[0]?.message).toMatch(/\.mcp\.json: invalid JSON/);
     expect(t.host.tools().map((x) => x.name)).toEqual(["tiny_hello"]);
+  });
+});
+
+describe("an MCP server over Streamable HTTP", () => {
+  it("connects to the URL with the manifest's headers and calls its tools", async () => {
+    const script = writeScript(sb.scratch, "http.mjs", httpServerSource());
+    const server = spawn(process.execPath, [script], { stdio: ["ignore", "pipe", "inherit"] });
+    try {
+      const url = await new Promise<string>((resolveUrl, reject) => {
+        server.stdout.setEncoding("utf8").once("data", (d: string) => resolveUrl(d.trim()));
+        server.once("exit", () => reject(new Error("the HTTP server exited")));
+      });
+      writeMcpExtension(sb.globalDir, "web", { url, headers: { Authorization: "Bearer t0k" } });
+      const t = await startHost(sb);
+      expect(t.host.reports()[0]).toMatchObject({ status: "ok", mcp: { transport: "http", server: "tiny-http", version: "0.2.0" } });
+      expect(await t.host.tools().find((x) => x.name === "web_whoami")!.execute({}, ctx()))
+        .toMatchObject({ isError: false, content: [{ type: "text", text: "Bearer t0k" }] });
+      expect(readFileSync(join(sb.paths.logs, "ext-web.log"), "utf8")).toContain(`connecting to MCP server web: ${url}`);
+    } finally {
+      const exited = new Promise((r) => server.once("exit", r));
+      server.kill();
+      await exited;
+    }
   });
 });

@@ -40,3 +40,23 @@ ${extra}
 await server.connect(new StdioServerTransport());
 `;
 }
+
+/**
+ * Source of a Streamable HTTP MCP server on 127.0.0.1 (one session); it prints its URL on stdout
+ * and answers tool `whoami` with the Authorization header it received.
+ */
+export function httpServerSource(): string {
+  const sdk = (file: string) => JSON.stringify(SDK_SERVER.replace("mcp.js", file));
+  return `import { createServer } from "node:http";
+import { randomUUID } from "node:crypto";
+import { McpServer } from ${sdk("mcp.js")};
+import { StreamableHTTPServerTransport } from ${sdk("streamableHttp.js")};
+const server = new McpServer({ name: "tiny-http", version: "0.2.0" });
+server.registerTool("whoami", { description: "echoes the auth header" },
+  async (extra) => ({ content: [{ type: "text", text: String(extra.requestInfo?.headers?.authorization ?? "none") }] }));
+const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID() });
+await server.connect(transport);
+const http = createServer((req, res) => void transport.handleRequest(req, res));
+http.listen(0, "127.0.0.1", () => console.log("http://127.0.0.1:" + http.address().port + "/mcp"));
+`;
+}
