@@ -44,6 +44,10 @@ export async function testExtension(options: ConformanceOptions): Promise<Confor
   }
   const { manifest } = loaded;
   const extension = { name: manifest.name, version: manifest.version ?? null, path: options.dir, log_path: null as string | null };
+  if (loaded.kind === "mcp") {
+    list.pass("manifest", "an MCP server: zot speaks MCP to it, not the extension protocol; check it with `zot ext doctor`");
+    return result(list, extension);
+  }
   if (loaded.kind !== "protocol") {
     list.pass("manifest", `a ${loaded.kind}-only bundle: zot never starts it, so there is no protocol to test`);
     return result(list, extension);
