@@ -1,6 +1,7 @@
 // An MCP extension's lifetime with tiny Node servers on the SDK: cancellation and timeouts send
 // notifications/cancelled, list_changed updates the registry, and a server that crashes at start,
 // hangs, answers initialize wrongly or dies later becomes a diagnostic; nothing is left running.
+// Also the other ways in: a project's .mcp.json, and a server over Streamable HTTP.
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
