@@ -64,8 +64,8 @@ describe("zot mcp list and remove", () => {
   });
 });
 
-describe("zot ext doctor with an MCP server", () => {
-  it("reports the server's name, version, tools, prompts and resources", async () => {
+describe("zot ext doctor, logs and disable with an MCP server", () => {
+  it("doctor reports the server's name, version, tools, prompts and resources; logs hold its stderr; disable stops it loading", async () => {
     mkdirSync(join(sb.project, "data"));
     await zot("mcp", "add", "files", "--", FILESYSTEM, join(sb.project, "data"));
     const json = await zot("ext", "doctor", "--json");
@@ -74,9 +74,15 @@ describe("zot ext doctor with an MCP server", () => {
     expect(report).toMatchObject({ name: "files", kind: "mcp", status: "ok",
       mcp: { transport: "stdio", server: expect.stringMatching(/filesystem/i), version: expect.stringMatching(/^\d/),
         tools: expect.arrayContaining(["read_text_file", "list_directory"]) } });
+    const logs = await zot("ext", "logs", "files");
+    expect(logs.stdout).toMatch(/\[zot\] .* starting files: \S*mcp-server-filesystem/);
+    expect(logs.stdout).toMatch(/Secure MCP Filesystem Server running on stdio/i);
     const text = await zot("ext", "doctor");
     expect(text.stdout).toMatch(/server:\s+\S*filesystem\S* \d\S* \(MCP, stdio\)/i);
     expect(text.stdout).toMatch(/mcp tools:\s+.*read_text_file/);
     expect(text.stdout).toMatch(/command:\s+\S+mcp-server-filesystem /);
+    expect(await zot("ext", "disable", "files")).toMatchObject({ code: 0 });
+    expect(JSON.parse((await zot("mcp", "list", "--json")).stdout)).toEqual([expect.objectContaining({ name: "files", enabled: false })]);
+    expect(JSON.parse((await zot("ext", "doctor", "--json")).stdout).extensions[0]).toMatchObject({ status: "disabled", running: false });
   });
 });
