@@ -65,7 +65,7 @@ describe("zot mcp list and remove", () => {
 });
 
 describe("zot ext doctor, logs and disable with an MCP server", () => {
-  it("doctor reports the server's name, version, tools, prompts and resources; logs hold its stderr; disable stops it loading", async () => {
+  it("doctor reports the server's name, version, tools, prompts and resources, and its log holds the server's stderr", async () => {
     mkdirSync(join(sb.project, "data"));
     await zot("mcp", "add", "files", "--", FILESYSTEM, join(sb.project, "data"));
     const json = await zot("ext", "doctor", "--json");
@@ -81,6 +81,10 @@ describe("zot ext doctor, logs and disable with an MCP server", () => {
     expect(text.stdout).toMatch(/server:\s+\S*filesystem\S* \d\S* \(MCP, stdio\)/i);
     expect(text.stdout).toMatch(/mcp tools:\s+.*read_text_file/);
     expect(text.stdout).toMatch(/command:\s+\S+mcp-server-filesystem /);
+  });
+
+  it("zot ext disable keeps an MCP server from loading", async () => {
+    await zot("mcp", "add", "files", "--", FILESYSTEM, ".");
     expect(await zot("ext", "disable", "files")).toMatchObject({ code: 0 });
     expect(JSON.parse((await zot("mcp", "list", "--json")).stdout)).toEqual([expect.objectContaining({ name: "files", enabled: false })]);
     expect(JSON.parse((await zot("ext", "doctor", "--json")).stdout).extensions[0]).toMatchObject({ status: "disabled", running: false });
