@@ -13,6 +13,16 @@ afterEach(() => sb.cleanup());
 const zot = (...args: string[]) => runZot(args, { cwd: sb.project, env: sb.env });
 const manifestOf = (dir: string) => JSON.parse(readFileSync(join(dir, "extension.json"), "utf8"));
 
+describe("zot mcp", () => {
+  it("--help lists its commands; an unknown command is a usage error", async () => {
+    const help = await zot("mcp", "--help");
+    expect(help.code).toBe(0);
+    for (const name of ["add", "list", "remove"]) expect(help.stdout).toMatch(new RegExp(`^  ${name} `, "m"));
+    expect(await zot("mcp", "frob")).toMatchObject({ code: 2, stderr: expect.stringMatching(/^zot: unknown command "mcp frob"/) });
+    expect(await zot("mcp", "add", "--help")).toMatchObject({ code: 0, stdout: expect.stringContaining("zot mcp add NAME") });
+  });
+});
+
 describe("zot mcp add", () => {
   it("writes a global stdio MCP extension folder, the command after --", async () => {
     const r = await zot("mcp", "add", "files", "--env", "LOG=1", "--", FILESYSTEM, "--flag-of-the-server", ".");
