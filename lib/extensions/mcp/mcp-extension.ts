@@ -90,12 +90,13 @@ export class McpExtension extends LoadedExtension {
         onClosed: () => this.connectionClosed(),
       });
     } catch (err) {
+      if (this.closing) return; // zot is stopping it: not the server's failure
       // A process that died says more with its exit status than the SDK's "connection closed".
       const closed = (err as { code?: unknown }).code === CONNECTION_CLOSED;
       if (closed && this.process && await exitsWithin(this.process.exited, EXIT_REPORT_MS)) return;
       return this.fail(`${closed ? "closed the connection during" : "answered"} MCP initialize${closed ? "" : " wrongly"}: ${(err as Error).message}`);
     }
-    if (this.phase !== "starting") {
+    if (this.phase !== "starting" || this.closing) {
       await session.close();
       return;
     }

@@ -7,7 +7,9 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { processAlive } from "../../../lib/process/group.ts";
-import { sandbox, startHost, waitFor, type Sandbox } from "../helpers.ts";
+import { EventBus } from "../../../lib/agent/event-bus.ts";
+import { ExtensionHost } from "../../../lib/extensions/host/host.ts";
+import { FAST, sandbox, startHost, waitFor, type Sandbox } from "../helpers.ts";
 import { httpServerSource, sdkServerSource, writeMcpExtension, writeScript } from "./support.ts";
 
 let sb: Sandbox;
@@ -92,6 +94,25 @@ describe("MCP extension lifecycle", () => {
     expect(t.of("ext_error")[0]?.message).toMatch(/did not answer MCP initialize .*within 1000 ms/);
     const pid = Number(readFileSync(pidFile, "utf8"));
     await waitFor(() => !processAlive(pid), "the hung server to be stopped");
+  });
+
+  it("shutting down while a server is still starting stops it without calling it a failure", async () => {
+    const pidFile = join(sb.scratch, "slow.pid");
+    const script = writeScript(sb.scratch, "slow.mjs",
+      `import { writeFileSync } from "node:fs"; writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000);`);
+    writeMcpExtension(sb.globalDir, "slow", { command: process.execPath, args: [script] });
+    const bus = new EventBus({ id: "s", cwd: sb.cwd });
+    const errors: string[] = [];
+    bus.subscribe((e) => e.type === "ext_error" && errors.push(e.message));
+    const host = new ExtensionHost({ cwd: sb.cwd, paths: sb.paths, interactive: false, timeouts: { ...FAST, mcpStart: 60_000 },
+      agent: { bus, info: () => ({ provider: "anthropic", model: "m" }) } });
+    const starting = host.start();
+    await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, "utf8"), "the server to start", 15_000);
+    await host.shutdown();
+    await starting;
+    expect(processAlive(Number(readFileSync(pidFile, "utf8")))).toBe(false);
+    expect(errors).toEqual([]);
+    expect(host.reports()[0]!.errors).toEqual([]);
   });
 
   it("a server that answers initialize wrongly is a diagnostic", async () => {
