@@ -13,6 +13,8 @@ import { ExtensionHost, type HostAgent } from "../extensions/host/host.ts";
 import { zotPaths, type ZotPaths } from "../paths.ts";
 import { createProvider, resolveApiKey } from "../providers/index.ts";
 import { unknownToolNames } from "../tools/index.ts";
+import { BUILTIN_TOOL_NAMES } from "../protocol/limits.ts";
+import { AgentSupervisor, DEFAULT_MAX_AGENT_DEPTH, type ParentView, type SwarmOptions } from "./swarm/supervisor.ts";
 import type { Skill } from "../tools/skill-file.ts";
 import { BUILTIN_COMMANDS } from "./builtin-commands.ts";
 import { resolveRunConfig, type RunConfig, type RunConfigInput } from "./run-config.ts";
@@ -27,6 +29,8 @@ export interface Runtime {
   bus: EventBus;
   host: ExtensionHost;
   session: AgentSession;
+  /** The agent tool's child agents; absent when this run may not delegate (a child at the depth limit). */
+  agents?: AgentSupervisor;
   /**
    * /model and rpc set_model: `model` or `provider/model` (which switches provider, with the
    * same credential rules as at start). Saved in config.json as the last choice.
@@ -74,6 +78,10 @@ export interface RuntimeOptions {
   onBus?(bus: EventBus, info: { sessionId: string; cwd: string; provider: string; model: string }): void;
   /** An extension's `submit` frame (interactive hosts only). */
   onSubmit?(extension: string, text: string): void;
+  /** Subagents: this run's depth, the depth limit, the runner time limit, concurrency. */
+  swarm?: SwarmOptions;
+  /** How long close() lets running subagents finish before stopping them (default 2 s). */
+  agentsGraceMs?: number;
 }
 
 function resolveCwd(cwd: string): string {
@@ -103,7 +111,7 @@ export async function createRuntime(input: RunConfig | RunConfigInput, io: Runti
   const cwd = resolveCwd(config.cwd);
   if (config.tools) {
     const unknown = unknownToolNames(config.tools);
-    if (unknown.length > 0) throw new UsageError(`unknown tool ${unknown.join(", ")} in --tools (built-in tools: read, write, edit, bash, skill)`);
+    if (unknown.length > 0) throw new UsageError(`unknown tool ${unknown.join(", ")} in --tools (built-in tools: ${BUILTIN_TOOL_NAMES.join(", ")})`);
   }
   const paths = zotPaths(env);
   const warn = io.warn ?? ((message: string) => void process.stderr.write(`zot: warning: ${message}\n`));
@@ -130,11 +138,20 @@ export async function createRuntime(input: RunConfig | RunConfigInput, io: Runti
   // Without saving (--no-session) a fresh conversation stays in memory too.
   const fresh = () => (config.session.kind === "none" ? { kind: "none" as const } : { kind: "new" as const });
   const skills = new SkillCatalog(config, paths.home, warn);
-  const session = new AgentSession({
+  const swarm = io.swarm ?? {};
+  const agents: AgentSupervisor | undefined = (swarm.depth ?? 0) < (swarm.maxDepth ?? DEFAULT_MAX_AGENT_DEPTH)
+    ? new AgentSupervisor({
+      ...swarm, home: paths.home, env, config: { ...config, cwd },
+      parent: (): ParentView => ({ bus: session.bus, sessionId: session.sessionId, sessionFile: session.state.session_file,
+        ...session.info(), jail: session.jail }),
+    })
+    : undefined;
+  const session: AgentSession = new AgentSession({
     cwd,
     provider: providerFor(settings),
     model: settings.model,
-    tools: config.tools ? { only: config.tools } : undefined,
+    tools: { ...(config.tools ? { only: config.tools } : {}), ...(agents ? { agent: agents } : {}) },
+    ...(agents ? { pendingNotes: (id: string) => agents.takeFinished(id) } : {}),
     skills: () => skills.list,
     prompt: {
       systemFile: paths.systemPrompt,
@@ -180,6 +197,7 @@ export async function createRuntime(input: RunConfig | RunConfigInput, io: Runti
     bus: session.bus,
     host,
     session,
+    ...(agents ? { agents } : {}),
     async setModel(spec) {
       const { provider: switchTo, model } = parseModelSpec(spec);
       if (switchTo) session.setModel(model, providerFor({ ...settings, provider: switchTo, model }));
@@ -210,6 +228,8 @@ export async function createRuntime(input: RunConfig | RunConfigInput, io: Runti
     },
     async close({ abort } = {}) {
       await session.close({ abort });
+      // Running subagents get a moment to finish, then are stopped, before extensions close.
+      await agents?.shutdown(io.agentsGraceMs ?? 2_000);
       await host.shutdown();
     },
   };

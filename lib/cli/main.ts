@@ -1,5 +1,6 @@
 // Top-level dispatch. citty cannot mix a positional prompt with subcommands, so `ext` and `mcp` are routed
 // here and the root command stays subcommand-free.
+import { SWARM_CHILD_FLAG } from "../app/swarm/child-spec.ts";
 import { isVersionRequest, versionText } from "./version-text.ts";
 
 export async function main(argv: string[]): Promise<number> {
@@ -10,6 +11,11 @@ export async function main(argv: string[]): Promise<number> {
   if (argv[0] === "mcp") {
     const { runMcp } = await import("./mcp/index.ts");
     return runMcp(argv.slice(1));
+  }
+  // Internal: a subagent runner started by a parent zot (its task arrives on stdin).
+  if (argv[0] === SWARM_CHILD_FLAG) {
+    const { runSwarmChild } = await import("../modes/swarm-child.ts");
+    return runSwarmChild();
   }
   if (isVersionRequest(argv)) {
     process.stdout.write(await versionText(argv.includes("--verbose")));

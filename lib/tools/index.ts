@@ -1,8 +1,10 @@
 // The built-in tool set, bound to one working directory: the factory's `cwd` is what the tools
 // use (ToolExecutionContext.cwd is informational). `only` is the `--tools a,b` selection; the
-// skill tool exists only when skills are given and there is at least one.
+// skill tool exists only when skills are given and there is at least one; the agent tool only
+// when a delegate runs the child agents (a child at the depth limit has none).
 import type { Skill } from "./skill-file.ts";
 import { BUILTIN_TOOL_NAMES } from "../protocol/limits.ts";
+import { createAgentTool, type AgentDelegate } from "./agent.ts";
 import { createBashTool, type BashToolOptions } from "./bash.ts";
 import { createEditTool } from "./edit.ts";
 import type { JailSetting } from "./jail.ts";
@@ -19,6 +21,8 @@ export interface BuiltinToolsOptions {
   jail?: JailSetting;
   /** Skills the skill tool serves (a getter for reloads); no skill tool when absent or empty. */
   skills?: Skill[] | (() => Skill[]);
+  /** Runs the agent tool's child agents; no agent tool when absent. */
+  agent?: AgentDelegate;
   /** bash's default timeout (120 s when absent). */
   bashTimeoutMs?: number;
   /** Keep only these tools (names from BUILTIN_TOOL_NAMES); unknown names throw. */
@@ -50,6 +54,7 @@ export function createBuiltinTools(options: BuiltinToolsOptions): Tool[] {
   if (wanted("edit")) tools.push(createEditTool(paths));
   if (wanted("bash")) tools.push(createBashTool({ cwd: options.cwd, jail: options.jail, timeoutMs: options.bashTimeoutMs, ...options.bash }));
   if (wanted("skill") && hasSkills(options.skills)) tools.push(createSkillTool({ skills: options.skills! }));
+  if (wanted("agent") && options.agent) tools.push(createAgentTool(options.agent));
   return tools;
 }
 

@@ -37,6 +37,11 @@ export interface Tool extends ToolSpec {
   source: { kind: "builtin" } | { kind: "extension"; extension: string };
   deferred?: boolean;
   interactive?: boolean;
+  /**
+   * Calls of this tool proposed together in one response run concurrently (their interception
+   * and permission stages still one at a time); other tools run one call after another.
+   */
+  concurrent?: boolean;
   /** One line shown in confirmations and compact tool lines. */
   preview?(args: Record<string, unknown>): string;
   /**

@@ -12,7 +12,7 @@ import { isAbortError, raceAbort } from "./abort.ts";
 import type { Emitter } from "../session/emitter.ts";
 import { assistantBlocks, rfc3339 } from "../stream-blocks.ts";
 import type { AgentHooks } from "./hooks.ts";
-import type { ToolCallRequest, ToolRunOutcome } from "./tool-runner.ts";
+import { serialAdmission, type ToolCallRequest, type ToolRunOutcome } from "./tool-runner.ts";
 import { toolBlamedBy } from "../../providers/errors.ts";
 import type { AssistantMessage, Message, Provider, ReasoningEffort, StopReason, ToolCallBlock, ToolResultMessage } from "../../providers/types.ts";
 import type { Tool } from "../../tools/types.ts";
@@ -100,14 +100,17 @@ export async function runAgentLoop(env: LoopEnv): Promise<RunResult> {
       if (message.stop === "error") return { stop: "error", error: message.error ?? "the model request failed", text: visible };
       if (calls.length === 0) return { stop: message.stop, text: visible };
 
-      for (const call of calls) {
-        const outcome = await env.runTool({
+      for (const batch of toolBatches(calls, env.tools())) {
+        const admission = batch.length > 1 ? serialAdmission() : undefined;
+        const outcomes = await Promise.all(batch.map((call) => env.runTool({
           toolId: call.id,
           toolName: call.name,
           args: call.args,
           ...(call.args_raw !== undefined ? { argsRaw: call.args_raw } : {}),
-        });
-        env.append(toolResultMessage(outcome));
+          ...(admission ? { admission } : {}),
+        })));
+        // Results go into the transcript in the order the model proposed the calls.
+        for (const outcome of outcomes) env.append(toolResultMessage(outcome));
       }
       if (env.signal.aborted) return aborted();
     }
@@ -217,6 +220,26 @@ async function showResponse(env: LoopEnv, message: AssistantMessage, calls: Tool
     { extensions: shown !== undefined },
   );
   return shown;
+}
+
+/**
+ * The calls in execution batches: consecutive calls of a `concurrent` tool (subagents) form one
+ * batch that runs at once; every other call is a batch of its own, run in order.
+ */
+export function toolBatches(calls: ToolCallBlock[], tools: ReadonlyMap<string, Tool>): ToolCallBlock[][] {
+  const batches: ToolCallBlock[][] = [];
+  let open: ToolCallBlock[] | undefined;
+  for (const call of calls) {
+    const concurrent = tools.get(call.name)?.concurrent === true && call.args_raw === undefined;
+    if (concurrent && open) {
+      open.push(call);
+      continue;
+    }
+    const batch = [call];
+    batches.push(batch);
+    open = concurrent ? batch : undefined;
+  }
+  return batches;
 }
 
 export function toolResultMessage(outcome: ToolRunOutcome): ToolResultMessage {

@@ -20,6 +20,23 @@ export interface ToolCallRequest {
   originExtension?: string;
   /** The host's correlation id of a parent extension tool call (nested `call_tool`). */
   parentId?: string;
+  /**
+   * Runs the pre-execution stages (interception, confirmation, permission) of calls that execute
+   * concurrently one at a time, so confirmations never overlap; absent: run them directly.
+   */
+  admission?: Admission;
+}
+
+export type Admission = <T>(stage: () => Promise<T>) => Promise<T>;
+
+/** An Admission that runs stages strictly one after another. */
+export function serialAdmission(): Admission {
+  let tail: Promise<unknown> = Promise.resolve();
+  return (stage) => {
+    const run = tail.then(stage, stage);
+    tail = run.catch(() => undefined);
+    return run;
+  };
 }
 
 export interface ToolRunEnv {
@@ -107,45 +124,52 @@ export async function runToolCall(call: ToolCallRequest, env: ToolRunEnv): Promi
     );
   }
 
-  let args = call.args;
-  try {
-    const verdict = await raceAbort(
-      env.hooks.interceptToolCall({
-        toolId: call.toolId, toolName: call.toolName, toolArgs: call.args,
-        ...(call.originExtension !== undefined ? { originExtension: call.originExtension } : {}),
-      }, env.signal),
-      env.signal,
-    );
-    if (isJsonObject(verdict.args)) args = verdict.args;
-    if (verdict.block) {
-      const reason = verdict.reason?.trim() ? verdict.reason : `${call.toolName} was blocked by an extension.`;
-      decide("denied", "policy", "pre_execution", reason);
-      return refuse(args, "blocked", reason);
+  // Interception, confirmation and permission: the refused outcome, or the effective arguments.
+  const admit = async (proposed: Record<string, unknown>): Promise<{ refused: ToolRunOutcome } | { args: Record<string, unknown> }> => {
+    let args = proposed;
+    try {
+      const verdict = await raceAbort(
+        env.hooks.interceptToolCall({
+          toolId: call.toolId, toolName: call.toolName, toolArgs: call.args,
+          ...(call.originExtension !== undefined ? { originExtension: call.originExtension } : {}),
+        }, env.signal),
+        env.signal,
+      );
+      if (isJsonObject(verdict.args)) args = verdict.args;
+      if (verdict.block) {
+        const reason = verdict.reason?.trim() ? verdict.reason : `${call.toolName} was blocked by an extension.`;
+        decide("denied", "policy", "pre_execution", reason);
+        return { refused: refuse(args, "blocked", reason) };
+      }
+    } catch (err) {
+      if (isAbortError(err)) return { refused: refuse(args, stopped(), `${call.toolName} was ${stopped() === "timed_out" ? "timed out" : "cancelled"} before it ran.`) };
+      // Hooks never throw by contract; an exception here is the fail-open "allow, unchanged".
     }
-  } catch (err) {
-    if (isAbortError(err)) return refuse(args, stopped(), `${call.toolName} was ${stopped() === "timed_out" ? "timed out" : "cancelled"} before it ran.`);
-    // Hooks never throw by contract; an exception here is the fail-open "allow, unchanged".
-  }
 
-  if (tool.interactive && !env.interactiveTools) {
-    return refuse(args, "failed", `${call.toolName} needs interactive input, which this mode cannot show. Do not call it here.`);
-  }
+    if (tool.interactive && !env.interactiveTools) {
+      return { refused: refuse(args, "failed", `${call.toolName} needs interactive input, which this mode cannot show. Do not call it here.`) };
+    }
 
-  const verdict = await env.permissions.decide({
-    toolId: call.toolId,
-    toolName: call.toolName,
-    toolArgs: args,
-    ...(call.originExtension !== undefined ? { originExtension: call.originExtension } : {}),
-    preview: () => previewOf(tool, args),
-    ...(tool.change ? { change: () => tool.change!(args) } : {}),
-    onAsk: (preview) => env.emit.lifecycle({
-      type: "tool_confirmation_requested", tool_id: call.toolId, tool_name: call.toolName, tool_preview: preview, ...origin,
-    }),
-    signal: env.signal,
-  });
-  decide(verdict.decision, verdict.source, "pre_execution", verdict.reason);
-  if (verdict.decision === "denied") return refuse(args, "blocked", `${call.toolName} was not run: ${verdict.reason ?? "permission denied"}.`);
-  if (verdict.decision === "cancelled") return refuse(args, "cancelled", `${call.toolName} was not run: ${verdict.reason ?? "cancelled"}.`);
+    const verdict = await env.permissions.decide({
+      toolId: call.toolId,
+      toolName: call.toolName,
+      toolArgs: args,
+      ...(call.originExtension !== undefined ? { originExtension: call.originExtension } : {}),
+      preview: () => previewOf(tool, args),
+      ...(tool.change ? { change: () => tool.change!(args) } : {}),
+      onAsk: (preview) => env.emit.lifecycle({
+        type: "tool_confirmation_requested", tool_id: call.toolId, tool_name: call.toolName, tool_preview: preview, ...origin,
+      }),
+      signal: env.signal,
+    });
+    decide(verdict.decision, verdict.source, "pre_execution", verdict.reason);
+    if (verdict.decision === "denied") return { refused: refuse(args, "blocked", `${call.toolName} was not run: ${verdict.reason ?? "permission denied"}.`) };
+    if (verdict.decision === "cancelled") return { refused: refuse(args, "cancelled", `${call.toolName} was not run: ${verdict.reason ?? "cancelled"}.`) };
+    return { args };
+  };
+  const admitted = await (call.admission ?? ((stage) => stage()))(() => admit(call.args));
+  if ("refused" in admitted) return admitted.refused;
+  const args = admitted.args;
 
   let outcome: ToolOutcome;
   try {

@@ -66,6 +66,11 @@ export interface AgentSessionOptions {
   onToolDropped?: (tool: Tool, error: string) => void;
   /** Names of deferred tools a tool result activated. */
   onActivateTools?: (names: string[]) => void;
+  /**
+   * Notes the model gets at the start of the next prompt of conversation `sessionId` (finished
+   * detached agents), put before the prompt's text in its user message.
+   */
+  pendingNotes?: (sessionId: string) => Promise<string[]>;
   /** Ids for synthetic tool calls (tool_prompt, call_tool); injectable for tests. */
   newId?: () => string;
 }

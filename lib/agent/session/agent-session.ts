@@ -195,7 +195,9 @@ export class AgentSession {
     if (!text.trim() && images.length === 0) return Promise.reject(new Error("empty prompt: give text or images"));
     this.accept(text, images.length);
     return this.enqueueRun(text, async (signal) => {
-      const message = userMessage(text, images);
+      const notes = (await this.options.pendingNotes?.(this.transcript.id).catch(() => [])) ?? [];
+      const prompted = userMessage(text, images);
+      const message = notes.length ? { ...prompted, content: [...notes.map((note) => ({ type: "text" as const, text: note })), ...prompted.content] } : prompted;
       this.transcript.append(message);
       this.emitter.host(userMessageEvent(message));
       return this.runLoop(signal);

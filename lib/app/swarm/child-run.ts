@@ -1,0 +1,182 @@
+// One swarm runner invocation: a child zot process in swarm-child mode, in its own process
+// group, told its task on stdin and read through its NDJSON stdout (which never reaches the
+// parent's stdout). Cancelling closes its stdin (the child aborts and shuts its extensions
+// down), then the group is terminated; the outcome is known only once the process is gone.
+import { spawn } from "node:child_process";
+import { signalGroup, terminateGroup, trackGroup, untrackGroup, waitGroupGone } from "../../process/group.ts";
+import type { RunStatus } from "../../agent/events.ts";
+import { encodeSpec, SWARM_CHILD_FLAG, type SwarmChildSpec } from "./child-spec.ts";
+
+export interface SelfCommand {
+  command: string;
+  /** Arguments before the swarm-child flag (the script, for a runtime running zot's bundle). */
+  args: string[];
+}
+
+export interface ChildUsage {
+  input: number;
+  output: number;
+  costUsd: number;
+}
+
+export interface ChildOutcome {
+  status: RunStatus;
+  error?: string;
+  /** The child's last visible assistant text. */
+  answer: string;
+  steps: number;
+  toolCalls: number;
+  usage: ChildUsage;
+}
+
+export interface ChildRunOptions {
+  self: SelfCommand;
+  spec: SwarmChildSpec;
+  env: Record<string, string | undefined>;
+  /** Stops the run (status cancelled). */
+  signal: AbortSignal;
+  /** After this long the run is stopped as timed_out. */
+  limitMs: number;
+  /** How long a stopped child may take to exit before its group is killed. */
+  graceMs?: number;
+  /** Each child tool call, as one line. */
+  onToolCall?: (line: string) => void;
+  /** The child's process id once it runs. */
+  onSpawn?: (pid: number) => void;
+}
+
+const STDERR_TAIL = 2_000;
+
+export function runChild(options: ChildRunOptions): Promise<ChildOutcome> {
+  const { self, spec } = options;
+  const child = spawn(self.command, [...self.args, SWARM_CHILD_FLAG], {
+    cwd: spec.config.cwd,
+    env: options.env,
+    stdio: ["pipe", "pipe", "pipe"],
+    detached: process.platform !== "win32",
+  });
+  const pid = child.pid;
+  if (pid !== undefined && process.platform !== "win32") trackGroup(pid);
+  if (pid !== undefined) options.onSpawn?.(pid);
+
+  const seen: ChildOutcome = { status: "completed", answer: "", steps: 0, toolCalls: 0, usage: { input: 0, output: 0, costUsd: 0 } };
+  let done: { stop: string; error?: string } | undefined;
+  let stopReason: "cancelled" | "timed_out" | undefined;
+  let stderr = "";
+  let spawnError: string | undefined;
+
+  let pending = "";
+  const onLine = (line: string) => {
+    let event: Record<string, any>;
+    try {
+      event = JSON.parse(line);
+    } catch {
+      return; // stdout is NDJSON by contract; a stray line is not worth failing the run for
+    }
+    switch (event.type) {
+      case "turn_start":
+        seen.steps++;
+        break;
+      case "tool_call":
+        seen.toolCalls++;
+        options.onToolCall?.(`${event.tool_name} ${previewArgs(event.tool_args)}`.trimEnd());
+        break;
+      case "assistant_message":
+        if (typeof event.text === "string" && event.text !== "") seen.answer = event.text;
+        break;
+      case "usage":
+        seen.usage = { input: event.cumulative?.input ?? 0, output: event.cumulative?.output ?? 0, costUsd: event.cumulative?.cost_usd ?? 0 };
+        break;
+      case "done":
+        done = { stop: String(event.stop), ...(typeof event.error === "string" ? { error: event.error } : {}) };
+        break;
+    }
+  };
+  child.stdout!.on("data", (chunk: Buffer) => {
+    const parts = (pending + chunk.toString("utf8")).split("\n");
+    pending = parts.pop() ?? "";
+    parts.forEach(onLine);
+  });
+  child.stderr!.on("data", (chunk: Buffer) => (stderr = (stderr + chunk.toString("utf8")).slice(-STDERR_TAIL)));
+  child.stdin!.on("error", () => undefined); // a child that died early: its exit says why
+  child.stdin!.write(encodeSpec(spec));
+
+  const graceMs = options.graceMs ?? 2_000;
+  let stopping: Promise<void> | undefined;
+  const stop = (reason: "cancelled" | "timed_out") => {
+    if (stopping) return;
+    stopReason = reason;
+    // Closing stdin asks the child to abort and shut down; the group kill is the backstop.
+    child.stdin!.end();
+    stopping = pid === undefined ? Promise.resolve() : terminateAfter(pid, graceMs).then(() => undefined);
+  };
+  const onAbort = () => stop("cancelled");
+  if (options.signal.aborted) onAbort();
+  else options.signal.addEventListener("abort", onAbort, { once: true });
+  const timer = setTimeout(() => stop("timed_out"), options.limitMs);
+
+  return new Promise((resolve) => {
+    child.on("error", (err) => (spawnError = err.message));
+    child.on("close", async (code, signal) => {
+      clearTimeout(timer);
+      options.signal.removeEventListener("abort", onAbort);
+      if (pending) onLine(pending);
+      // Whatever the child forked must not outlive it.
+      if (pid !== undefined && process.platform !== "win32") {
+        await (stopping ?? terminateGroup(pid, 0));
+        untrackGroup(pid);
+      }
+      resolve(classify(seen, { done, stopReason, code, signal, stderr, spawnError, limitMs: options.limitMs }));
+    });
+  });
+}
+
+/** Waits up to `graceMs` for the child to leave on its own, then terminates its group. */
+async function terminateAfter(pgid: number, graceMs: number): Promise<void> {
+  if (await waitGroupGone(pgid, graceMs)) return;
+  signalGroup(pgid, "SIGTERM");
+  await terminateGroup(pgid, 500);
+}
+
+interface Ending {
+  done?: { stop: string; error?: string };
+  stopReason?: "cancelled" | "timed_out";
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stderr: string;
+  spawnError?: string;
+  limitMs: number;
+}
+
+function classify(seen: ChildOutcome, end: Ending): ChildOutcome {
+  if (end.stopReason === "timed_out") return { ...seen, status: "timed_out", error: `the agent ran longer than its limit of ${formatMs(end.limitMs)}` };
+  if (end.stopReason === "cancelled") return { ...seen, status: "cancelled", error: "the agent was cancelled" };
+  if (end.spawnError) return { ...seen, status: "failed", error: `could not start the agent: ${end.spawnError}` };
+  if (end.done && end.code === 0) return { ...seen, status: "completed" };
+  if (end.done && end.done.stop !== "end_turn" && end.done.stop !== "max_tokens" && end.done.stop !== "tool_use") {
+    return { ...seen, status: "failed", error: end.done.error ?? `the agent's run ended with ${end.done.stop}` };
+  }
+  const how = end.signal ? `was killed by ${end.signal}` : `exited with status ${end.code}`;
+  const detail = lastLine(end.stderr);
+  return { ...seen, status: "failed", error: `the agent process ${how}${detail ? `: ${detail}` : ""}` };
+}
+
+function lastLine(text: string): string {
+  return text.trim().split("\n").at(-1)?.trim() ?? "";
+}
+
+function formatMs(ms: number): string {
+  if (ms % 60_000 === 0) return `${ms / 60_000} min`;
+  if (ms % 1_000 === 0) return `${ms / 1_000} s`;
+  return `${ms} ms`;
+}
+
+/** A short view of a child call's arguments for its progress line. */
+function previewArgs(args: unknown): string {
+  if (!args || typeof args !== "object") return "";
+  const values = Object.values(args as Record<string, unknown>);
+  const first = values.find((v) => typeof v === "string") as string | undefined;
+  const text = first ?? JSON.stringify(args);
+  const flat = text.replace(/\s+/g, " ");
+  return flat.length > 80 ? `${flat.slice(0, 77)}...` : flat;
+}

@@ -1,0 +1,81 @@
+// Agent records under `$ZOT_HOME/agents/<id>.json`: what `/agents` and rpc `get_agents` list,
+// also after a restart, and what a resume continues. Written out as they are (snake_case).
+// Loading a record never emits an event.
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { writeFileAtomic } from "../../fs/atomic-write.ts";
+import { processAlive } from "../../process/group.ts";
+import type { RunStatus } from "../../agent/events.ts";
+
+export type AgentStatus = "running" | RunStatus;
+
+export interface AgentRecord {
+  id: string;
+  /** The label the model gave the task (events use the id as `name`). */
+  name?: string;
+  parent_session_id: string;
+  cwd: string;
+  status: AgentStatus;
+  detached: boolean;
+  /** The child's transcript; absent when the parent keeps no session files. */
+  session_file?: string;
+  prompt: string;
+  answer?: string;
+  error?: string;
+  /** The latest runner invocation. */
+  agent_run_id: string;
+  runs: number;
+  worktree?: { branch: string; path: string };
+  created: string;
+  updated: string;
+  finished?: string;
+  /** The zot process supervising the running agent. */
+  owner_pid?: number;
+  /** A detached agent's answer was handed to its parent conversation. */
+  delivered?: boolean;
+}
+
+const ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+export class AgentRecords {
+  constructor(readonly dir: string) {}
+
+  pathOf(id: string): string {
+    return join(this.dir, `${id}.json`);
+  }
+
+  get(id: string): AgentRecord | undefined {
+    if (!ID.test(id)) return undefined;
+    try {
+      return settle(JSON.parse(readFileSync(this.pathOf(id), "utf8")) as AgentRecord);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Every readable record, newest first. */
+  list(): AgentRecord[] {
+    let names: string[];
+    try {
+      names = readdirSync(this.dir);
+    } catch {
+      return [];
+    }
+    const records = names.filter((n) => n.endsWith(".json")).flatMap((n) => {
+      const record = this.get(n.slice(0, -".json".length));
+      return record ? [record] : [];
+    });
+    return records.sort((a, b) => b.created.localeCompare(a.created));
+  }
+
+  save(record: AgentRecord): Promise<void> {
+    return writeFileAtomic(this.pathOf(record.id), `${JSON.stringify(record, null, 2)}\n`);
+  }
+}
+
+/** A record left `running` by a zot that is gone reads as failed (nothing is emitted for it). */
+function settle(record: AgentRecord): AgentRecord {
+  if (record.status !== "running") return record;
+  if (record.owner_pid === process.pid || (record.owner_pid !== undefined && processAlive(record.owner_pid))) return record;
+  return { ...record, status: "failed", error: record.error ?? "zot exited while the agent was running" };
+}

@@ -1,0 +1,311 @@
+// The parent's swarm supervisor: runs the agent tool's tasks as child zot processes, keeps their
+// records, and emits subagent_start/subagent_stop on the parent's bus, stamped with the
+// conversation that created the task. Foreground runs answer the tool call; detached runs go
+// on in the background and hand their answer to the parent's next prompt, once.
+import { randomBytes } from "node:crypto";
+import { dirname, join } from "node:path";
+import type { EventBus, SessionIdentity } from "../../agent/event-bus.ts";
+import type { AgentCallContext, AgentDelegate, AgentRequest } from "../../tools/agent.ts";
+import { unknownToolNames } from "../../tools/index.ts";
+import { errorOutcome, textOutcome, type ToolOutcome } from "../../tools/types.ts";
+import type { RunConfig } from "../run-config.ts";
+import { parseModelSpec } from "../settings.ts";
+import { runChild, type ChildOutcome, type SelfCommand } from "./child-run.ts";
+import { AgentRecords, type AgentRecord } from "./records.ts";
+import { selfCommand } from "./self-command.ts";
+import { summaryLine } from "./summary.ts";
+import { createWorktree, type AgentWorktree } from "./worktree.ts";
+
+export const DEFAULT_AGENT_LIMIT_MS = 30 * 60_000;
+export const DEFAULT_MAX_CONCURRENT_AGENTS = 4;
+export const DEFAULT_MAX_AGENT_DEPTH = 1;
+
+/** What the supervisor needs to know of the parent right now. */
+export interface ParentView {
+  bus: EventBus;
+  sessionId: string;
+  /** The parent's session file; children keep theirs in an `agents` folder beside it. */
+  sessionFile?: string;
+  provider: string;
+  model: string;
+  jail: boolean;
+}
+
+export interface SwarmOptions {
+  /** Depth of the agent this supervisor serves (0: the user's). */
+  depth?: number;
+  /** Children deeper than this get no agent tool (default 1: children cannot delegate). */
+  maxDepth?: number;
+  /** A runner is stopped as timed_out after this long (default 30 min). */
+  limitMs?: number;
+  /** Runners at the same time (default 4); more wait for a free slot. */
+  maxConcurrent?: number;
+  /** How zot starts itself (default: the running process's runtime and entry). */
+  self?: SelfCommand;
+}
+
+export interface SupervisorOptions extends SwarmOptions {
+  /** Where records and worktrees live. */
+  home: string;
+  env: Record<string, string | undefined>;
+  /** The parent's run, which children inherit. */
+  config: RunConfig;
+  parent: () => ParentView;
+}
+
+interface LiveRun {
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+export class AgentSupervisor implements AgentDelegate {
+  readonly records: AgentRecords;
+  private readonly live = new Map<string, LiveRun>();
+  private readonly waiting: Array<() => void> = [];
+  private active = 0;
+  private readonly limitMs: number;
+  private readonly maxConcurrent: number;
+  private readonly depth: number;
+  private readonly maxDepth: number;
+  private readonly self: SelfCommand;
+
+  constructor(private readonly options: SupervisorOptions) {
+    this.records = new AgentRecords(join(options.home, "agents"));
+    this.limitMs = options.limitMs ?? DEFAULT_AGENT_LIMIT_MS;
+    this.maxConcurrent = Math.max(1, options.maxConcurrent ?? DEFAULT_MAX_CONCURRENT_AGENTS);
+    this.depth = options.depth ?? 0;
+    this.maxDepth = options.maxDepth ?? DEFAULT_MAX_AGENT_DEPTH;
+    this.self = options.self ?? selfCommand();
+  }
+
+  /** How many runners are running now. */
+  get running(): number {
+    return this.live.size;
+  }
+
+  list(): AgentRecord[] {
+    return this.records.list();
+  }
+
+  get(id: string): AgentRecord | undefined {
+    return this.records.get(id);
+  }
+
+  /** Stops a running agent; false when it is not running here. Its stop event follows when it has exited. */
+  stop(id: string): boolean {
+    const run = this.live.get(id);
+    if (!run) return false;
+    run.controller.abort();
+    return true;
+  }
+
+  /** The agent tool's entry point. */
+  async run(request: AgentRequest, context: AgentCallContext): Promise<ToolOutcome> {
+    const prepared = await this.prepare(request);
+    if (typeof prepared === "string") return errorOutcome(`agent: ${prepared}`);
+    const { record } = prepared;
+    if (request.detach) {
+      void this.launch(prepared, new AbortController(), undefined);
+      return textOutcome(`Agent ${record.id} is running in the background${worktreeNote(record)}. `
+        + "Its answer arrives at the start of a later turn; the user can follow it with /agents.");
+    }
+    const controller = new AbortController();
+    const onAbort = () => controller.abort();
+    context.signal.addEventListener("abort", onAbort, { once: true });
+    if (context.signal.aborted) controller.abort();
+    try {
+      const outcome = await this.launch(prepared, controller, context.onProgress);
+      return foregroundOutcome(record.id, outcome, worktreeNote(record));
+    } finally {
+      context.signal.removeEventListener("abort", onAbort);
+    }
+  }
+
+  /** `/agents resume ID`: continues an agent in the background. */
+  async resumeDetached(id: string, prompt: string): Promise<string> {
+    const outcome = await this.run({ resume: id, prompt, detach: true }, { signal: new AbortController().signal });
+    const text = outcome.content.map((b) => (b.type === "text" ? b.text : "")).join("");
+    if (outcome.isError) throw new Error(text);
+    return text;
+  }
+
+  /**
+   * The answers of detached agents of conversation `sessionId` that finished since the last
+   * call, as notes for the model's next turn; each is handed over once.
+   */
+  async takeFinished(sessionId: string): Promise<string[]> {
+    const notes: string[] = [];
+    for (const record of this.records.list()) {
+      if (!record.detached || record.delivered !== false || record.parent_session_id !== sessionId || record.status === "running") continue;
+      await this.records.save({ ...record, delivered: true });
+      notes.push(`[Detached agent ${record.id}${record.name ? ` (${record.name})` : ""} ${record.status}${worktreeNote(record)}]\n`
+        + (record.status === "completed" ? record.answer ?? "" : `error: ${record.error ?? "unknown"}`));
+    }
+    return notes;
+  }
+
+  /**
+   * Waits up to `waitMs` for running runners, then stops the rest and waits until they have
+   * exited (their stop events are emitted as each returns).
+   */
+  async shutdown(waitMs: number): Promise<void> {
+    if (this.live.size === 0) return;
+    const all = () => Promise.all([...this.live.values()].map((r) => r.done));
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([all(), new Promise<void>((r) => (timer = setTimeout(r, waitMs)))]);
+    clearTimeout(timer);
+    for (const run of this.live.values()) run.controller.abort();
+    await all();
+  }
+
+  // ---- internals ---------------------------------------------------------------------------
+
+  private async prepare(request: AgentRequest): Promise<Prepared | string> {
+    const parent = this.options.parent();
+    const base = this.options.config;
+    const tools = request.tools ?? base.tools;
+    if (tools) {
+      const unknown = unknownToolNames(tools);
+      if (unknown.length > 0) return `unknown tool ${unknown.join(", ")} in tools`;
+    }
+    const now = new Date().toISOString();
+    let record: AgentRecord;
+    let worktree: AgentWorktree | undefined;
+    if (request.resume !== undefined) {
+      const earlier = this.records.get(request.resume);
+      if (!earlier) return `no agent with id "${request.resume}" (/agents lists them)`;
+      if (earlier.status === "running") return `agent ${earlier.id} is still running`;
+      if (!earlier.session_file) return `agent ${earlier.id} kept no transcript to resume`;
+      record = {
+        ...earlier, status: "running", prompt: request.prompt, detached: request.detach === true, runs: earlier.runs + 1,
+        agent_run_id: newId("run"), updated: now, owner_pid: process.pid,
+      };
+      delete record.answer;
+      delete record.error;
+      delete record.finished;
+      delete record.delivered;
+    } else {
+      const id = newId("agent");
+      let cwd = base.cwd;
+      if (request.worktree) {
+        try {
+          worktree = await createWorktree(base.cwd, join(this.options.home, "worktrees"), id);
+        } catch (err) {
+          return (err as Error).message;
+        }
+        cwd = worktree.cwd;
+      }
+      record = {
+        id, ...(request.name ? { name: request.name } : {}), parent_session_id: parent.sessionId, cwd, status: "running",
+        detached: request.detach === true, prompt: request.prompt, agent_run_id: newId("run"), runs: 1,
+        ...(parent.sessionFile ? { session_file: join(dirname(parent.sessionFile), "agents", `${id}.jsonl`) } : {}),
+        ...(worktree ? { worktree: { branch: worktree.branch, path: worktree.path } } : {}),
+        created: now, updated: now, owner_pid: process.pid,
+      };
+    }
+    let model: ReturnType<typeof parseModelSpec> | undefined;
+    try {
+      model = request.model ? parseModelSpec(request.model) : undefined;
+    } catch (err) {
+      return (err as Error).message;
+    }
+    const config: RunConfig = {
+      ...base,
+      cwd: record.cwd,
+      provider: model?.provider ?? parent.provider,
+      model: model?.model ?? parent.model,
+      rememberModel: false,
+      session: record.session_file ? { kind: "path", path: record.session_file } : { kind: "none" },
+      ...(tools ? { tools } : {}),
+      yolo: true,
+      jail: parent.jail,
+    };
+    return { record, config, identity: { id: record.parent_session_id, cwd: base.cwd } };
+  }
+
+  private async acquire(signal: AbortSignal): Promise<boolean> {
+    while (this.active >= this.maxConcurrent) {
+      if (signal.aborted) return false;
+      await new Promise<void>((wake) => {
+        this.waiting.push(wake);
+        signal.addEventListener("abort", () => wake(), { once: true });
+      });
+    }
+    this.active++;
+    return true;
+  }
+
+  private release(): void {
+    this.active--;
+    this.waiting.shift()?.();
+  }
+
+  /** Runs one runner invocation from start event to stop event; resolves with its outcome. */
+  private async launch(prepared: Prepared, controller: AbortController, onProgress?: (line: string) => void): Promise<ChildOutcome> {
+    const { record, config, identity } = prepared;
+    const bus = this.options.parent().bus;
+    let finish!: () => void;
+    this.live.set(record.id, { controller, done: new Promise<void>((r) => (finish = r)) });
+    const ids = { agent_id: record.id, agent_run_id: record.agent_run_id, name: record.id };
+    await this.records.save(record);
+    let outcome: ChildOutcome;
+    try {
+      if (!(await this.acquire(controller.signal))) {
+        outcome = { ...emptyOutcome(), status: "cancelled", error: "the agent was cancelled before it started" };
+      } else {
+        bus.lifecycle({ type: "subagent_start", ...ids }, { session: identity });
+        try {
+          outcome = await runChild({
+            self: this.self,
+            spec: { config, prompt: record.prompt, agentId: record.id, depth: this.depth + 1, maxDepth: this.maxDepth },
+            env: this.options.env,
+            signal: controller.signal,
+            limitMs: this.limitMs,
+            ...(onProgress ? { onToolCall: onProgress } : {}),
+          });
+        } finally {
+          this.release();
+        }
+        // The runner has returned: only now is its stop reported, cancellations included.
+        bus.lifecycle({ type: "subagent_stop", ...ids, status: outcome.status, ...(outcome.error ? { error: outcome.error } : {}) },
+          { session: identity });
+      }
+      const now = new Date().toISOString();
+      await this.records.save({
+        ...record, status: outcome.status, answer: outcome.answer, ...(outcome.error ? { error: outcome.error } : {}),
+        updated: now, finished: now, ...(record.detached ? { delivered: false } : {}),
+      }).catch(() => undefined);
+      return outcome;
+    } finally {
+      this.live.delete(record.id);
+      finish();
+    }
+  }
+}
+
+interface Prepared {
+  record: AgentRecord;
+  config: RunConfig;
+  identity: SessionIdentity;
+}
+
+function newId(prefix: string): string {
+  return `${prefix}-${randomBytes(4).toString("hex")}`;
+}
+
+function emptyOutcome(): ChildOutcome {
+  return { status: "completed", answer: "", steps: 0, toolCalls: 0, usage: { input: 0, output: 0, costUsd: 0 } };
+}
+
+function worktreeNote(record: Pick<AgentRecord, "worktree">): string {
+  return record.worktree ? ` (branch ${record.worktree.branch}, worktree ${record.worktree.path})` : "";
+}
+
+function foregroundOutcome(id: string, outcome: ChildOutcome, where: string): ToolOutcome {
+  const summary = `${summaryLine(id, outcome)}${where}`;
+  if (outcome.status === "completed") return textOutcome(`${outcome.answer}\n\n${summary}`);
+  return {
+    ...errorOutcome(`${outcome.error ?? "the agent failed"}${outcome.answer ? `\n\nLast answer:\n${outcome.answer}` : ""}\n\n${summary}`,
+      outcome.status),
+  };
+}
