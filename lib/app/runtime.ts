@@ -14,6 +14,7 @@ import { zotPaths, type ZotPaths } from "../paths.ts";
 import { createProvider, resolveApiKey } from "../providers/index.ts";
 import { unknownToolNames } from "../tools/index.ts";
 import { BUILTIN_TOOL_NAMES } from "../protocol/limits.ts";
+import { swarmFromEnv } from "./swarm/env-settings.ts";
 import { AgentSupervisor, DEFAULT_MAX_AGENT_DEPTH, type ParentView, type SwarmOptions } from "./swarm/supervisor.ts";
 import type { Skill } from "../tools/skill-file.ts";
 import { BUILTIN_COMMANDS } from "./builtin-commands.ts";
@@ -138,7 +139,7 @@ export async function createRuntime(input: RunConfig | RunConfigInput, io: Runti
   // Without saving (--no-session) a fresh conversation stays in memory too.
   const fresh = () => (config.session.kind === "none" ? { kind: "none" as const } : { kind: "new" as const });
   const skills = new SkillCatalog(config, paths.home, warn);
-  const swarm = io.swarm ?? {};
+  const swarm = { ...swarmFromEnv(env, warn), ...io.swarm };
   const agents: AgentSupervisor | undefined = (swarm.depth ?? 0) < (swarm.maxDepth ?? DEFAULT_MAX_AGENT_DEPTH)
     ? new AgentSupervisor({
       ...swarm, home: paths.home, env, config: { ...config, cwd },

@@ -1,27 +1,32 @@
 // The agent tool end to end: the real zot bundle delegates to real swarm-child processes, and
-// one scripted model server answers parent and children alike.
+// one scripted model server answers parent and children alike (routed by a marker in each
+// conversation's first user message).
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { EXAMPLES } from "../examples/support.ts";
+import { rpc } from "./rpc-client.ts";
 import { jsonLines, makeWorld, requestText, type World } from "./support.ts";
-import { routedTurns, swarmChildren } from "./swarm-support.ts";
+import { eventually, firstUserText, processesIn, routedTurns, startJson, worldRoot } from "./swarm-support.ts";
 
 let world: World | undefined;
 afterEach(async () => {
-  if (world) expect(swarmChildren(world.cwd)).toEqual([]);
+  // No process may be left behind: no swarm child, nothing a child started.
+  if (world) expect(await eventually(() => processesIn(worldRoot(world!.cwd)).length === 0 || undefined, 5_000, "no process left")).toBe(true);
   await world?.close();
   world = undefined;
 });
 
+const agentCall = (id: string, args: Record<string, unknown>) => ({ tool_calls: [{ id, name: "agent", args }] });
+const resultOf = (lines: Array<Record<string, any>>, id: string) => lines.find((l) => l.type === "tool_result" && l.tool_id === id)!;
+const textOf = (result: Record<string, any>) => result.result.content.map((b: any) => b.text ?? "").join("");
+
 describe("subagents", () => {
-  it("a foreground agent runs bash in a child zot and the parent gets its answer with a summary", async () => {
+  it("a foreground agent runs bash in a child zot; the parent gets its answer with a one-line summary", async () => {
     world = await makeWorld(routedTurns({
-      "PARENT": [
-        { tool_calls: [{ id: "toolu_agent", name: "agent", args: { prompt: "CHILD-A: say hello through bash" } }] },
-        { text: "The child said hello." },
-      ],
-      "CHILD-A": [
-        { tool_calls: [{ name: "bash", args: { command: "echo hello-from-child" } }] },
-        { text: "bash printed hello-from-child" },
-      ],
+      PARENT: [agentCall("toolu_agent", { prompt: "CHILD-A: say hello through bash" }), { text: "The child said hello." }],
+      "CHILD-A": [{ tool_calls: [{ name: "bash", args: { command: "echo hello-from-child" } }] }, { text: "bash printed hello-from-child" }],
     }));
     const run = await world.run(["--mode", "json", "--no-ext", "PARENT: delegate the greeting"]);
     expect(run.stderr).toBe("");
@@ -29,14 +34,220 @@ describe("subagents", () => {
     const lines = jsonLines(run.stdout);
     const progress = lines.filter((l) => l.type === "tool_progress" && l.tool_id === "toolu_agent").map((l) => l.text);
     expect(progress).toEqual(["bash echo hello-from-child"]);
-    const result = lines.find((l) => l.type === "tool_result" && l.tool_id === "toolu_agent")!;
+    const result = resultOf(lines, "toolu_agent");
     expect(result.status).toBe("completed");
-    const text = result.result.content[0].text as string;
-    expect(text).toMatch(/^bash printed hello-from-child\n\n\[agent agent-[0-9a-f]{8} completed: 2 steps, 1 tool call, 60 tokens, \$[\d.]+\]$/);
+    expect(textOf(result)).toMatch(/^bash printed hello-from-child\n\n\[agent agent-[0-9a-f]{8} completed: 2 steps, 1 tool call, 60 tokens, \$[\d.]+\]$/);
     // The child's own lines never reach the parent's stdout.
     expect(lines.filter((l) => l.type === "session")).toHaveLength(1);
     expect(lines.some((l) => l.type === "tool_call" && l.tool_name === "bash")).toBe(false);
-    const last = world.server.requests.at(-1)!;
-    expect(requestText(last.body)).toContain("bash printed hello-from-child");
+    expect(requestText(world.server.requests.at(-1)!.body)).toContain("bash printed hello-from-child");
+    // The child kept its own transcript in an agents folder beside the parent's session file.
+    const sessionId = lines[0]!.session_id;
+    const agentId = lines.find((l) => l.type === "subagent_start")!.agent_id;
+    const sessions = execFileSync("find", [join(world.home, "sessions"), "-name", "*.jsonl"], { encoding: "utf8" }).trim().split("\n").sort();
+    expect(sessions.map((p) => p.split("/").slice(-2).join("/"))).toEqual([`agents/${agentId}.jsonl`, expect.stringMatching(new RegExp(`/?${sessionId}\\.jsonl$`))].sort());
+  });
+
+  it("subagent_start and subagent_stop pair by agent_run_id, name the agent id, carry the parent session, and frame the progress", async () => {
+    world = await makeWorld(routedTurns({
+      PARENT: [agentCall("toolu_agent", { prompt: "CHILD-E: list", name: "lister" }), { text: "done" }],
+      "CHILD-E": [{ tool_calls: [{ name: "bash", args: { command: "true" } }] }, { text: "listed" }],
+    }));
+    const run = await world.run(["--mode", "json", "--no-ext", "PARENT: go"]);
+    const lines = jsonLines(run.stdout);
+    const sessionId = lines[0]!.session_id;
+    const order = lines.filter((l) => ["tool_call", "permission_decision", "subagent_start", "tool_progress", "subagent_stop", "tool_result"].includes(l.type))
+      .map((l) => l.type);
+    expect(order).toEqual(["tool_call", "permission_decision", "subagent_start", "tool_progress", "subagent_stop", "tool_result"]);
+    const start = lines.find((l) => l.type === "subagent_start")!;
+    const stop = lines.find((l) => l.type === "subagent_stop")!;
+    expect(start).toMatchObject({ session_id: sessionId, name: start.agent_id, agent_run_id: expect.stringMatching(/^run-[0-9a-f]{8}$/) });
+    expect(stop).toMatchObject({ agent_id: start.agent_id, agent_run_id: start.agent_run_id, name: start.agent_id, status: "completed", session_id: sessionId });
+    expect(stop.error).toBeUndefined();
+    expect(stop.sequence).toBeGreaterThan(start.sequence);
+  });
+
+  it("two agent calls in one response run at the same time", async () => {
+    const script = (tag: string) => [
+      { tool_calls: [{ name: "bash", args: { command: `date +%s%N > ${tag}.start; sleep 0.8; date +%s%N > ${tag}.end` } }] },
+      { text: `${tag} finished` },
+    ];
+    world = await makeWorld(routedTurns({
+      PARENT: [{ tool_calls: [
+        { id: "toolu_one", name: "agent", args: { prompt: "CHILD-ONE: work" } },
+        { id: "toolu_two", name: "agent", args: { prompt: "CHILD-TWO: work" } },
+      ] }, { text: "both finished" }],
+      "CHILD-ONE": script("one"),
+      "CHILD-TWO": script("two"),
+    }));
+    const run = await world.run(["--mode", "json", "--no-ext", "PARENT: fan out"]);
+    expect(run.code).toBe(0);
+    const time = (name: string) => Number(readFileSync(join(world!.cwd, name), "utf8").trim()) / 1e6;
+    // Each ran while the other was running.
+    expect(time("one.start")).toBeLessThan(time("two.end"));
+    expect(time("two.start")).toBeLessThan(time("one.end"));
+    const lines = jsonLines(run.stdout);
+    const starts = lines.filter((l) => l.type === "subagent_start");
+    const firstStop = lines.findIndex((l) => l.type === "subagent_stop");
+    expect(starts).toHaveLength(2);
+    expect(lines.indexOf(starts[1]!)).toBeLessThan(firstStop);
+    expect(new Set(starts.map((s) => s.agent_run_id)).size).toBe(2);
+    expect(textOf(resultOf(lines, "toolu_one"))).toMatch(/^one finished/);
+    expect(textOf(resultOf(lines, "toolu_two"))).toMatch(/^two finished/);
+    // The results reach the model in the order it made the calls.
+    const toolResults = world.server.requests.at(-1)!.body.messages.at(-1).content.map((b: any) => b.tool_use_id);
+    expect(toolResults).toEqual(["toolu_one", "toolu_two"]);
+  });
+
+  it("a detached agent is listed after a restart without replayed events, its answer reaches the next turn once, and resume keeps its id with a new run id", async () => {
+    world = await makeWorld(routedTurns({
+      PARENT: [
+        agentCall("toolu_detach", { prompt: "CHILD-D: remember the word kiwi", detach: true }),
+        { text: "started it" },
+        { text: "noted the answer" },
+        { text: "nothing new" },
+      ],
+      "CHILD-D": [{ text: "the word is kiwi" }, { text: "resumed: still kiwi" }],
+      RESUMER: [(request) => agentCall("toolu_resume", { resume: agentIdIn(request.body), prompt: "again" }), { text: "resumed" }],
+    }));
+    const first = rpc(world, ["--no-ext"]);
+    await first.call({ type: "prompt", message: "PARENT: start a background agent" });
+    const detachResult = await first.waitFor((l) => l.type === "tool_result" && l.tool_id === "toolu_detach");
+    expect(textOf(detachResult)).toMatch(/^Agent agent-[0-9a-f]{8} is running in the background/);
+    const stop = await first.waitFor((l) => l.type === "subagent_stop");
+    expect(stop.status).toBe("completed");
+    const agentId = stop.agent_id as string;
+    await first.waitFor((l) => l.type === "done");
+    // The next prompt carries the answer, the one after does not.
+    await first.call({ type: "prompt", message: "what came back?" });
+    await eventually(() => first.lines.filter((l) => l.type === "done").length === 2 || undefined);
+    await first.call({ type: "prompt", message: "anything else?" });
+    await eventually(() => first.lines.filter((l) => l.type === "done").length === 3 || undefined);
+    const parentRequests = world.server.requests.filter((r) => firstUserText(r.body).startsWith("PARENT"));
+    const lastUser = (body: any) => JSON.stringify(body.messages.at(-1));
+    expect(lastUser(parentRequests[2]!.body)).toContain("the word is kiwi");
+    expect(lastUser(parentRequests[2]!.body)).toContain(`Detached agent ${agentId}`);
+    expect(lastUser(parentRequests[3]!.body)).not.toContain("the word is kiwi");
+    first.end();
+    expect(await first.exited).toBe(0);
+
+    // A restart lists it, and loading it replays nothing.
+    const second = rpc(world, ["--no-ext"]);
+    const listed = await second.call({ type: "get_agents" });
+    expect(listed.data.agents).toEqual([expect.objectContaining({ id: agentId, status: "completed", detached: true, answer: "the word is kiwi", runs: 1 })]);
+    expect(second.lines.some((l) => l.type === "subagent_start" || l.type === "subagent_stop")).toBe(false);
+    await second.call({ type: "prompt", message: `RESUMER: resume ${agentId}` });
+    const resumeResult = await second.waitFor((l) => l.type === "tool_result" && l.tool_id === "toolu_resume");
+    expect(textOf(resumeResult)).toMatch(/^resumed: still kiwi/);
+    const restart = second.lines.find((l) => l.type === "subagent_start")!;
+    expect(restart.agent_id).toBe(agentId);
+    expect(restart.agent_run_id).not.toBe(stop.agent_run_id);
+    // The resumed child continued its transcript.
+    const resumedRequest = world.server.requests.filter((r) => firstUserText(r.body).startsWith("CHILD-D")).at(-1)!;
+    expect(requestText(resumedRequest.body)).toContain("the word is kiwi");
+    await second.waitFor((l) => l.type === "done");
+    second.end();
+    expect(await second.exited).toBe(0);
+  });
+
+  it("cancelling the parent's call cancels the child; subagent_stop (cancelled) comes only once the runner has exited", async () => {
+    world = await makeWorld(routedTurns({
+      PARENT: [agentCall("toolu_agent", { prompt: "CHILD-C: wait" })],
+      "CHILD-C": [{ tool_calls: [{ name: "bash", args: { command: "sleep 30" } }] }],
+    }));
+    const zot = startJson(world, ["--no-ext", "PARENT: delegate a long task"]);
+    await zot.waitFor((l) => l.type === "tool_progress" && l.text === "bash sleep 30");
+    await eventually(() => processesIn(world!.cwd).some((pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8").startsWith("sleep")) || undefined);
+    zot.child.kill("SIGINT");
+    const stop = await zot.waitFor((l) => l.type === "subagent_stop");
+    // The child and its bash are gone by the time stop is reported.
+    expect(processesIn(world.cwd, true)).toEqual([]);
+    expect(stop.status).toBe("cancelled");
+    expect(resultOf(zot.lines, "toolu_agent") ?? (await zot.waitFor((l) => l.type === "tool_result"))).toMatchObject({ status: "cancelled" });
+    expect(await zot.exited).toBe(130);
+  });
+
+  it("a child that outlives its limit is stopped as timed_out", async () => {
+    world = await makeWorld(routedTurns({
+      PARENT: [agentCall("toolu_agent", { prompt: "CHILD-T: think forever" }), { text: "it timed out" }],
+      "CHILD-T": [{ text: "thinking and thinking", hang_after: 1 }],
+    }));
+    const run = await world.run(["--mode", "json", "--no-ext", "PARENT: go"], { env: { ZOT_AGENT_TIMEOUT_MS: "1500" } });
+    const lines = jsonLines(run.stdout);
+    expect(lines.find((l) => l.type === "subagent_stop")).toMatchObject({ status: "timed_out", error: "the agent ran longer than its limit of 1.5 s" });
+    const result = resultOf(lines, "toolu_agent");
+    expect(result.status).toBe("timed_out");
+    expect(textOf(result)).toContain("the agent ran longer than its limit");
+  });
+
+  it("kill -9 of a child gives failed with how it ended", async () => {
+    world = await makeWorld(routedTurns({
+      PARENT: [agentCall("toolu_agent", { prompt: "CHILD-K: think forever" }), { text: "it died" }],
+      "CHILD-K": [{ text: "thinking", hang_after: 1 }],
+    }));
+    const zot = startJson(world, ["--no-ext", "PARENT: go"]);
+    await zot.waitFor((l) => l.type === "subagent_start");
+    const [pid] = await eventually(() => {
+      const found = processesIn(world!.cwd, true);
+      return found.length > 0 && world!.server.requests.length >= 2 ? found : undefined;
+    });
+    process.kill(pid!, "SIGKILL");
+    const stop = await zot.waitFor((l) => l.type === "subagent_stop");
+    expect(stop).toMatchObject({ status: "failed", error: expect.stringMatching(/^the agent process was killed by SIGKILL/) });
+    expect(await zot.exited).toBe(0);
+    expect(resultOf(zot.lines, "toolu_agent").status).toBe("failed");
+  });
+
+  it("a guard extension blocks a child's rm -rf: children load extensions like every mode", async () => {
+    world = await makeWorld(routedTurns({
+      PARENT: [agentCall("toolu_agent", { prompt: "CHILD-G: clean up" }), { text: "the guard stopped it" }],
+      "CHILD-G": [
+        { tool_calls: [{ id: "danger", name: "bash", args: { command: "touch ran.txt; rm -rf /" } }] },
+        { text: "the guard refused" },
+      ],
+    }));
+    const run = await world.run(["--mode", "json", "-e", join(EXAMPLES, "guard"), "PARENT: clean"]);
+    expect(run.code).toBe(0);
+    const childSecond = world.server.requests.filter((r) => firstUserText(r.body).startsWith("CHILD-G"))[1]!;
+    expect(requestText(childSecond.body)).toContain("refused by the guard extension");
+    expect(existsSync(join(world.cwd, "ran.txt"))).toBe(false);
+    expect(textOf(resultOf(jsonLines(run.stdout), "toolu_agent"))).toMatch(/^the guard refused/);
+  });
+
+  it("worktree: true runs the child on a new branch in a fresh git worktree; outside git it is a tool error", async () => {
+    world = await makeWorld(routedTurns({
+      PARENT: [
+        agentCall("toolu_outside", { prompt: "CHILD-W: never runs", worktree: true }),
+        { text: "not a repository" },
+        agentCall("toolu_wt", { prompt: "CHILD-W: where am I", worktree: true }),
+        { text: "done" },
+      ],
+      "CHILD-W": [
+        { tool_calls: [{ name: "bash", args: { command: "git branch --show-current > here.txt; pwd >> here.txt" } }] },
+        { text: "wrote here.txt" },
+      ],
+    }));
+    const outside = await world.run(["--mode", "json", "--no-ext", "PARENT: outside git"]);
+    const refused = resultOf(jsonLines(outside.stdout), "toolu_outside");
+    expect(refused.status).toBe("failed");
+    expect(textOf(refused)).toBe(`agent: worktree needs a git repository, and ${world.cwd} is not inside one`);
+
+    const git = (...args: string[]) => execFileSync("git", args, { cwd: world!.cwd, encoding: "utf8" });
+    git("init", "-q", "-b", "main");
+    git("-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "--allow-empty", "-m", "start");
+    const inside = await world.run(["--mode", "json", "--no-ext", "PARENT: inside git"]);
+    const result = resultOf(jsonLines(inside.stdout), "toolu_wt");
+    const match = /\(branch (zot\/agent-[0-9a-f]{8}), worktree (\S+)\)$/.exec(textOf(result));
+    expect(match).not.toBeNull();
+    const [, branch, path] = match!;
+    expect(readFileSync(join(path!, "here.txt"), "utf8")).toBe(`${branch}\n${path}\n`);
+    expect(existsSync(join(world.cwd, "here.txt"))).toBe(false);
+    expect(git("branch", "--list", branch!)).toContain(branch);
   });
 });
+
+/** The agent id a parent's earlier tool result named, for a resume turn. */
+function agentIdIn(body: any): string {
+  const text = firstUserText(body);
+  return /agent-[0-9a-f]{8}/.exec(text)?.[0] ?? "missing";
+}

@@ -1,8 +1,11 @@
 // Subagent tests: one scripted model server answers the parent and its children alike, each
 // conversation routed by a marker in its first user message, and a scan for swarm-child
 // processes still running in a test project.
+import { dirname } from "node:path";
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import type { RecordedRequest, StaticTurn, Turn } from "../support/model-server.ts";
+import { checkStreamLine } from "../support/stream-check.ts";
+import type { World } from "./support.ts";
 
 /** The text of a request's first user message (Anthropic and OpenAI wires). */
 export function firstUserText(body: any): string {
@@ -32,20 +35,60 @@ export function routedTurns(routes: Record<string, Turn[]>): Turn[] {
   return Array.from({ length: count }, () => turn);
 }
 
-/** Pids of `zot --swarm-child` processes running in `cwd` (or below it). */
-export function swarmChildren(cwd: string): number[] {
+/** Pids of live processes whose working directory is `dir` or below it (`swarmOnly`: swarm children). */
+export function processesIn(dir: string, swarmOnly = false): number[] {
   const pids: number[] = [];
   for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
     try {
-      const cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8");
-      if (!cmdline.includes("--swarm-child")) continue;
+      if (swarmOnly && !readFileSync(`/proc/${entry}/cmdline`, "utf8").includes("--swarm-child")) continue;
       const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
       if (/\) [ZX] /.test(stat)) continue;
-      if (readlinkSync(`/proc/${entry}/cwd`).startsWith(cwd)) pids.push(Number(entry));
+      if (readlinkSync(`/proc/${entry}/cwd`).startsWith(dir)) pids.push(Number(entry));
     } catch {
       // exited meanwhile
     }
   }
   return pids;
+}
+
+/** Polls until `check` holds (or throws after `ms`). */
+export async function eventually<T>(check: () => T | undefined, ms = 10_000, what = "the condition"): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** The test world's folders (project, home with its worktrees). */
+export const worldRoot = (cwd: string) => dirname(cwd);
+
+/** A json-mode zot left running: its lines as they come, and a way to wait for one. */
+export function startJson(w: World, args: string[], env: Record<string, string> = {}) {
+  const child = w.start(["--mode", "json", ...args], { env });
+  child.stdin!.end();
+  const lines: Array<Record<string, any>> = [];
+  let buffer = "";
+  let stderr = "";
+  child.stderr!.on("data", (d) => (stderr += d));
+  child.stdout!.on("data", (d: Buffer) => {
+    buffer += d.toString();
+    let nl: number;
+    while ((nl = buffer.indexOf("\n")) >= 0) {
+      lines.push(checkStreamLine(buffer.slice(0, nl)));
+      buffer = buffer.slice(nl + 1);
+    }
+  });
+  const exited = new Promise<number | null>((done) => child.on("close", (code) => done(code)));
+  return {
+    child,
+    lines,
+    exited,
+    stderr: () => stderr,
+    waitFor: (pred: (l: Record<string, any>) => boolean, ms = 15_000) =>
+      eventually(() => lines.find(pred), ms, `a line in ${JSON.stringify(lines.map((l) => l.type))}\n${stderr}`),
+  };
 }

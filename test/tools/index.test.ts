@@ -27,7 +27,7 @@ describe("createBuiltinTools", () => {
     const cwd = tempDir();
     expect(createBuiltinTools({ cwd, only: ["bash", "read"] }).map((t) => t.name)).toEqual(["read", "bash"]);
     expect(createBuiltinTools({ cwd, only: [] })).toEqual([]);
-    expect(() => createBuiltinTools({ cwd, only: ["read", "grep"] })).toThrow('unknown built-in tool "grep"; available: read, write, edit, bash, skill');
+    expect(() => createBuiltinTools({ cwd, only: ["read", "grep"] })).toThrow('unknown built-in tool "grep"; available: read, write, edit, bash, skill, agent');
     expect(unknownToolNames(["read", "ls", "skill"])).toEqual(["ls"]);
   });
 

@@ -167,8 +167,7 @@ function lastLine(text: string): string {
 
 function formatMs(ms: number): string {
   if (ms % 60_000 === 0) return `${ms / 60_000} min`;
-  if (ms % 1_000 === 0) return `${ms / 1_000} s`;
-  return `${ms} ms`;
+  return ms >= 1_000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`;
 }
 
 /** A short view of a child call's arguments for its progress line. */

@@ -249,11 +249,13 @@ export class AgentSupervisor implements AgentDelegate {
     const ids = { agent_id: record.id, agent_run_id: record.agent_run_id, name: record.id };
     await this.records.save(record);
     let outcome: ChildOutcome;
+    let started = false;
     try {
       if (!(await this.acquire(controller.signal))) {
         outcome = { ...emptyOutcome(), status: "cancelled", error: "the agent was cancelled before it started" };
       } else {
         bus.lifecycle({ type: "subagent_start", ...ids }, { session: identity });
+        started = true;
         try {
           outcome = await runChild({
             self: this.self,
@@ -266,15 +268,15 @@ export class AgentSupervisor implements AgentDelegate {
         } finally {
           this.release();
         }
-        // The runner has returned: only now is its stop reported, cancellations included.
-        bus.lifecycle({ type: "subagent_stop", ...ids, status: outcome.status, ...(outcome.error ? { error: outcome.error } : {}) },
-          { session: identity });
       }
       const now = new Date().toISOString();
       await this.records.save({
         ...record, status: outcome.status, answer: outcome.answer, ...(outcome.error ? { error: outcome.error } : {}),
         updated: now, finished: now, ...(record.detached ? { delivered: false } : {}),
       }).catch(() => undefined);
+      // The runner has returned (and its record says so): only now is its stop reported, cancellations included.
+      if (started) bus.lifecycle({ type: "subagent_stop", ...ids, status: outcome.status, ...(outcome.error ? { error: outcome.error } : {}) },
+        { session: identity });
       return outcome;
     } finally {
       this.live.delete(record.id);

@@ -34,6 +34,9 @@ export const RPC_COMMAND_SCHEMAS = {
   get_models: v.looseObject({ type: v.literal("get_models"), id, all: flag("all") }),
   panel_key: v.looseObject({ type: v.literal("panel_key"), id, panel_id: str("panel_id"), key: str("key"), text: v.optional(str("text")) }),
   ping: v.looseObject({ type: v.literal("ping"), id }),
+  /** Subagents: their records (also those of earlier runs), and stopping a running one by `agent_id`. */
+  get_agents: v.looseObject({ type: v.literal("get_agents"), id }),
+  stop_agent: v.looseObject({ type: v.literal("stop_agent"), id, agent_id: str("agent_id") }),
 } as const;
 
 type Schemas = typeof RPC_COMMAND_SCHEMAS;

@@ -161,6 +161,11 @@ async function answer(ctx: RpcContext, command: Exclude<RpcCommand, { type: "pro
       return {
         models: listModels(command.all ? undefined : session.state.provider).map((info) => ({ ...info, reasoning: info.thinking !== undefined })),
       };
+    case "get_agents":
+      return { agents: rt.agents?.list() ?? [], running: rt.agents?.running ?? 0 };
+    case "stop_agent":
+      if (!rt.agents?.stop(command.agent_id)) throw new Error(`no running agent "${command.agent_id}"`);
+      return { stopping: true };
     case "panel_key":
       if (!rt.host.openPanels().some((p) => p.panelId === command.panel_id)) throw new Error(`no open panel "${command.panel_id}"`);
       // As in the REPL, esc is the user closing the panel (the client has no other way to):

@@ -58,6 +58,17 @@ export const RpcMessageSchema = v.union([
   }),
 ]);
 
+/** A subagent's record (get_agents). */
+const AgentRecordSchema = v.looseObject({
+  id: v.string(), name: v.optional(v.string()), parent_session_id: v.string(), cwd: v.string(),
+  status: v.picklist(["running", "completed", "failed", "cancelled", "timed_out"]), detached: v.boolean(),
+  session_file: v.optional(v.string()), prompt: v.string(), answer: v.optional(v.string()), error: v.optional(v.string()),
+  agent_run_id: v.string(), runs: count, worktree: v.optional(v.looseObject({ branch: v.string(), path: v.string() })),
+  created: time, updated: time, finished: v.optional(time),
+  /** The zot process supervising it while it runs; whether a detached answer reached its conversation. */
+  owner_pid: v.optional(count), delivered: v.optional(v.boolean()),
+});
+
 const CommandAction = v.picklist(["run", "output", "display", "insert", "open_panel", "noop", "compact"]);
 
 /** `data` of a successful response, by command. */
@@ -90,4 +101,6 @@ export const RPC_RESPONSE_DATA_SCHEMAS = {
   set_model: v.looseObject({ provider: v.string(), model: v.string(), warning: v.optional(v.string()) }),
   get_models: v.looseObject({ models: v.array(ModelInfoSchema) }),
   panel_key: v.looseObject({ closed: v.optional(v.literal(true)) }),
+  get_agents: v.looseObject({ agents: v.array(AgentRecordSchema), running: count }),
+  stop_agent: v.looseObject({ stopping: v.literal(true) }),
 } satisfies Record<RpcCommandType, v.GenericSchema>;
