@@ -5,6 +5,7 @@ import type { PanelContent } from "../protocol/index.ts";
 import type { ExtensionReport } from "../extensions/host/report.ts";
 import { listModels } from "../providers/index.ts";
 import { BUILTIN_COMMANDS } from "./builtin-commands.ts";
+import { agentsCommand } from "./swarm/agents-command.ts";
 import { checkModelChoice, type ModelChoice } from "./model-choice.ts";
 import type { Runtime } from "./runtime.ts";
 
@@ -126,6 +127,10 @@ async function runBuiltin(rt: Runtime, name: string, args: string, interactive: 
       return { kind: "output", text: extText(rt) };
     case "tools":
       return { kind: "output", text: toolsText(rt) };
+    case "agents": {
+      const outcome = await agentsCommand(rt.agents, args);
+      return outcome.ok ? { kind: "output", text: outcome.text } : { kind: "failed", message: outcome.message };
+    }
     case "yolo": {
       const on = args === "" ? !s.yolo : args === "on";
       s.setYolo(on);

@@ -41,11 +41,48 @@ describe("subagents", () => {
     expect(lines.filter((l) => l.type === "session")).toHaveLength(1);
     expect(lines.some((l) => l.type === "tool_call" && l.tool_name === "bash")).toBe(false);
     expect(requestText(world.server.requests.at(-1)!.body)).toContain("bash printed hello-from-child");
+    // Depth 1: the parent may delegate, the child may not.
+    const toolNames = (r: { body: any }) => r.body.tools.map((t: any) => t.name);
+    const [parentFirst, childFirst] = world.server.requests;
+    expect(toolNames(parentFirst!)).toContain("agent");
+    expect(firstUserText(childFirst!.body)).toBe("CHILD-A: say hello through bash");
+    expect(toolNames(childFirst!)).toContain("bash");
+    expect(toolNames(childFirst!)).not.toContain("agent");
     // The child kept its own transcript in an agents folder beside the parent's session file.
     const sessionId = lines[0]!.session_id;
     const agentId = lines.find((l) => l.type === "subagent_start")!.agent_id;
     const sessions = execFileSync("find", [join(world.home, "sessions"), "-name", "*.jsonl"], { encoding: "utf8" }).trim().split("\n").sort();
     expect(sessions.map((p) => p.split("/").slice(-2).join("/"))).toEqual([`agents/${agentId}.jsonl`, expect.stringMatching(new RegExp(`/?${sessionId}\\.jsonl$`))].sort());
+
+    // /agents lists it, /agents show gives its answer.
+    const list = await world.run(["-p", "--no-ext", "/agents"]);
+    expect(list.stdout).toMatch(new RegExp(`^Agents \\(/agents show ID for one\\):\n  ${agentId}  completed +foreground`));
+    const show = await world.run(["-p", "--no-ext", `/agents show ${agentId}`]);
+    expect(show.stdout).toContain(`Agent ${agentId}: completed`);
+    expect(show.stdout).toContain("bash printed hello-from-child");
+    const unknown = await world.run(["-p", "--no-ext", "/agents show agent-nope"]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('no agent "agent-nope" (/agents lists them)');
+  });
+
+  it("rpc stop_agent stops a running detached agent: its stop says cancelled", async () => {
+    world = await makeWorld(routedTurns({
+      PARENT: [agentCall("toolu_detach", { prompt: "CHILD-S: think forever", detach: true }), { text: "started" }],
+      "CHILD-S": [{ text: "thinking", hang_after: 1 }],
+    }));
+    const zot = rpc(world, ["--no-ext"]);
+    await zot.call({ type: "prompt", message: "PARENT: start it" });
+    const start = await zot.waitFor((l) => l.type === "subagent_start");
+    await eventually(() => world!.server.requests.length >= 3 || undefined);
+    const listed = await zot.call({ type: "get_agents" });
+    expect(listed.data).toMatchObject({ running: 1, agents: [{ id: start.agent_id, status: "running" }] });
+    const refused = await zot.call({ type: "stop_agent", agent_id: "agent-nope" });
+    expect(refused).toMatchObject({ success: false, error: 'no running agent "agent-nope"' });
+    expect((await zot.call({ type: "stop_agent", agent_id: start.agent_id })).data).toEqual({ stopping: true });
+    const stop = await zot.waitFor((l) => l.type === "subagent_stop");
+    expect(stop).toMatchObject({ agent_id: start.agent_id, agent_run_id: start.agent_run_id, status: "cancelled" });
+    zot.end();
+    expect(await zot.exited).toBe(0);
   });
 
   it("subagent_start and subagent_stop pair by agent_run_id, name the agent id, carry the parent session, and frame the progress", async () => {

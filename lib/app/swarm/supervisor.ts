@@ -274,6 +274,7 @@ export class AgentSupervisor implements AgentDelegate {
         ...record, status: outcome.status, answer: outcome.answer, ...(outcome.error ? { error: outcome.error } : {}),
         updated: now, finished: now, ...(record.detached ? { delivered: false } : {}),
       }).catch(() => undefined);
+      this.live.delete(record.id); // the status line's count is right when stop is seen
       // The runner has returned (and its record says so): only now is its stop reported, cancellations included.
       if (started) bus.lifecycle({ type: "subagent_stop", ...ids, status: outcome.status, ...(outcome.error ? { error: outcome.error } : {}) },
         { session: identity });

@@ -322,9 +322,14 @@ export class Repl {
       rows: this.o.out.rows(),
       queued: this.runs.filter((r) => !r.started && r.echo !== undefined).map((r) => r.echo!),
       confirm: this.confirm.current,
-      hints: [...this.status, ...this.hints],
+      hints: [...this.status, ...this.hints, ...agentsStatus(this.rt?.agents?.running ?? 0)],
       running: this.running,
       input: this.rt && this.exitCode === undefined ? { text: this.input.text, cursor: this.input.cursor } : undefined,
     });
   }
+}
+
+/** The status line while subagents run. */
+function agentsStatus(running: number): string[] {
+  return running > 0 ? [`${running} agent${running === 1 ? "" : "s"} running (/agents)`] : [];
 }

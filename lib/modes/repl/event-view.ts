@@ -196,6 +196,12 @@ export class EventView {
         this.endThinking();
         this.commit([]);
         break;
+      case "subagent_start":
+        this.o.changed(); // the status line counts running agents
+        break;
+      case "subagent_stop":
+        this.commitAside([s.dim(`agent ${event.agent_id} ${event.status}${event.error ? `: ${event.error}` : ""} (/agents show ${event.agent_id})`)]);
+        break;
       case "ext_notify":
         this.addNote({ extension: event.extension, level: event.level, text: event.message });
         break;

@@ -1,0 +1,56 @@
+// `/agents`: lists the subagents (also those of earlier runs), and `show|stop|resume ID`.
+import type { AgentRecord } from "./records.ts";
+import type { AgentSupervisor } from "./supervisor.ts";
+
+export type AgentsCommandResult = { ok: true; text: string } | { ok: false; message: string };
+
+const USAGE = "usage: /agents [show ID | stop ID | resume ID PROMPT]";
+
+export async function agentsCommand(agents: AgentSupervisor | undefined, args: string): Promise<AgentsCommandResult> {
+  if (!agents) return { ok: false, message: "this run cannot delegate to agents" };
+  const [verb = "", id = "", ...rest] = args.split(/\s+/).filter(Boolean);
+  if (verb === "") return { ok: true, text: listText(agents.list()) };
+  if (!["show", "stop", "resume"].includes(verb) || id === "") return { ok: false, message: USAGE };
+  const record = agents.get(id);
+  if (!record) return { ok: false, message: `no agent "${id}" (/agents lists them)` };
+  switch (verb) {
+    case "show":
+      return { ok: true, text: showText(record) };
+    case "stop":
+      return agents.stop(id) ? { ok: true, text: `Stopping agent ${id}.` } : { ok: false, message: `agent ${id} is not running (${record.status})` };
+    default: {
+      const prompt = rest.join(" ");
+      if (!prompt) return { ok: false, message: USAGE };
+      try {
+        return { ok: true, text: await agents.resumeDetached(id, prompt) };
+      } catch (err) {
+        return { ok: false, message: (err as Error).message };
+      }
+    }
+  }
+}
+
+function listText(records: AgentRecord[]): string {
+  if (records.length === 0) return "No agents yet.";
+  const rows = records.map((r) => `  ${r.id}  ${r.status.padEnd(9)} ${r.detached ? "detached  " : "foreground"}  ${r.created.replace("T", " ").slice(0, 16)}  ${label(r)}`);
+  return `Agents (/agents show ID for one):\n${rows.join("\n")}`;
+}
+
+function label(record: AgentRecord): string {
+  const text = (record.name ?? record.prompt).replace(/\s+/g, " ");
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+function showText(r: AgentRecord): string {
+  const lines = [
+    `Agent ${r.id}${r.name ? ` (${r.name})` : ""}: ${r.status}${r.error ? ` (${r.error})` : ""}`,
+    `  runs: ${r.runs}, latest ${r.agent_run_id}; ${r.detached ? "detached" : "foreground"}; parent conversation ${r.parent_session_id}`,
+    `  cwd: ${r.cwd}`,
+    ...(r.worktree ? [`  worktree: ${r.worktree.path} on branch ${r.worktree.branch}`] : []),
+    ...(r.session_file ? [`  transcript: ${r.session_file}`] : []),
+    `  started ${r.created}${r.finished ? `, finished ${r.finished}` : ""}`,
+    `  task: ${r.prompt}`,
+  ];
+  if (r.answer) lines.push("", r.answer);
+  return lines.join("\n");
+}
