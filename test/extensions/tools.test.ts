@@ -43,6 +43,13 @@ describe("register_tool / tool_call / tool_result", () => {
     expect(readFileSync(extensionLogPath(sb.paths, "wx"), "utf8")).toContain("tool read is shadowed by the built-in tool");
   });
 
+  it("agent is a built-in tool name too: an extension's agent tool is shadowed", async () => {
+    writeExtension(sb.globalDir, "delegate", { name: "delegate", register: [tool("agent"), tool("helper")] });
+    t = await startHost(sb);
+    expect(t.host.tools().map((x) => x.name)).toEqual(["helper"]);
+    expect(t.host.reports()[0]!.conflicts).toEqual(["tool agent is shadowed by the built-in tool"]);
+  });
+
   it("a call sends tool_call with the args and returns text and image blocks, attributed to the extension", async () => {
     const record = join(sb.scratch, "rec.jsonl");
     writeExtension(sb.globalDir, "wx", { name: "wx", record, register: [tool("weather"), tool("pic"), tool("bad")], on: { tool_call: handlers(0) } });
