@@ -2,7 +2,7 @@
 // one scripted model server answers parent and children alike (routed by a marker in each
 // conversation's first user message).
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { EXAMPLES } from "../examples/support.ts";
@@ -280,6 +280,58 @@ describe("subagents", () => {
     expect(readFileSync(join(path!, "here.txt"), "utf8")).toBe(`${branch}\n${path}\n`);
     expect(existsSync(join(world.cwd, "here.txt"))).toBe(false);
     expect(git("branch", "--list", branch!)).toContain(branch);
+  });
+});
+
+describe("the agent tool from extensions", () => {
+  /** An extension whose /delegate answers with a tool_prompt for agent and whose /viacall uses call_tool. */
+  function writeDelegator(w: World): string {
+    const dir = join(w.cwd, "..", "delegator");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "delegator.mjs"), `
+      import { createInterface } from "node:readline";
+      const send = (f) => process.stdout.write(JSON.stringify(f) + "\\n");
+      let pending;
+      send({ type: "hello", name: "delegator", version: "1.0.0", capabilities: ["commands", "call_tool"] });
+      createInterface({ input: process.stdin }).on("line", (line) => {
+        const msg = JSON.parse(line);
+        if (msg.type === "hello_ack") {
+          send({ type: "register_command", name: "delegate", description: "tool_prompt for agent" });
+          send({ type: "register_command", name: "viacall", description: "call_tool agent" });
+          send({ type: "ready" });
+        } else if (msg.type === "command_invoked" && msg.name === "delegate") {
+          send({ type: "command_response", id: msg.id, action: "tool_prompt", prompt: "PARENT-TP: report what the child found",
+            tool_name: "agent", tool_args: { prompt: "CHILD-TP: look around" } });
+        } else if (msg.type === "command_invoked") {
+          pending = msg.id;
+          send({ type: "call_tool", id: "c1", name: "agent", args: { prompt: "CHILD-CT: look around" } });
+        } else if (msg.type === "tool_result" && msg.id === "c1") {
+          send({ type: "command_response", id: pending, action: "display", display: "child said: " + msg.content[0].text });
+        } else if (msg.type === "shutdown") {
+          send({ type: "shutdown_ack" });
+          process.exit(0);
+        }
+      });`);
+    writeFileSync(join(dir, "extension.json"), JSON.stringify({ name: "delegator", exec: process.execPath, args: ["delegator.mjs"] }));
+    return dir;
+  }
+
+  it("a command's tool_prompt and an extension's call_tool can both run the agent tool", async () => {
+    world = await makeWorld(routedTurns({
+      "PARENT-TP": [{ text: "the child found a tidy folder" }],
+      "CHILD-TP": [{ text: "tidy folder" }],
+      "CHILD-CT": [{ text: "nothing to see" }],
+    }));
+    const ext = writeDelegator(world);
+    const viaPrompt = await world.run(["-p", "--no-ext", "-e", ext, "/delegate"]);
+    expect(viaPrompt.code, viaPrompt.stderr).toBe(0);
+    expect(viaPrompt.stdout).toBe("the child found a tidy folder\n");
+    const parent = world.server.requests.find((r) => firstUserText(r.body).startsWith("PARENT-TP"))!;
+    expect(requestText(parent.body)).toMatch(/tidy folder\\n\\n\[agent agent-[0-9a-f]{8} completed/);
+
+    const viaCall = await world.run(["-p", "--no-ext", "-e", ext, "/viacall"]);
+    expect(viaCall.code, viaCall.stderr).toBe(0);
+    expect(viaCall.stdout).toMatch(/^child said: nothing to see\n\n\[agent agent-[0-9a-f]{8} completed: 1 step/);
   });
 });
 
