@@ -235,6 +235,28 @@ describe("subagents", () => {
     expect(resultOf(zot.lines, "toolu_agent").status).toBe("failed");
   });
 
+  it("a parent killed with SIGKILL leaves no child: the child exits when its stdin closes", async () => {
+    world = await makeWorld(routedTurns({
+      PARENT: [agentCall("toolu_agent", { prompt: "CHILD-O: think forever" })],
+      "CHILD-O": [{ text: "thinking", hang_after: 1 }],
+    }));
+    const zot = startJson(world, ["--no-ext", "PARENT: go"]);
+    await zot.waitFor((l) => l.type === "subagent_start");
+    await eventually(() => world!.server.requests.length >= 2 || undefined);
+    expect(processesIn(world.cwd, true)).toHaveLength(1);
+    zot.child.kill("SIGKILL");
+    await zot.exited;
+    await eventually(() => processesIn(world!.cwd, true).length === 0 || undefined, 10_000, "the orphaned child to exit");
+  });
+
+  it("a swarm child given a broken spec says so and exits 1", async () => {
+    world = await makeWorld([]);
+    const run = await world.run(["--swarm-child"], { input: "not json\n" });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toMatch(/^zot: the swarm child spec is not JSON: /);
+  });
+
   it("a guard extension blocks a child's rm -rf: children load extensions like every mode", async () => {
     world = await makeWorld(routedTurns({
       PARENT: [agentCall("toolu_agent", { prompt: "CHILD-G: clean up" }), { text: "the guard stopped it" }],

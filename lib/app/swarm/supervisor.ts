@@ -3,7 +3,7 @@
 // conversation that created the task. Foreground runs answer the tool call; detached runs go
 // on in the background and hand their answer to the parent's next prompt, once.
 import { randomBytes } from "node:crypto";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import type { EventBus, SessionIdentity } from "../../agent/event-bus.ts";
 import type { AgentCallContext, AgentDelegate, AgentRequest } from "../../tools/agent.ts";
 import { unknownToolNames } from "../../tools/index.ts";
@@ -212,6 +212,8 @@ export class AgentSupervisor implements AgentDelegate {
     const config: RunConfig = {
       ...base,
       cwd: record.cwd,
+      // The child starts elsewhere (its cwd, a worktree): paths the user gave relative to here are made absolute.
+      extensions: { ...base.extensions, paths: base.extensions.paths.map((p) => resolve(p)) },
       provider: model?.provider ?? parent.provider,
       model: model?.model ?? parent.model,
       rememberModel: false,
