@@ -68,7 +68,7 @@ describe("subagents", () => {
   it("rpc stop_agent stops a running detached agent: its stop says cancelled", async () => {
     world = await makeWorld(routedTurns({
       PARENT: [agentCall("toolu_detach", { prompt: "CHILD-S: think forever", detach: true }), { text: "started" }],
-      "CHILD-S": [{ text: "thinking", hang_after: 1 }],
+      "CHILD-S": [{ text: "thinking forever", hang_after: 0 }],
     }));
     const zot = rpc(world, ["--no-ext"]);
     await zot.call({ type: "prompt", message: "PARENT: start it" });
@@ -207,7 +207,7 @@ describe("subagents", () => {
   it("a child that outlives its limit is stopped as timed_out", async () => {
     world = await makeWorld(routedTurns({
       PARENT: [agentCall("toolu_agent", { prompt: "CHILD-T: think forever" }), { text: "it timed out" }],
-      "CHILD-T": [{ text: "thinking and thinking", hang_after: 1 }],
+      "CHILD-T": [{ text: "thinking forever", hang_after: 0 }],
     }));
     const run = await world.run(["--mode", "json", "--no-ext", "PARENT: go"], { env: { ZOT_AGENT_TIMEOUT_MS: "1500" } });
     const lines = jsonLines(run.stdout);
@@ -220,7 +220,7 @@ describe("subagents", () => {
   it("kill -9 of a child gives failed with how it ended", async () => {
     world = await makeWorld(routedTurns({
       PARENT: [agentCall("toolu_agent", { prompt: "CHILD-K: think forever" }), { text: "it died" }],
-      "CHILD-K": [{ text: "thinking", hang_after: 1 }],
+      "CHILD-K": [{ text: "thinking forever", hang_after: 0 }],
     }));
     const zot = startJson(world, ["--no-ext", "PARENT: go"]);
     await zot.waitFor((l) => l.type === "subagent_start");
@@ -238,7 +238,7 @@ describe("subagents", () => {
   it("a parent killed with SIGKILL leaves no child: the child exits when its stdin closes", async () => {
     world = await makeWorld(routedTurns({
       PARENT: [agentCall("toolu_agent", { prompt: "CHILD-O: think forever" })],
-      "CHILD-O": [{ text: "thinking", hang_after: 1 }],
+      "CHILD-O": [{ text: "thinking forever", hang_after: 0 }],
     }));
     const zot = startJson(world, ["--no-ext", "PARENT: go"]);
     await zot.waitFor((l) => l.type === "subagent_start");
@@ -255,6 +255,50 @@ describe("subagents", () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toBe("");
     expect(run.stderr).toMatch(/^zot: the swarm child spec is not JSON: /);
+  });
+
+  it("on exit running agents get 2 s, are then stopped, and extensions see their stop before shutdown", async () => {
+    world = await makeWorld(routedTurns({
+      PARENT: [agentCall("toolu_detach", { prompt: "CHILD-X: think forever", detach: true }), { text: "started" }],
+      "CHILD-X": [{ text: "thinking forever", hang_after: 0 }],
+    }));
+    const record = join(world.cwd, "..", "watcher.jsonl");
+    const dir = join(world.cwd, "..", "watcher");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "watcher.mjs"), `
+      import { appendFileSync } from "node:fs";
+      import { createInterface } from "node:readline";
+      const send = (f) => process.stdout.write(JSON.stringify(f) + "\\n");
+      send({ type: "hello", name: "watcher", version: "1.0.0", capabilities: ["events"] });
+      createInterface({ input: process.stdin }).on("line", (line) => {
+        const msg = JSON.parse(line);
+        appendFileSync(${JSON.stringify(record)}, JSON.stringify({ type: msg.type, event: msg.event, status: msg.status, at: Date.now(), pid: process.pid }) + "\\n");
+        if (msg.type === "hello_ack") {
+          send({ type: "subscribe", events: ["subagent_start", "subagent_stop"] });
+          send({ type: "ready" });
+        } else if (msg.type === "shutdown") {
+          send({ type: "shutdown_ack" });
+          process.exit(0);
+        }
+      });`);
+    writeFileSync(join(dir, "extension.json"), JSON.stringify({ name: "watcher", exec: process.execPath, args: ["watcher.mjs"] }));
+    const zot = rpc(world, ["--no-ext", "-e", dir]);
+    await zot.call({ type: "prompt", message: "PARENT: start it" });
+    await zot.waitFor((l) => l.type === "done");
+    await eventually(() => world!.server.requests.length >= 3 || undefined);
+    const ended = Date.now();
+    zot.end();
+    expect(await zot.exited).toBe(0);
+    const all = readFileSync(record, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    // The child loads the extension too; the parent's instance is the one that saw the agent start.
+    const parentPid = all.find((f) => f.event === "subagent_start")!.pid;
+    const frames = all.filter((f) => f.pid === parentPid);
+    expect(new Set(all.map((f) => f.pid)).size).toBe(2);
+    const seen = frames.filter((f) => f.type !== "hello_ack").map((f) => f.event ?? f.type);
+    expect(seen).toEqual(["subagent_start", "subagent_stop", "shutdown"]);
+    const stop = frames.find((f) => f.event === "subagent_stop")!;
+    expect(stop.status).toBe("cancelled");
+    expect(stop.at - ended).toBeGreaterThanOrEqual(1_900);
   });
 
   it("a guard extension blocks a child's rm -rf: children load extensions like every mode", async () => {
