@@ -60,12 +60,14 @@ describe("subagents", () => {
     const show = await world.run(["-p", "--no-ext", `/agents show ${agentId}`]);
     expect(show.stdout).toContain(`Agent ${agentId}: completed`);
     expect(show.stdout).toContain("bash printed hello-from-child");
+    const tools = await world.run(["-p", "--no-ext", "/tools"]);
+    expect(tools.stdout).toMatch(/\n  agent {12}built-in  Delegate a self-contained task/);
     const unknown = await world.run(["-p", "--no-ext", "/agents show agent-nope"]);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('no agent "agent-nope" (/agents lists them)');
   });
 
-  it("rpc stop_agent stops a running detached agent: its stop says cancelled", async () => {
+  it("rpc stop_agent stops a running detached agent: its stop says cancelled, stamped with the conversation that created it", async () => {
     world = await makeWorld(routedTurns({
       PARENT: [agentCall("toolu_detach", { prompt: "CHILD-S: think forever", detach: true }), { text: "started" }],
       "CHILD-S": [{ text: "thinking forever", hang_after: 0 }],
@@ -74,13 +76,18 @@ describe("subagents", () => {
     await zot.call({ type: "prompt", message: "PARENT: start it" });
     const start = await zot.waitFor((l) => l.type === "subagent_start");
     await eventually(() => world!.server.requests.length >= 3 || undefined);
+    await zot.waitFor((l) => l.type === "done");
+    // Its events stay with the conversation that created it.
+    const created = start.session_id;
+    const switched = await zot.call({ type: "new_session" });
+    expect(switched.data.session_id).not.toBe(created);
     const listed = await zot.call({ type: "get_agents" });
     expect(listed.data).toMatchObject({ running: 1, agents: [{ id: start.agent_id, status: "running" }] });
     const refused = await zot.call({ type: "stop_agent", agent_id: "agent-nope" });
     expect(refused).toMatchObject({ success: false, error: 'no running agent "agent-nope"' });
     expect((await zot.call({ type: "stop_agent", agent_id: start.agent_id })).data).toEqual({ stopping: true });
     const stop = await zot.waitFor((l) => l.type === "subagent_stop");
-    expect(stop).toMatchObject({ agent_id: start.agent_id, agent_run_id: start.agent_run_id, status: "cancelled" });
+    expect(stop).toMatchObject({ agent_id: start.agent_id, agent_run_id: start.agent_run_id, status: "cancelled", session_id: created });
     zot.end();
     expect(await zot.exited).toBe(0);
   });
