@@ -2,6 +2,7 @@
 // conversation routed by a marker in its first user message, and a scan for swarm-child
 // processes still running in a test project.
 import { dirname } from "node:path";
+import { createInterface } from "node:readline";
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import type { RecordedRequest, StaticTurn, Turn } from "../support/model-server.ts";
 import { checkStreamLine } from "../support/stream-check.ts";
@@ -66,29 +67,19 @@ export async function eventually<T>(check: () => T | undefined, ms = 10_000, wha
 /** The test world's folders (project, home with its worktrees). */
 export const worldRoot = (cwd: string) => dirname(cwd);
 
-/** A json-mode zot left running: its lines as they come, and a way to wait for one. */
+/** A json-mode zot left running: its lines as they come (each checked against the stream schema), and a way to wait for one. */
 export function startJson(w: World, args: string[], env: Record<string, string> = {}) {
   const child = w.start(["--mode", "json", ...args], { env });
   child.stdin!.end();
   const lines: Array<Record<string, any>> = [];
-  let buffer = "";
-  let stderr = "";
-  child.stderr!.on("data", (d) => (stderr += d));
-  child.stdout!.on("data", (d: Buffer) => {
-    buffer += d.toString();
-    let nl: number;
-    while ((nl = buffer.indexOf("\n")) >= 0) {
-      lines.push(checkStreamLine(buffer.slice(0, nl)));
-      buffer = buffer.slice(nl + 1);
-    }
-  });
-  const exited = new Promise<number | null>((done) => child.on("close", (code) => done(code)));
+  const stderr: string[] = [];
+  child.stderr!.on("data", (d) => stderr.push(String(d)));
+  createInterface({ input: child.stdout! }).on("line", (line) => lines.push(checkStreamLine(line)));
   return {
     child,
     lines,
-    exited,
-    stderr: () => stderr,
+    exited: new Promise<number | null>((done) => child.on("close", (code) => done(code))),
     waitFor: (pred: (l: Record<string, any>) => boolean, ms = 15_000) =>
-      eventually(() => lines.find(pred), ms, `a line in ${JSON.stringify(lines.map((l) => l.type))}\n${stderr}`),
+      eventually(() => lines.find(pred), ms, `a line in ${JSON.stringify(lines.map((l) => l.type))}\n${stderr.join("")}`),
   };
 }
