@@ -14,6 +14,7 @@ import type { Turn } from "../support/model-server.ts";
 import { jsonLines, KIT, makeWorld, requestText, ROOT, ZOT, type World, type ZotRun } from "./support.ts";
 import { processAlive } from "../../lib/process/group.ts";
 import { releaseRuntimes } from "../release/support.ts";
+import { routedTurns } from "./swarm-support.ts";
 
 const bin = (name: string) => join(ROOT, "node_modules", ".bin", name);
 const SOURCE = join(ROOT, "bin", "zot.ts");
@@ -143,6 +144,20 @@ describe.each(runtimes)("zot on $name", (runtime) => {
     expect(r.code).toBe(0);
     expect(readdirSync(pidDir)).toHaveLength(1);
     expect(await survivors(pidDir)).toEqual([]);
+  });
+
+  it("the agent tool starts its child zot with the same runtime and entry", async () => {
+    await setup(...routedTurns({
+      PARENT: [{ tool_calls: [{ name: "agent", args: { prompt: "CHILD: run bash" } }] }, (req) => ({
+        text: requestText(req.body).includes("child saw from-child-bash") ? "the child answered" : "no answer from the child",
+      })],
+      CHILD: [{ tool_calls: [{ name: "bash", args: { command: "echo from-child-bash" } }] },
+        (req) => ({ text: requestText(req.body).includes("from-child-bash") ? "child saw from-child-bash" : "child saw nothing" })],
+    }));
+    const r = await run(["-p", "--no-ext", "PARENT: delegate"]);
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toBe("the child answered\n");
+    expect(r.code).toBe(0);
   });
 
   it("--mode json: session first, done last, the tool's result in between", async () => {
