@@ -5,6 +5,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { CONTINUE_PROMPT } from "../../lib/app/swarm/agents-command.ts";
 import { EXAMPLES } from "../examples/support.ts";
 import { rpc } from "./rpc-client.ts";
 import { jsonLines, makeWorld, requestText, type World } from "./support.ts";
@@ -151,7 +152,7 @@ describe("subagents", () => {
         { text: "noted the answer" },
         { text: "nothing new" },
       ],
-      "CHILD-D": [{ text: "the word is kiwi" }, { text: "resumed: still kiwi" }],
+      "CHILD-D": [{ text: "the word is kiwi" }, { text: "resumed: still kiwi" }, { text: "continued: kiwi" }],
       RESUMER: [(request) => agentCall("toolu_resume", { resume: agentIdIn(request.body), prompt: "again" }), { text: "resumed" }],
     }));
     const first = rpc(world, ["--no-ext"]);
@@ -190,6 +191,14 @@ describe("subagents", () => {
     const resumedRequest = world.server.requests.filter((r) => firstUserText(r.body).startsWith("CHILD-D")).at(-1)!;
     expect(requestText(resumedRequest.body)).toContain("the word is kiwi");
     await second.waitFor((l) => l.type === "done");
+    // /agents resume ID continues it in the background, asking it to go on.
+    const resumed = await second.call({ type: "command", name: "agents", args: `resume ${agentId}` });
+    expect(resumed.data.text).toMatch(new RegExp(`^Agent ${agentId} is running in the background`));
+    const third = await eventually(() => second.lines.filter((l) => l.type === "subagent_stop")[1]);
+    expect(third).toMatchObject({ agent_id: agentId, status: "completed" });
+    expect(new Set(second.lines.filter((l) => l.type === "subagent_start").map((l) => l.agent_run_id)).size).toBe(2);
+    const continued = world.server.requests.filter((r) => firstUserText(r.body).startsWith("CHILD-D")).at(-1)!;
+    expect(JSON.stringify(continued.body.messages.at(-1))).toContain(CONTINUE_PROMPT);
     second.end();
     expect(await second.exited).toBe(0);
   });

@@ -4,7 +4,10 @@ import type { AgentSupervisor } from "./supervisor.ts";
 
 export type AgentsCommandResult = { ok: true; text: string } | { ok: false; message: string };
 
-const USAGE = "usage: /agents [show ID | stop ID | resume ID PROMPT]";
+const USAGE = "usage: /agents [show ID | stop ID | resume ID [PROMPT]]";
+
+/** What a resume without a prompt asks the agent. */
+export const CONTINUE_PROMPT = "Continue the task where you left off, then give your final answer.";
 
 export async function agentsCommand(agents: AgentSupervisor | undefined, args: string): Promise<AgentsCommandResult> {
   if (!agents) return { ok: false, message: "this run cannot delegate to agents" };
@@ -19,8 +22,7 @@ export async function agentsCommand(agents: AgentSupervisor | undefined, args: s
     case "stop":
       return agents.stop(id) ? { ok: true, text: `Stopping agent ${id}.` } : { ok: false, message: `agent ${id} is not running (${record.status})` };
     default: {
-      const prompt = rest.join(" ");
-      if (!prompt) return { ok: false, message: USAGE };
+      const prompt = rest.join(" ") || CONTINUE_PROMPT;
       try {
         return { ok: true, text: await agents.resumeDetached(id, prompt) };
       } catch (err) {
