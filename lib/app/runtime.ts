@@ -142,9 +142,9 @@ export async function createRuntime(input: RunConfig | RunConfigInput, io: Runti
   const swarm = { ...swarmFromEnv(env, warn), ...io.swarm };
   const agents: AgentSupervisor | undefined = (swarm.depth ?? 0) < (swarm.maxDepth ?? DEFAULT_MAX_AGENT_DEPTH)
     ? new AgentSupervisor({
-      ...swarm, home: paths.home, env, config: { ...config, cwd },
+      ...swarm, home: paths.home, env, config,
       parent: (): ParentView => ({ bus: session.bus, sessionId: session.sessionId, sessionFile: session.state.session_file,
-        ...session.info(), jail: session.jail }),
+        cwd: session.cwd, ...session.info(), jail: session.jail }),
     })
     : undefined;
   const session: AgentSession = new AgentSession({

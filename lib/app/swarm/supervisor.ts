@@ -24,6 +24,8 @@ export const DEFAULT_MAX_AGENT_DEPTH = 1;
 export interface ParentView {
   bus: EventBus;
   sessionId: string;
+  /** The parent's working directory now (/cd moves it); new children start there. */
+  cwd: string;
   /** The parent's session file; children keep theirs in an `agents` folder beside it. */
   sessionFile?: string;
   provider: string;
@@ -48,7 +50,7 @@ export interface SupervisorOptions extends SwarmOptions {
   /** Where records and worktrees live. */
   home: string;
   env: Record<string, string | undefined>;
-  /** The parent's run, which children inherit. */
+  /** The parent's run, which children inherit (their cwd is the parent's live one). */
   config: RunConfig;
   parent: () => ParentView;
 }
@@ -186,10 +188,10 @@ export class AgentSupervisor implements AgentDelegate {
       delete record.delivered;
     } else {
       const id = newId("agent");
-      let cwd = base.cwd;
+      let cwd = parent.cwd;
       if (request.worktree) {
         try {
-          worktree = await createWorktree(base.cwd, join(this.options.home, "worktrees"), id);
+          worktree = await createWorktree(parent.cwd, join(this.options.home, "worktrees"), id);
         } catch (err) {
           return (err as Error).message;
         }
@@ -222,7 +224,7 @@ export class AgentSupervisor implements AgentDelegate {
       yolo: true,
       jail: parent.jail,
     };
-    return { record, config, identity: { id: record.parent_session_id, cwd: base.cwd } };
+    return { record, config, identity: { id: record.parent_session_id, cwd: parent.cwd } };
   }
 
   private async acquire(signal: AbortSignal): Promise<boolean> {
