@@ -2,8 +2,8 @@
 // records, and emits subagent_start/subagent_stop on the parent's bus, stamped with the
 // conversation that created the task. Foreground runs answer the tool call; detached runs go
 // on in the background and hand their answer to the parent's next prompt, once.
-import { randomBytes } from "node:crypto";
 import { dirname, join, resolve } from "node:path";
+import { randomHex } from "../../random-id.ts";
 import type { EventBus, SessionIdentity } from "../../agent/event-bus.ts";
 import type { AgentCallContext, AgentDelegate, AgentRequest } from "../../tools/agent.ts";
 import { unknownToolNames } from "../../tools/index.ts";
@@ -297,7 +297,7 @@ interface Prepared {
 }
 
 function newId(prefix: string): string {
-  return `${prefix}-${randomBytes(4).toString("hex")}`;
+  return `${prefix}-${randomHex(4)}`;
 }
 
 function emptyOutcome(): ChildOutcome {
