@@ -34,6 +34,10 @@ export interface RunConfig {
     paths: string[];
     /** Discover project and global extensions. */
     discover: boolean;
+    /** Run extensions that declare fs or network permissions in an OS sandbox (false: --no-sandbox). */
+    sandbox: boolean;
+    /** Start the project's extensions this run even if the project is not trusted (--trust-project). */
+    trustProject: boolean;
   };
   skills: {
     enabled: boolean;
@@ -60,7 +64,7 @@ export function resolveRunConfig(input: RunConfigInput = {}): RunConfig {
     appendSystemPrompt: input.appendSystemPrompt ?? [],
     contextFiles: input.contextFiles ?? true,
     session: input.session ?? { kind: "new" },
-    extensions: { paths: [], discover: true, ...input.extensions },
+    extensions: { paths: [], discover: true, sandbox: true, trustProject: false, ...input.extensions },
     skills: { enabled: true, user: false, ...input.skills },
     yolo: input.yolo ?? true,
     jail: input.jail ?? false,

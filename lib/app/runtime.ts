@@ -180,6 +180,7 @@ export async function createRuntime(input: RunConfig | RunConfigInput, io: Runti
     paths,
     explicit: config.extensions.paths.map((p) => resolve(p)),
     discover: config.extensions.discover,
+    sandbox: { enabled: config.extensions.sandbox },
     agent: hostAgentOf(session),
     interactive: io.interactive ?? false,
     builtinCommands: BUILTIN_COMMANDS.map((c) => c.name),

@@ -28,6 +28,8 @@ export const ROOT_ARGS = {
   "max-steps": { type: "string", valueHint: "N", description: "cap on model steps per prompt (default 50)" },
   ext: { type: "string", alias: "e", valueHint: "PATH", description: "load an extension for this run (repeatable)" },
   "no-ext": { type: "boolean", description: "skip extension discovery" },
+  "no-sandbox": { type: "boolean", description: "run extensions that declare fs or network permissions without their OS sandbox" },
+  "trust-project": { type: "boolean", description: "start this project's ./.zot/extensions for this run without a recorded trust (CI)" },
   "with-skills": { type: "boolean", description: "load user skills" },
   "no-skill": { type: "boolean", description: "disable skills entirely" },
   "no-context-files": { type: "boolean", description: "do not read AGENTS.md/CLAUDE.md into the system prompt" },
@@ -61,6 +63,8 @@ export interface RootOptions {
   maxSteps?: number;
   ext: string[];
   noExt: boolean;
+  noSandbox: boolean;
+  trustProject: boolean;
   withSkills: boolean;
   noSkill: boolean;
   noContextFiles: boolean;
@@ -98,7 +102,7 @@ export function toRunConfig(options: RootOptions): RunConfig {
     session: sessionSelection(options),
     tools: options.tools,
     maxSteps: options.maxSteps,
-    extensions: { paths: options.ext, discover: !options.noExt },
+    extensions: { paths: options.ext, discover: !options.noExt, sandbox: !options.noSandbox, trustProject: options.trustProject },
     skills: { enabled: !options.noSkill, user: options.withSkills },
     yolo: options.yolo,
     jail: options.jail,
@@ -213,6 +217,8 @@ export function parseRootArgs(argv: string[]): RootOptions {
     maxSteps,
     ext: repeated.ext!,
     noExt: args.ext === false || bool("no-ext"),
+    noSandbox: args.sandbox === false || bool("no-sandbox"),
+    trustProject: bool("trust-project"),
     withSkills: bool("with-skills"),
     noSkill: args.skill === false || bool("no-skill"),
     noContextFiles: args["context-files"] === false || bool("no-context-files"),

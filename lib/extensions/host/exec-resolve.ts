@@ -15,9 +15,15 @@ function isExecutableFile(path: string): boolean {
   }
 }
 
-function onPath(name: string, path = process.env.PATH ?? ""): boolean {
-  return path.split(delimiter).filter(Boolean).some((entry) => isExecutableFile(join(entry, name)));
+/** The first executable `name` in the folders of `path` (PATH's syntax), if any. */
+export function findOnPath(name: string, path = process.env.PATH ?? ""): string | undefined {
+  for (const entry of path.split(delimiter).filter(Boolean)) {
+    if (isExecutableFile(join(entry, name))) return join(entry, name);
+  }
+  return undefined;
 }
+
+const onPath = (name: string, path?: string) => findOnPath(name, path) !== undefined;
 
 export function resolveExec(dir: string, exec: string): string {
   if (isAbsolute(exec)) return exec;
@@ -39,7 +45,7 @@ export function execOutsideFolder(dir: string, exec: string): string | undefined
 }
 
 /** The first line of `path` after `#!`, if the file starts with one. */
-function shebang(path: string): string | undefined {
+export function shebang(path: string): string | undefined {
   let fd: number | undefined;
   try {
     fd = openSync(path, "r");

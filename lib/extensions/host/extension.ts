@@ -11,7 +11,7 @@ import { commandRegistrationProblem, droppedRegistrationMessage, toolRegistratio
 import { terminateGroup, waitGroupGone } from "../../process/group.ts";
 import { ExtensionPermissions } from "../permissions/extension-permissions.ts";
 import type { HostLimits, HostTimeouts } from "./settings.ts";
-import { describeExit, spawnExtension, type ExtensionProcess } from "./spawn.ts";
+import { describeExit, spawnExtension, type ExtensionProcess, type SpawnRequest } from "./spawn.ts";
 import { describeServer } from "../mcp/manifest-mcp.ts";
 import type { CommandResponseFrame } from "../../protocol/index.ts";
 import type { ToolOutcome } from "../../tools/types.ts";
@@ -33,6 +33,8 @@ export interface ExtensionSink {
   onRuntimeFailure(ext: LoadedExtension, message: string): void;
   /** A registration broke a rule and was dropped; the extension keeps running. */
   onRegistrationDropped(ext: LoadedExtension, message: string): void;
+  /** Whether and how to sandbox a candidate's process (its manifest declares fs or network). */
+  sandboxFor?(candidate: Candidate): SpawnRequest["sandbox"];
 }
 
 /** How the host calls an extension that is not driven by protocol frames. */
@@ -123,7 +125,7 @@ export class LoadedExtension {
     let proc: ExtensionProcess;
     try {
       proc = spawnExtension({ name: this.name, dir: this.dir, exec: this.exec, args: manifest.args ?? [],
-        logPath: this.sink.logPath(this.name) });
+        logPath: this.sink.logPath(this.name), sandbox: this.sink.sandboxFor?.(this.candidate) });
     } catch (err) {
       // spawn throws synchronously only for arguments it cannot pass to the OS at all.
       this.fail(`cannot start: ${(err as Error).message}`);
@@ -223,7 +225,7 @@ export class LoadedExtension {
     const { provider, model } = this.sink.hostInfo();
     const ack = this.conn!.write({
       type: "hello_ack", protocol_version: PROTOCOL_VERSION, zot_version: ZOT_VERSION, provider, model,
-      cwd: this.sink.cwd(), extension_dir: this.dir, data_dir: this.dir,
+      cwd: this.sink.cwd(), extension_dir: this.dir, data_dir: this.process?.dataDir ?? this.dir,
       capabilities: hostCapabilities(this.sink.interactive),
     });
     // Legacy extensions never send ready: they are readied once they have been silent for the
@@ -319,6 +321,7 @@ export class LoadedExtension {
     if (pid === undefined) return;
     await this.terminate(pid);
     await this.process!.exited;
+    this.process!.stopEscapees();
     this.process!.dispose();
   }
 
@@ -363,6 +366,7 @@ export class LoadedExtension {
         }
       }
       await proc.exited;
+      proc.stopEscapees();
       proc.dispose();
     }
     this.conn?.close("the extension was shut down");

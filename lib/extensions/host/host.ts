@@ -25,6 +25,7 @@ import { Panels, type OpenPanel } from "./panels.ts";
 import { commandKey, ExtensionRegistry, type ExtensionToolEntry } from "./registry.ts";
 import { buildReports, type ExtensionReport } from "./report.ts";
 import { ensurePythonSdk } from "./sdk-env.ts";
+import { sandboxForCandidate, type HostSandboxSettings } from "../sandbox/for-candidate.ts";
 import { DEFAULT_LIMITS, DEFAULT_TIMEOUTS, type HostLimits, type HostTimeouts } from "./settings.ts";
 import { ActiveCalls, createToolProxy } from "./tool-proxy.ts";
 
@@ -68,6 +69,8 @@ export interface ExtensionHostOptions {
   onSubmit?(extension: string, text: string): void;
   timeouts?: Partial<HostTimeouts>;
   limits?: Partial<HostLimits>;
+  /** OS sandboxing of extensions that declare fs or network permissions (default: enabled). */
+  sandbox?: HostSandboxSettings;
 }
 
 export class ExtensionHost implements AgentHooks {
@@ -118,6 +121,7 @@ export class ExtensionHost implements AgentHooks {
       onRegistrationChange: () => this.registry.rebuild(this.loaded),
       onRuntimeFailure: (ext, message) => this.onRuntimeFailure(ext, message),
       onRegistrationDropped: (ext, message) => this.publishError(ext, message),
+      sandboxFor: (candidate) => sandboxForCandidate(candidate, options.sandbox ?? { enabled: true }, { cwd: this.cwd, paths: options.paths }),
     };
   }
 

@@ -8,8 +8,10 @@ import { dirname } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { ZOT_VERSION } from "../../version.ts";
 import { processAlive, trackGroup, untrackGroup } from "../../process/group.ts";
+import { killMarked, newRunMarker, RUN_MARKER_VAR, trackMarker, untrackMarker } from "../../process/escapees.ts";
+import { sandboxCommand, type SandboxOptions, type SandboxRequest } from "../sandbox/launch.ts";
 import { explainSpawnError, interpreterProblem, resolveExec } from "./exec-resolve.ts";
-import { extensionEnv } from "./sdk-env.ts";
+import { bundledBun, extensionEnv, pythonSdkDir } from "./sdk-env.ts";
 
 export interface ExitStatus {
   code: number | null;
@@ -30,6 +32,12 @@ export interface SpawnRequest {
   cwd?: string;
   /** Added to zot's environment for extensions. */
   env?: Record<string, string>;
+  /**
+   * Run it in an OS sandbox built from this grant (its manifest declares fs or network), or
+   * `disabled` to run such an extension unsandboxed (--no-sandbox). Absent: no sandbox.
+   */
+  sandbox?: (Pick<SandboxRequest, "grant" | "dataDir" | "project" | "home"> & { disabled?: false; options?: SandboxOptions })
+    | { disabled: true };
 }
 
 /** A running (or failed-to-start) extension subprocess. */
@@ -54,6 +62,15 @@ export interface ExtensionProcess {
   log(message: string): void;
   /** Releases the log file descriptor (after the process is gone). */
   dispose(): void;
+  /** hello_ack's data_dir: a writable folder of its own when sandboxed, else its folder. */
+  readonly dataDir: string;
+  /** How it is sandboxed ("bubblewrap", "sandbox-exec"), or undefined when it is not. */
+  readonly sandboxed: string | undefined;
+  /**
+   * Stops processes it started that left its process group (setsid) and outlived it; Linux
+   * only (elsewhere 0). Returns how many were stopped.
+   */
+  stopEscapees(): number;
 }
 
 export { resolveExec } from "./exec-resolve.ts";
@@ -112,16 +129,46 @@ export function openExtensionLog(path: string, what: string): ExtensionLog {
  */
 const STDOUT_LINGER_MS = 250;
 
+/** The program and arguments to spawn: the extension's own, or the sandbox wrapping them. */
+function launchLine(request: SpawnRequest, command: string): { program: string; args: string[]; dataDir: string; sandboxed?: string; notes: string[] } {
+  const sandbox = request.sandbox;
+  if (!sandbox) return { program: command, args: request.args, dataDir: request.dir, notes: [] };
+  if (sandbox.disabled) {
+    return { program: command, args: request.args, dataDir: request.dir,
+      notes: ["warning: its manifest declares fs or network permissions, but --no-sandbox runs it unsandboxed, with full access to files and network"] };
+  }
+  const sdk = pythonSdkDir();
+  const bun = bundledBun();
+  // Throws SandboxUnavailableError, which the caller reports as "cannot start".
+  const wrapped = sandboxCommand({ name: request.name, dir: request.dir, command, args: request.args, grant: sandbox.grant,
+    dataDir: sandbox.dataDir, project: sandbox.project, home: sandbox.home, sdkDirs: sdk ? [sdk] : [], ...(bun ? { bun } : {}) },
+  sandbox.options);
+  return { program: wrapped.command, args: wrapped.args, dataDir: sandbox.dataDir, sandboxed: wrapped.mechanism,
+    notes: [`sandboxed with ${wrapped.mechanism}: read-only ${wrapped.plan.readOnly.join(", ")}; read-write ${wrapped.plan.readWrite.join(", ")}; `
+      + `network ${wrapped.plan.network ? "allowed" : "none"}`, ...wrapped.plan.warnings.map((w) => `warning: ${w}`)] };
+}
+
 export function spawnExtension(request: SpawnRequest): ExtensionProcess {
   const command = resolveExec(request.dir, request.exec);
   const header = `\n[zot] ${new Date().toISOString()} zot ${ZOT_VERSION} starting ${request.name}: ` +
     `${[command, ...request.args].join(" ")} (in ${request.cwd ?? request.dir})\n`;
   let logFd = openLog(request.logPath, header);
+  let line: ReturnType<typeof launchLine>;
+  try {
+    line = launchLine(request, command);
+  } catch (err) {
+    if (logFd !== undefined) {
+      writeSync(logFd, `[zot] error: cannot start: ${(err as Error).message}\n`);
+      closeSync(logFd);
+    }
+    throw err;
+  }
+  const marker = newRunMarker();
   let child: ChildProcessByStdio<Writable, Readable, null>;
   try {
-    child = spawn(command, request.args, {
+    child = spawn(line.program, line.args, {
       cwd: request.cwd ?? request.dir,
-      env: { ...extensionEnv(), ...request.env },
+      env: { ...extensionEnv(), ...request.env, [RUN_MARKER_VAR]: marker },
       detached: true, // its own process group: signals reach everything it forks
       stdio: ["pipe", "pipe", logFd ?? "ignore"],
       windowsHide: true,
@@ -131,8 +178,12 @@ export function spawnExtension(request: SpawnRequest): ExtensionProcess {
     throw err;
   }
   const pid = child.pid;
-  if (pid !== undefined) trackGroup(pid);
+  if (pid !== undefined) {
+    trackGroup(pid);
+    trackMarker(marker);
+  }
   const log = (message: string) => writeLogLine(logFd, message);
+  for (const note of line.notes) log(note);
 
   let status: ExitStatus | undefined;
   let settle!: (s: ExitStatus) => void;
@@ -195,6 +246,14 @@ export function spawnExtension(request: SpawnRequest): ExtensionProcess {
     stdoutClosedEarly,
     exitStatus: () => status,
     log,
+    dataDir: line.dataDir,
+    sandboxed: line.sandboxed,
+    stopEscapees() {
+      const stopped = killMarked(marker);
+      untrackMarker(marker);
+      if (stopped > 0) log(`stopped ${stopped} process(es) it started that had left its process group (setsid) and outlived it`);
+      return stopped;
+    },
     dispose() {
       closeLog(logFd);
       logFd = undefined;

@@ -1,0 +1,116 @@
+// How a sandboxed extension is started: the sandbox program (bwrap, sandbox-exec) with the
+// extension's command as its argument. A sandbox that cannot be set up is an error that names
+// the cause and the fix; the extension never silently runs without it.
+import { existsSync, mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, isAbsolute } from "node:path";
+import { findOnPath, shebang } from "../host/exec-resolve.ts";
+import type { PermissionGrant } from "../permissions/manifest-permissions.ts";
+import { bwrapArgs, bwrapProblem } from "./bwrap.ts";
+import { LINUX_SYSTEM_PATHS, MACOS_SYSTEM_PATHS, planSandbox, type SandboxPlan } from "./plan.ts";
+import { seatbeltProfile } from "./seatbelt.ts";
+
+export interface SandboxOptions {
+  /** The bubblewrap program (default: `bwrap` on PATH). */
+  bwrap?: string;
+  /** The sandbox-exec program (default /usr/bin/sandbox-exec). */
+  sandboxExec?: string;
+  platform?: NodeJS.Platform;
+  /** PATH to look programs up on (default: the environment's). */
+  path?: string;
+}
+
+export interface SandboxRequest {
+  name: string;
+  dir: string;
+  /** The resolved command (resolveExec) and its arguments. */
+  command: string;
+  args: string[];
+  grant: PermissionGrant;
+  dataDir: string;
+  project: string;
+  home: string;
+  /** zot's Python SDK folder and the bun binary zot carries, when there are. */
+  sdkDirs: string[];
+  bun?: string;
+}
+
+export interface SandboxedCommand {
+  command: string;
+  args: string[];
+  plan: SandboxPlan;
+  /** Which mechanism: for the log. */
+  mechanism: "bubblewrap" | "sandbox-exec";
+}
+
+export class SandboxUnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "SandboxUnavailableError";
+  }
+}
+
+const BWRAP_INSTALL = "install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap; "
+  + "Arch: pacman -S bubblewrap)";
+const declares = (grant: PermissionGrant) =>
+  [grant.fs ? "fs" : "", grant.network !== undefined ? "network" : ""].filter(Boolean).join(" and ");
+
+/** `command` by absolute path: as given, or found on PATH (bare names), else unchanged. */
+const locate = (command: string, pathVar: string | undefined) =>
+  isAbsolute(command) ? command : (findOnPath(command, pathVar) ?? command);
+
+/** Programs the extension runs by absolute path: its command, the #! interpreter, bun. */
+export function programsOf(command: string, pathVar: string | undefined, bun?: string): string[] {
+  const programs: string[] = [];
+  const located = locate(command, pathVar);
+  if (isAbsolute(located)) programs.push(located);
+  const line = located && existsSync(located) ? shebang(located) : undefined;
+  if (line) {
+    const [interpreter = "", ...rest] = line.trim().split(/\s+/);
+    if (isAbsolute(interpreter)) programs.push(interpreter);
+    const name = rest.find((a) => !a.startsWith("-"));
+    if (basename(interpreter) === "env" && name) {
+      const found = findOnPath(name, pathVar);
+      if (found) programs.push(found);
+    }
+  }
+  if (bun) programs.push(bun);
+  return programs;
+}
+
+/**
+ * The command line that runs `request` inside an OS sandbox built from its grant. Throws
+ * SandboxUnavailableError when this machine cannot sandbox it (no bubblewrap, no sandbox-exec,
+ * an unsupported platform).
+ */
+export function sandboxCommand(request: SandboxRequest, options: SandboxOptions = {}): SandboxedCommand {
+  const platform = options.platform ?? process.platform;
+  const why = `its manifest declares ${declares(request.grant)} permissions, so it runs in an OS sandbox`;
+  const noSandbox = "or start zot with --no-sandbox to run it unsandboxed";
+  const pathVar = options.path ?? process.env.PATH;
+  const command = locate(request.command, pathVar);
+  const context = {
+    dir: request.dir, dataDir: request.dataDir, project: request.project, temp: tmpdir(), home: request.home,
+    programs: programsOf(request.command, pathVar, request.bun), sdkDirs: request.sdkDirs,
+  };
+  const tempGranted = [...(request.grant.fs?.read ?? []), ...(request.grant.fs?.write ?? [])].some((p) => p.startsWith("{temp}"));
+  if (platform === "linux") {
+    const bwrap = options.bwrap ?? findOnPath("bwrap", pathVar);
+    if (!bwrap) throw new SandboxUnavailableError(`${why}, and bubblewrap (bwrap) is not installed: ${BWRAP_INSTALL}, ${noSandbox}`);
+    const problem = bwrapProblem(bwrap);
+    if (problem) throw new SandboxUnavailableError(`${why}, and ${problem}; ${BWRAP_INSTALL} with user namespaces enabled, ${noSandbox}`);
+    mkdirSync(request.dataDir, { recursive: true });
+    const plan = planSandbox(request.grant, context, LINUX_SYSTEM_PATHS);
+    return { command: bwrap, args: bwrapArgs(plan, command, request.args, { tempGranted, systemPaths: LINUX_SYSTEM_PATHS }),
+      plan, mechanism: "bubblewrap" };
+  }
+  if (platform === "darwin") {
+    const sandboxExec = options.sandboxExec ?? "/usr/bin/sandbox-exec";
+    if (!existsSync(sandboxExec)) throw new SandboxUnavailableError(`${why}, and ${sandboxExec} does not exist; ${noSandbox}`);
+    mkdirSync(request.dataDir, { recursive: true });
+    const plan = planSandbox(request.grant, context, MACOS_SYSTEM_PATHS);
+    return { command: sandboxExec, args: ["-p", seatbeltProfile(plan), command, ...request.args],
+      plan, mechanism: "sandbox-exec" };
+  }
+  throw new SandboxUnavailableError(`${why}, and zot has no OS sandbox for ${platform}; ${noSandbox}`);
+}

@@ -1,0 +1,153 @@
+// The OS sandbox of extensions that declare fs or network permissions, with real bubblewrap and
+// a real Node extension: what it can and cannot read, write and connect to.
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:net";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { ManifestPermissions } from "../../../lib/extensions/permissions/manifest-permissions.ts";
+import { extensionLogPath } from "../../../lib/paths.ts";
+import { findOnPath } from "../../../lib/extensions/host/exec-resolve.ts";
+import { PROGRAMMABLE, sandbox, startHost, tool, type Sandbox, type TestHost } from "../helpers.ts";
+
+let sb: Sandbox;
+let server: Server | undefined;
+beforeEach(async () => void (sb = await sandbox()));
+afterEach(async () => {
+  server?.close();
+  server = undefined;
+  await sb.cleanup();
+});
+
+// CI installs bubblewrap (.ci/run); a machine without it fails here instead of skipping.
+it("bubblewrap is installed for these tests", () => {
+  expect(findOnPath("bwrap"), "install bubblewrap: apt-get install bubblewrap").toBeTruthy();
+});
+
+/** `probe {action, path, port, text}`: read a file, write one, or connect to a loopback port. */
+const PROBE = `
+  const net = process.getBuiltinModule("node:net");
+  const reply = (text, isError) => ctx.send({type:"tool_result",id:msg.id,content:[{type:"text",text}],...(isError?{is_error:true}:{})});
+  const a = msg.args;
+  try {
+    if (a.action === "read") return reply("read: " + ctx.fs.readFileSync(a.path, "utf8"));
+    if (a.action === "write") { ctx.fs.writeFileSync(a.path, a.text ?? "x"); return reply("wrote"); }
+    if (a.action === "connect") {
+      const s = net.connect({ host: "127.0.0.1", port: a.port });
+      s.setTimeout(1000, () => { s.destroy(); reply("connect: timeout", true); });
+      s.on("connect", () => { s.destroy(); reply("connected"); });
+      s.on("error", (e) => reply("connect: " + e.code, true));
+      return;
+    }
+  } catch (e) { return reply(a.action + ": " + e.code, true); }
+`;
+
+/** A sandboxed extension whose code lives in its own folder (the sandbox shows nothing else of the repository). */
+function probeExtension(permissions: ManifestPermissions, name = "probe"): string {
+  const dir = join(sb.globalDir, name);
+  mkdirSync(dir, { recursive: true });
+  copyFileSync(PROGRAMMABLE, join(dir, "ext.mjs"));
+  const config = { name, register: [tool("probe")], on: { tool_call: PROBE } };
+  writeFileSync(join(dir, "extension.json"), JSON.stringify({
+    name, exec: process.execPath, args: [join(dir, "ext.mjs"), JSON.stringify(config)], permissions,
+  }));
+  return dir;
+}
+
+async function probe(t: TestHost, args: Record<string, unknown>): Promise<{ text: string; isError: boolean }> {
+  const p = t.host.tools().find((x) => x.name === "probe");
+  expect(p, JSON.stringify(t.host.reports()[0]?.errors)).toBeDefined();
+  const outcome = await p!.execute(args, { cwd: sb.cwd, signal: new AbortController().signal });
+  const first = outcome.content[0];
+  return { text: first?.type === "text" ? first.text : "", isError: Boolean(outcome.isError) };
+}
+
+/** A loopback server the extension may or may not reach. */
+async function loopback(): Promise<number> {
+  server = createServer((socket) => socket.end());
+  await new Promise<void>((r) => server!.listen(0, "127.0.0.1", () => r()));
+  return (server!.address() as { port: number }).port;
+}
+
+describe("a sandboxed extension", () => {
+  it("cannot read a file outside its grant (a secret in HOME) but reads one inside it", async () => {
+    const secret = join(sb.root, "home-dir", "secret.txt");
+    mkdirSync(join(sb.root, "home-dir"), { recursive: true });
+    writeFileSync(secret, "hunter2");
+    writeFileSync(join(sb.cwd, "notes.txt"), "project notes");
+    probeExtension({ fs: { read: ["{project}"] }, network: "none" });
+    const t = await startHost(sb);
+    const denied = await probe(t, { action: "read", path: secret });
+    expect(denied).toEqual({ text: "read: ENOENT", isError: true });
+    expect(await probe(t, { action: "read", path: join(sb.cwd, "notes.txt") })).toEqual({ text: "read: project notes", isError: false });
+    expect(readFileSync(extensionLogPath(sb.paths, "probe"), "utf8")).toContain("sandboxed with bubblewrap");
+  });
+
+  it("cannot write outside its folder, nor into its folder without a grant, but writes where granted", async () => {
+    const dir = probeExtension({ fs: { read: ["{project}"], write: ["{project}/out"] } });
+    mkdirSync(join(sb.cwd, "out"));
+    const t = await startHost(sb);
+    expect(await probe(t, { action: "write", path: join(sb.cwd, "escaped.txt") })).toEqual({ text: "write: EROFS", isError: true });
+    expect(await probe(t, { action: "write", path: join(dir, "own.txt") })).toEqual({ text: "write: EROFS", isError: true });
+    expect(existsSync(join(sb.cwd, "escaped.txt"))).toBe(false);
+    expect(await probe(t, { action: "write", path: join(sb.cwd, "out", "ok.txt"), text: "fine" })).toEqual({ text: "wrote", isError: false });
+    expect(readFileSync(join(sb.cwd, "out", "ok.txt"), "utf8")).toBe("fine");
+  });
+
+  it("writes its data_dir, a folder of its own outside its read-only install", async () => {
+    probeExtension({ fs: {} });
+    const t = await startHost(sb);
+    const dataDir = join(sb.paths.home, "extension-data", "probe");
+    expect(await probe(t, { action: "write", path: join(dataDir, "state.json"), text: "{}" })).toEqual({ text: "wrote", isError: false });
+    expect(readFileSync(join(dataDir, "state.json"), "utf8")).toBe("{}");
+  });
+
+  it("cannot connect to a loopback server without network, and can with network: all", async () => {
+    const port = await loopback();
+    probeExtension({ network: "none" }, "offline");
+    probeExtension({ network: "all" }, "online");
+    const t = await startHost(sb);
+    const tools = t.host.tools();
+    expect(tools).toHaveLength(1); // both register "probe": the first (offline) wins
+    expect(await probe(t, { action: "connect", port })).toEqual({ text: "connect: ECONNREFUSED", isError: true });
+    await t.host.shutdown();
+
+    const online = await startHost(sb, { explicit: [join(sb.globalDir, "online")], discover: false });
+    expect(await probe(online, { action: "connect", port })).toEqual({ text: "connected", isError: false });
+  });
+
+  it("a host list runs without network, and the log says the list is not enforced", async () => {
+    const port = await loopback();
+    probeExtension({ network: ["127.0.0.1"] });
+    const t = await startHost(sb);
+    expect((await probe(t, { action: "connect", port })).isError).toBe(true);
+    expect(readFileSync(extensionLogPath(sb.paths, "probe"), "utf8")).toContain("which zot's sandbox cannot enforce");
+  });
+
+  it("does not start when the sandbox cannot be set up, and says why and how to install bubblewrap", async () => {
+    probeExtension({ network: "none" });
+    const t = await startHost(sb, { sandbox: { enabled: true, options: { path: join(sb.root, "no-such-bin") } } });
+    const report = t.host.reports()[0]!;
+    expect(report.errors.join("\n")).toMatch(/runs in an OS sandbox, and bubblewrap \(bwrap\) is not installed: install bubblewrap \(Debian\/Ubuntu: apt-get install bubblewrap/);
+    expect(report.errors.join("\n")).toContain("--no-sandbox");
+    expect(t.host.tools()).toEqual([]);
+    expect(t.of("ext_error").map((e) => e.extension)).toEqual(["probe"]);
+  });
+
+  it("a bubblewrap that cannot create namespaces is reported with its own error", async () => {
+    const fake = join(sb.root, "fake-bwrap");
+    writeFileSync(fake, "#!/bin/sh\necho 'bwrap: No permissions to creating new namespace' >&2\nexit 1\n", { mode: 0o755 });
+    probeExtension({ network: "none" });
+    const t = await startHost(sb, { sandbox: { enabled: true, options: { bwrap: fake } } });
+    expect(t.host.reports()[0]!.errors.join("\n")).toContain("could not create a sandbox: bwrap: No permissions to creating new namespace");
+    expect(t.host.tools()).toEqual([]);
+  });
+
+  it("--no-sandbox runs it unsandboxed, with a warning in its log", async () => {
+    const secret = join(sb.root, "secret.txt");
+    writeFileSync(secret, "hunter2");
+    probeExtension({ network: "none" });
+    const t = await startHost(sb, { sandbox: { enabled: false } });
+    expect(await probe(t, { action: "read", path: secret })).toEqual({ text: "read: hunter2", isError: false });
+    expect(readFileSync(extensionLogPath(sb.paths, "probe"), "utf8")).toContain("--no-sandbox runs it unsandboxed");
+  });
+});
