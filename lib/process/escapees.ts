@@ -3,7 +3,9 @@
 // descendants inherit whatever they do to their session or parent; on Linux, /proc shows each
 // process's environment and parent, so at shutdown zot finds the processes that carry the marker,
 // and the descendants of those, and stops them. A descendant that clears its environment and
-// whose marked parent is gone can still escape; so can anything on platforms without /proc.
+// whose marked parent is gone can still escape, unless it was already running when zot took the
+// snapshot of the extension's process tree that precedes every stop; anything on platforms
+// without /proc can escape.
 import { randomBytes } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 
@@ -22,14 +24,60 @@ function numericEntries(): number[] {
   }
 }
 
-function parentOf(pid: number): number | undefined {
+/** State, parent and start time (clock ticks since boot) of a live process; undefined for zombies and the gone. */
+function statOf(pid: number): { parent: number; start: string } | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return fields[0] === "Z" || fields[0] === "X" ? undefined : Number(fields[1]);
+    return fields[0] === "Z" || fields[0] === "X" ? undefined : { parent: Number(fields[1]), start: fields[19] ?? "" };
   } catch {
     return undefined;
   }
+}
+
+const parentOf = (pid: number) => statOf(pid)?.parent;
+
+/** One process of a snapshot: its start time tells it apart from a later process given the same pid. */
+export interface ProcessIdentity {
+  pid: number;
+  start: string;
+}
+
+/**
+ * Every live descendant of `root` now (Linux; empty elsewhere). Taken before an extension is
+ * asked to stop: once a parent exits, its children are reparented and the tree no longer shows them.
+ */
+export function descendantsOf(root: number): ProcessIdentity[] {
+  const stats = new Map(numericEntries().map((pid) => [pid, statOf(pid)]));
+  const found = new Set([root]);
+  const result: ProcessIdentity[] = [];
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const [pid, stat] of stats) {
+      if (stat && !found.has(pid) && found.has(stat.parent)) {
+        found.add(pid);
+        result.push({ pid, start: stat.start });
+        grew = true;
+      }
+    }
+  }
+  return result;
+}
+
+/** SIGKILLs the processes of a snapshot that still run (the same process: same start time). */
+export function killSnapshot(snapshot: ProcessIdentity[]): number {
+  let killed = 0;
+  for (const { pid, start } of snapshot) {
+    if (statOf(pid)?.start !== start) continue;
+    try {
+      process.kill(pid, "SIGKILL");
+      killed++;
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return killed;
 }
 
 function carries(pid: number, needle: Buffer): boolean {

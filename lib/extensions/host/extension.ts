@@ -319,6 +319,7 @@ export class LoadedExtension {
   protected async kill(): Promise<void> {
     const pid = this.process?.pid;
     if (pid === undefined) return;
+    this.process!.rememberDescendants();
     await this.terminate(pid);
     await this.process!.exited;
     this.process!.stopEscapees();
@@ -348,6 +349,7 @@ export class LoadedExtension {
     clearTimeout(this.idleTimer);
     this.settle();
     const proc = this.process;
+    proc?.rememberDescendants();
     const grace = this.timeouts.shutdownGrace;
     const deadline = Date.now() + grace;
     const left = () => Math.max(0, deadline - Date.now());

@@ -8,7 +8,7 @@ import { dirname } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { ZOT_VERSION } from "../../version.ts";
 import { processAlive, trackGroup, untrackGroup } from "../../process/group.ts";
-import { killMarked, newRunMarker, RUN_MARKER_VAR, trackMarker, untrackMarker } from "../../process/escapees.ts";
+import { descendantsOf, killMarked, killSnapshot, newRunMarker, type ProcessIdentity, RUN_MARKER_VAR, trackMarker, untrackMarker } from "../../process/escapees.ts";
 import { sandboxCommand, type SandboxOptions, type SandboxRequest } from "../sandbox/launch.ts";
 import { explainSpawnError, interpreterProblem, resolveExec } from "./exec-resolve.ts";
 import { bundledBun, extensionEnv, pythonSdkDir } from "./sdk-env.ts";
@@ -66,9 +66,12 @@ export interface ExtensionProcess {
   readonly dataDir: string;
   /** How it is sandboxed ("bubblewrap", "sandbox-exec"), or undefined when it is not. */
   readonly sandboxed: string | undefined;
+  /** Remembers its process tree now (before it is asked to stop), for stopEscapees. */
+  rememberDescendants(): void;
   /**
-   * Stops processes it started that left its process group (setsid) and outlived it; Linux
-   * only (elsewhere 0). Returns how many were stopped.
+   * Stops processes it started that left its process group (setsid) and outlived it: those
+   * that carry its run marker, their descendants, and the remembered tree. Linux only
+   * (elsewhere 0). Returns how many were stopped.
    */
   stopEscapees(): number;
 }
@@ -184,6 +187,7 @@ export function spawnExtension(request: SpawnRequest): ExtensionProcess {
   }
   const log = (message: string) => writeLogLine(logFd, message);
   for (const note of line.notes) log(note);
+  let remembered: ProcessIdentity[] = [];
 
   let status: ExitStatus | undefined;
   let settle!: (s: ExitStatus) => void;
@@ -248,8 +252,12 @@ export function spawnExtension(request: SpawnRequest): ExtensionProcess {
     log,
     dataDir: line.dataDir,
     sandboxed: line.sandboxed,
+    rememberDescendants() {
+      if (pid !== undefined && process.platform === "linux") remembered = descendantsOf(pid);
+    },
     stopEscapees() {
-      const stopped = killMarked(marker);
+      const stopped = killMarked(marker) + killSnapshot(remembered);
+      remembered = [];
       untrackMarker(marker);
       if (stopped > 0) log(`stopped ${stopped} process(es) it started that had left its process group (setsid) and outlived it`);
       return stopped;
