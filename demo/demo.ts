@@ -26,8 +26,8 @@ const server = await startModelServer([
 ]);
 
 try {
-  console.log("$ zot ext install examples/extensions/py-notes");
-  spawnSync(node, [zot, "ext", "install", join(root, "examples", "extensions", "py-notes")], { env, stdio: "inherit" });
+  console.log("$ zot ext install --yes examples/extensions/py-notes");
+  spawnSync(node, [zot, "ext", "install", "--yes", join(root, "examples", "extensions", "py-notes")], { env, stdio: "inherit" });
 
   const prompt = "remember to try zot's extension system, then clean the build folder";
   console.log(`\n$ zot --mode json "${prompt}"   (model: scripted, on ${server.url})`);

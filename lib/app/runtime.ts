@@ -10,6 +10,7 @@ import type { Confirmer } from "../agent/loop/permissions.ts";
 import { UsageError } from "../errors.ts";
 import { readConfig, updateConfig } from "../config.ts";
 import { ExtensionHost, type HostAgent } from "../extensions/host/host.ts";
+import { recordedTrust, type PendingExtension } from "../extensions/trust/host-trust.ts";
 import { zotPaths, type ZotPaths } from "../paths.ts";
 import { createProvider, resolveApiKey } from "../providers/index.ts";
 import { unknownToolNames } from "../tools/index.ts";
@@ -83,6 +84,11 @@ export interface RuntimeOptions {
   swarm?: SwarmOptions;
   /** How long close() lets running subagents finish before stopping them (default 2 s). */
   agentsGraceMs?: number;
+  /**
+   * The REPL's question about project extensions the user has not trusted (once per run);
+   * true trusts the project with them (recorded). Absent (headless): they are skipped with a warning.
+   */
+  askProjectTrust?(pending: PendingExtension[]): Promise<boolean>;
 }
 
 function resolveCwd(cwd: string): string {
@@ -181,6 +187,8 @@ export async function createRuntime(input: RunConfig | RunConfigInput, io: Runti
     explicit: config.extensions.paths.map((p) => resolve(p)),
     discover: config.extensions.discover,
     sandbox: { enabled: config.extensions.sandbox },
+    trust: recordedTrust(paths, { trustProject: config.extensions.trustProject,
+      ...(io.askProjectTrust ? { ask: io.askProjectTrust } : {}) }),
     agent: hostAgentOf(session),
     interactive: io.interactive ?? false,
     builtinCommands: BUILTIN_COMMANDS.map((c) => c.name),

@@ -10,6 +10,7 @@ import { Repl } from "./repl/controller.ts";
 import { normalizeKey, type RawKey } from "./repl/keys.ts";
 import { PasteCollector } from "./repl/paste.ts";
 import { colorEnabled, makeStyle } from "./repl/style.ts";
+import { TrustQuestion } from "./repl/trust-question.ts";
 
 /** Terminal modes: bracketed paste on (pastes arrive wrapped in ESC[200~ … ESC[201~) and off. */
 const BRACKETED_PASTE_ON = "\x1b[?2004h";
@@ -45,11 +46,13 @@ export async function runInteractive(config: RunConfig, prompt: string | undefin
   stdout.write(BRACKETED_PASTE_ON);
   let starting = true;
   let interrupted = false;
+  const trustQuestion = new TrustQuestion((lines) => repl.view.commitAside(lines), style);
   const paste = new PasteCollector();
   const onKey = (str: string | undefined, key: RawKey | undefined) => {
     const normalized = paste.feed(normalizeKey(str, key));
     if (!normalized) return;
     if (starting) {
+      if (trustQuestion.open) trustQuestion.handle(normalized);
       if (normalized.name === "ctrl-c") {
         interrupted = true;
         repl.exit(EXIT_INTERRUPTED);
@@ -80,6 +83,7 @@ export async function runInteractive(config: RunConfig, prompt: string | undefin
         confirmer: repl.confirm.confirmer,
         onBus: (bus) => bus.subscribe((event) => repl.onEvent(event)),
         onSubmit: (extension, text) => repl.submitFromExtension(extension, text),
+        askProjectTrust: (pending) => trustQuestion.ask(pending),
       });
     } catch (err) {
       if (err instanceof UsageError) throw err;

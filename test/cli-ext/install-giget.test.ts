@@ -109,7 +109,7 @@ function sandboxFiles(): string[] {
 
 describe("install from a giget source", () => {
   it("downloads gh:owner/repo through GIGET_GITHUB_URL, keeping modes and inside links", async () => {
-    const r = await zot("install", "gh:o/good");
+    const r = await zot("install", "--yes", "gh:o/good");
     expect(r.code).toBe(0);
     expect(r.stderr).toContain("Downloading gh:o/good");
     expect(requests).toContain("GET /repos/o/good/tarball/main");
@@ -123,20 +123,20 @@ describe("install from a giget source", () => {
   });
 
   it("takes a sub-folder and a ref: gh:owner/repo/sub/dir#ref", async () => {
-    const r = await zot("install", "gh:o/mono/sub/ext#v2", "--project");
+    const r = await zot("install", "--yes", "gh:o/mono/sub/ext#v2", "--project");
     expect(r.code).toBe(0);
     expect(requests).toContain("GET /repos/o/mono/tarball/v2");
     expect(readdirSync(join(sb.projectRoot, "from-subdir")).sort()).toEqual(["extension.json", "run.sh"]);
   });
 
   it("downloads an http(s) tarball URL", async () => {
-    const r = await zot("install", `${baseUrl}/downloads/pkg.tar.gz`);
+    const r = await zot("install", "--yes", `${baseUrl}/downloads/pkg.tar.gz`);
     expect(r.code).toBe(0);
     expect(JSON.parse(readFileSync(join(sb.globalRoot, "from-tarball", "extension.json"), "utf8")).name).toBe("from-tarball");
   });
 
   it("refuses an archive with ../ entries, naming them, and writes nothing outside", async () => {
-    const r = await zot("install", "gh:o/dotdot");
+    const r = await zot("install", "--yes", "gh:o/dotdot");
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^zot: the archive from gh:o\/dotdot has entries outside its folder \(\.\.\/\.\.\/evil\.txt, sub\/\.\.\/\.\.\/\.\.\/evil2\.txt\)/m);
     expect(readdirSync(sb.globalRoot)).toEqual([]);
@@ -144,7 +144,7 @@ describe("install from a giget source", () => {
   });
 
   it("refuses an archive whose symlink escapes the folder, and writes nothing outside", async () => {
-    const r = await zot("install", "gh:o/escape");
+    const r = await zot("install", "--yes", "gh:o/escape");
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^zot: the archive from gh:o\/escape has an entry that could not be extracted safely \(outside:/m);
     expect(readdirSync(sb.globalRoot)).toEqual([]);
@@ -152,7 +152,7 @@ describe("install from a giget source", () => {
   });
 
   it("refuses an escaping symlink even when a later entry recreates its path as a folder", async () => {
-    const r = await zot("install", "gh:o/through");
+    const r = await zot("install", "--yes", "gh:o/through");
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^zot: the archive from gh:o\/through has an entry that could not be extracted safely \(up:/m);
     expect(readdirSync(sb.globalRoot)).toEqual([]);
@@ -160,14 +160,14 @@ describe("install from a giget source", () => {
   });
 
   it("rolls back an archive without extension.json", async () => {
-    const r = await zot("install", "gh:o/noext");
+    const r = await zot("install", "--yes", "gh:o/noext");
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/gh:o\/noext has no extension\.json at its top level/);
     expect(readdirSync(sb.globalRoot)).toEqual([]);
   });
 
   it("reports a failed download", async () => {
-    const r = await zot("install", "gh:o/missing");
+    const r = await zot("install", "--yes", "gh:o/missing");
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^zot: download of gh:o\/missing failed: .*404/m);
     expect(readdirSync(sb.globalRoot)).toEqual([]);
@@ -186,15 +186,15 @@ function closedPort(): Promise<number> {
 
 describe("a download is never served from a cache", () => {
   it("a 404 and a refused connection after a cached success each fail, naming the URL and the error, and install nothing", async () => {
-    const first = await zot("install", `${baseUrl}/downloads/pkg.tar.gz`);
+    const first = await zot("install", "--yes", `${baseUrl}/downloads/pkg.tar.gz`);
     expect(first.code).toBe(0);
-    const missing = await zot("install", `${baseUrl}/nope/pkg.tar.gz`, "--project");
+    const missing = await zot("install", "--yes", `${baseUrl}/nope/pkg.tar.gz`, "--project");
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain(`zot: download of ${baseUrl}/nope/pkg.tar.gz failed: HTTP 404 Not Found; nothing was installed`);
     expect(missing.stdout).toBe("");
     // A port nothing listens on (fetch itself refuses some ports, such as 9, before connecting).
     const closed = await closedPort();
-    const refused = await zot("install", `http://127.0.0.2:${closed}/pkg.tar.gz`, "--project");
+    const refused = await zot("install", "--yes", `http://127.0.0.2:${closed}/pkg.tar.gz`, "--project");
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(`zot: download of http://127.0.0.2:${closed}/pkg.tar.gz failed: connect ECONNREFUSED 127.0.0.2:${closed}`);
     expect(refused.stderr).toContain("; nothing was installed");
@@ -203,10 +203,10 @@ describe("a download is never served from a cache", () => {
   });
 
   it("a gh: source whose server fails after a success reports the HTTP status and keeps the installed copy", async () => {
-    expect((await zot("install", "gh:o/good")).code).toBe(0);
+    expect((await zot("install", "--yes", "gh:o/good")).code).toBe(0);
     failing.add("/repos/o/good/tarball/main");
     try {
-      const again = await zot("install", "gh:o/good", "--force");
+      const again = await zot("install", "--yes", "gh:o/good", "--force");
       expect(again.code).toBe(1);
       expect(again.stderr).toContain(`zot: download of gh:o/good failed: HTTP 500 Internal Server Error (${baseUrl}/repos/o/good/tarball/main); nothing was installed`);
       expect(readdirSync(sb.globalRoot)).toEqual(["good"]);
@@ -222,7 +222,7 @@ describe("a download is never served from a cache", () => {
 describe("a download has a deadline counted as time without progress", () => {
   it("a server that accepts and never answers is given up after --timeout-ms, nothing installed", async () => {
     const started = Date.now();
-    const r = await zot("install", `${baseUrl}/silent/pkg.tar.gz`, "--timeout-ms", "300");
+    const r = await zot("install", "--yes", `${baseUrl}/silent/pkg.tar.gz`, "--timeout-ms", "300");
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`zot: download of ${baseUrl}/silent/pkg.tar.gz failed: no answer within 300 ms; nothing was installed`);
     expect(Date.now() - started).toBeLessThan(10_000);
@@ -231,14 +231,14 @@ describe("a download has a deadline counted as time without progress", () => {
 
   it("a body that stops half-way is given up too", async () => {
     // Long enough for the answer's headers to arrive on a busy machine; the body then stops.
-    const r = await zot("install", `${baseUrl}/stalls/pkg.tar.gz`, "--timeout-ms", "2000");
+    const r = await zot("install", "--yes", `${baseUrl}/stalls/pkg.tar.gz`, "--timeout-ms", "2000");
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`zot: download of ${baseUrl}/stalls/pkg.tar.gz failed: no data for 2 s; nothing was installed`);
     expect(readdirSync(sb.globalRoot)).toEqual([]);
   });
 
   it("--timeout-ms must be a whole number of milliseconds", async () => {
-    const r = await zot("install", `${baseUrl}/downloads/pkg.tar.gz`, "--timeout-ms", "soon");
+    const r = await zot("install", "--yes", `${baseUrl}/downloads/pkg.tar.gz`, "--timeout-ms", "soon");
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^zot: --timeout-ms expects a whole number of milliseconds/);
   });

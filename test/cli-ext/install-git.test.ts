@@ -39,7 +39,7 @@ const installedVersion = () => JSON.parse(readFileSync(join(sb.globalRoot, "gite
 describe("install from a git URL", () => {
   it("clones a file:// URL (HEAD), removes .git, and prints a progress line on stderr", async () => {
     const url = pathToFileURL(work).href;
-    const r = await zot("install", url);
+    const r = await zot("install", "--yes", url);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(`Cloning ${url}`);
     expect(r.stdout).toContain(`Installed gitext 2.0.0 (global) in ${join(sb.globalRoot, "gitext")}`);
@@ -48,20 +48,20 @@ describe("install from a git URL", () => {
   });
 
   it("checks out a tag with #ref", async () => {
-    const r = await zot("install", `${pathToFileURL(work).href}#v1`);
+    const r = await zot("install", "--yes", `${pathToFileURL(work).href}#v1`);
     expect(r.code).toBe(0);
     expect(installedVersion()).toBe("1.0.0");
     expect(existsSync(join(sb.globalRoot, "gitext", "only-in-v1.txt"))).toBe(true);
   });
 
   it("clones a bare repository given as a plain path ending in .git, with and without #tag", async () => {
-    const plain = await zot("install", bare, "--project");
+    const plain = await zot("install", "--yes", bare, "--project");
     expect(plain.code).toBe(0);
     expect(plain.stderr).toContain(`Cloning ${pathToFileURL(bare).href}`);
     expect(JSON.parse(readFileSync(join(sb.projectRoot, "gitext", "extension.json"), "utf8")).version).toBe("2.0.0");
 
     // A relative path works too (resolved against the shell's directory).
-    const tagged = await runZot(["ext", "install", "repos/gitext-bare.git#v1"], { cwd: repos.base, env: sb.env });
+    const tagged = await runZot(["ext", "install", "--yes", "repos/gitext-bare.git#v1"], { cwd: repos.base, env: sb.env });
     expect(tagged.code).toBe(0);
     expect(installedVersion()).toBe("1.0.0");
     expect(existsSync(join(sb.globalRoot, "gitext", ".git"))).toBe(false);
@@ -70,7 +70,7 @@ describe("install from a git URL", () => {
   it("the clone is shallow (one commit), even for a local repository", async () => {
     // git's own trace of the clone zot ran: --depth 1, through the file:// URL zot builds.
     const trace = join(sb.base, "git-trace.log");
-    const r = await runZot(["ext", "install", bare], { cwd: sb.project, env: { ...sb.env, GIT_TRACE: trace } });
+    const r = await runZot(["ext", "install", "--yes", bare], { cwd: sb.project, env: { ...sb.env, GIT_TRACE: trace } });
     expect(r.code).toBe(0);
     const clone = readFileSync(trace, "utf8").split("\n").find((l) => /\bbuilt-in: git clone\b/.test(l));
     expect(clone).toContain(`git clone --depth 1 --quiet --progress -- ${pathToFileURL(bare).href}`);
@@ -87,7 +87,7 @@ describe("install from a git URL", () => {
     git(branched, ["checkout", "-q", "-b", "next"], sb.env);
     commit(branched, { "extension.json": manifest("3.0.0-next") }, sb.env);
     git(branched, ["checkout", "-q", "main"], sb.env);
-    const [head, next] = [await zot("install", pathToFileURL(branched).href), await zot("install", `${pathToFileURL(branched).href}#next`, "--project")];
+    const [head, next] = [await zot("install", "--yes", pathToFileURL(branched).href), await zot("install", "--yes", `${pathToFileURL(branched).href}#next`, "--project")];
     expect(head.code).toBe(0);
     expect(installedVersion()).toBe("1.0.0");
     expect(next.code).toBe(0);
@@ -95,7 +95,7 @@ describe("install from a git URL", () => {
   });
 
   it("reports git's own error for an unknown ref and leaves nothing behind", async () => {
-    const r = await zot("install", `${pathToFileURL(work).href}#no-such-tag`);
+    const r = await zot("install", "--yes", `${pathToFileURL(work).href}#no-such-tag`);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^zot: git clone of .*no-such-tag.* failed \(exit 128\):/m);
     expect(r.stderr).toMatch(/no-such-tag not found/);
@@ -106,7 +106,7 @@ describe("install from a git URL", () => {
     const empty = join(sb.base, "no-manifest");
     mkdirSync(empty, { recursive: true });
     commit(empty, { "README.md": "nothing here" }, sb.env);
-    const r = await zot("install", pathToFileURL(empty).href);
+    const r = await zot("install", "--yes", pathToFileURL(empty).href);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/has no extension\.json at its top level; nothing was installed/);
     expect(readdirSync(sb.globalRoot)).toEqual([]);
@@ -115,7 +115,7 @@ describe("install from a git URL", () => {
   it("says clearly when git is missing", async () => {
     const noGit = join(sb.base, "empty-bin");
     mkdirSync(noGit);
-    const r = await runZot(["ext", "install", pathToFileURL(work).href], { cwd: sb.project, env: { ...sb.env, PATH: noGit } });
+    const r = await runZot(["ext", "install", "--yes", pathToFileURL(work).href], { cwd: sb.project, env: { ...sb.env, PATH: noGit } });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^zot: git is not installed or not on PATH/m);
     expect(readdirSync(sb.globalRoot)).toEqual([]);
@@ -146,7 +146,7 @@ describe("a clone has a deadline counted as time without progress", () => {
     const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/o/never.git`;
     try {
       const started = Date.now();
-      const r = await zot("install", url, "--timeout-ms", "400");
+      const r = await zot("install", "--yes", url, "--timeout-ms", "400");
       expect(r.code).toBe(1);
       expect(r.stderr).toContain(`zot: git clone of ${url} made no progress for 400 ms; stopped it, nothing was installed`);
       expect(Date.now() - started).toBeLessThan(15_000);

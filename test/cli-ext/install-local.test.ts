@@ -27,7 +27,7 @@ describe("install from a local folder", () => {
     chmodSync(src, 0o751);
     symlinkSync("lib/data.txt", join(src, "data-link"));
 
-    const r = await zot("install", "../src/my-weather-checkout");
+    const r = await zot("install", "--yes", "../src/my-weather-checkout");
     expect(r.code).toBe(0);
     const dest = join(sb.globalRoot, "weather");
     expect(r.stdout).toContain(`Installed weather 1.2.3 (global) in ${dest}`);
@@ -53,7 +53,7 @@ describe("install from a local folder", () => {
     writeExtension(src, { name: "hello" });
     const other = join(sb.base, "other");
     mkdirSync(other);
-    const results = await Promise.all([zot("install", src, "--project"), zot("install", src, "--project", "--cwd", other)]);
+    const results = await Promise.all([zot("install", "--yes", src, "--project"), zot("install", "--yes", src, "--project", "--cwd", other)]);
     expect(results.map((r) => r.code)).toEqual([0, 0]);
     expect(existsSync(join(sb.projectRoot, "hello", "extension.json"))).toBe(true);
     expect(existsSync(join(other, ".zot", "extensions", "hello", "extension.json"))).toBe(true);
@@ -65,7 +65,7 @@ describe("install from a local folder", () => {
     writeExtension(src, { name: "sneaky" });
     writeFileSync(join(sb.base, "secret.txt"), "secret");
     symlinkSync("../secret.txt", join(src, "escape"));
-    const r = await zot("install", src);
+    const r = await zot("install", "--yes", src);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^zot: symlink escape -> \.\.\/secret\.txt points outside/m);
     expect(entries(sb.globalRoot)).toEqual([]);
@@ -79,7 +79,7 @@ describe("install from a local folder", () => {
     writeExtension(viaLink, { name: "via-link" });
     symlinkSync(".", join(viaLink, "here"));
     symlinkSync("here/..", join(viaLink, "parent")); // lexically "." but really the parent folder
-    const [a, b] = await Promise.all([zot("install", abs), zot("install", viaLink)]);
+    const [a, b] = await Promise.all([zot("install", "--yes", abs), zot("install", "--yes", viaLink)]);
     expect(a.code).toBe(1);
     expect(a.stderr).toMatch(/absolute/);
     expect(b.code).toBe(1);
@@ -90,7 +90,7 @@ describe("install from a local folder", () => {
   it("refuses a folder without extension.json and writes nothing", async () => {
     const src = join(sb.base, "plain");
     writeFiles(src, { "README.md": "hi" });
-    const [r, missing] = await Promise.all([zot("install", src), zot("install", join(sb.base, "does-not-exist"))]);
+    const [r, missing] = await Promise.all([zot("install", "--yes", src), zot("install", "--yes", join(sb.base, "does-not-exist"))]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^zot: .*plain has no extension\.json/);
     expect(existsSync(sb.globalRoot)).toBe(false);
@@ -103,7 +103,7 @@ describe("install from a local folder", () => {
     writeFiles(invalid, { "extension.json": JSON.stringify({ name: "invalid", exec: 42 }) });
     const dots = join(sb.base, "dots");
     writeExtension(dots, { name: ".." });
-    const [a, b] = await Promise.all([zot("install", invalid), zot("install", dots)]);
+    const [a, b] = await Promise.all([zot("install", "--yes", invalid), zot("install", "--yes", dots)]);
     expect(a.code).toBe(1);
     expect(a.stderr).toMatch(/extension\.json from .*invalid is invalid: exec: exec must be a string/);
     expect(b.code).toBe(1);
@@ -123,7 +123,7 @@ describe("staging leftovers", () => {
     utimesSync(old, twoDaysAgo, twoDaysAgo);
     const src = join(sb.base, "fresh");
     writeExtension(src, { name: "fresh" });
-    expect((await zot("install", src)).code).toBe(0);
+    expect((await zot("install", "--yes", src)).code).toBe(0);
     expect(entries(sb.globalRoot)).toEqual([".zot-install-running", "fresh"]);
   });
 });
@@ -134,15 +134,15 @@ describe("install --force", () => {
     writeExtension(v1, { name: "tool", version: "1.0.0" }, { "old-only.txt": "old" });
     const v2 = join(sb.base, "v2");
     writeExtension(v2, { name: "tool", version: "2.0.0" });
-    expect((await zot("install", v1)).code).toBe(0);
+    expect((await zot("install", "--yes", v1)).code).toBe(0);
 
-    const refused = await zot("install", v2);
+    const refused = await zot("install", "--yes", v2);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/tool is already installed at .*; pass --force to replace it/);
     expect(JSON.parse(readFileSync(join(sb.globalRoot, "tool", "extension.json"), "utf8")).version).toBe("1.0.0");
     expect(entries(sb.globalRoot)).toEqual(["tool"]);
 
-    const forced = await zot("install", v2, "--force");
+    const forced = await zot("install", "--yes", v2, "--force");
     expect(forced.code).toBe(0);
     expect(forced.stdout).toMatch(/^Replaced tool 2\.0\.0/);
     expect(JSON.parse(readFileSync(join(sb.globalRoot, "tool", "extension.json"), "utf8")).version).toBe("2.0.0");
@@ -155,8 +155,8 @@ describe("install --force", () => {
     writeExtension(good, { name: "tool", version: "1.0.0" });
     const bad = join(sb.base, "bad");
     writeFiles(bad, { "extension.json": "{" });
-    expect((await zot("install", good)).code).toBe(0);
-    const r = await zot("install", bad, "--force");
+    expect((await zot("install", "--yes", good)).code).toBe(0);
+    const r = await zot("install", "--yes", bad, "--force");
     expect(r.code).toBe(1);
     expect(JSON.parse(readFileSync(join(sb.globalRoot, "tool", "extension.json"), "utf8")).version).toBe("1.0.0");
     expect(entries(sb.globalRoot)).toEqual(["tool"]);

@@ -36,9 +36,11 @@ describe("zot ext list", () => {
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toEqual([
       { name: "todo", version: null, scope: "project", enabled: true, language: "python", description: null,
-        path: join(sb.projectRoot, "todo"), shadowed: false, full_access: true, permissions: null },
+        path: join(sb.projectRoot, "todo"), shadowed: false, full_access: true, permissions: null,
+        needs_approval: expect.stringContaining("this project has not been trusted") },
       { name: "weather", version: "2.0.0", scope: "project", enabled: true, language: null, description: "project copy",
-        path: join(sb.projectRoot, "zot-weather"), shadowed: false, full_access: true, permissions: null },
+        path: join(sb.projectRoot, "zot-weather"), shadowed: false, full_access: true, permissions: null,
+        needs_approval: expect.stringContaining("zot ext trust --project") },
       { name: "alpha", version: null, scope: "global", enabled: false, language: null, description: null,
         path: join(sb.globalRoot, "b-folder"), shadowed: false, full_access: true, permissions: null },
       { name: "weather", version: "1.0.0", scope: "global", enabled: true, language: "go", description: "global copy",
@@ -53,6 +55,7 @@ describe("zot ext list", () => {
     const weatherGlobal = lines.find((l) => l.includes(join(sb.globalRoot, "weather")));
     expect(weatherGlobal).toMatch(/^weather\s+1\.0\.0\s+global\s+enabled, shadowed\s+go/);
     expect(lines.find((l) => l.startsWith("alpha"))).toMatch(/disabled/);
+    expect(lines.find((l) => l.startsWith("todo"))).toMatch(/enabled, needs approval/);
     expect(table.stdout).not.toContain("state-only-leftover");
   });
 

@@ -139,11 +139,11 @@ describe("zot ext with read-only folders inside an extension", () => {
 
   it("install --force replaces, remove deletes, and a failed install rolls back, leaving nothing behind", async () => {
     const src = readOnlySource("ro", { name: "ro" });
-    expect((await zot("install", src)).code).toBe(0);
+    expect((await zot("install", "--yes", src)).code).toBe(0);
     const dest = join(sb.globalRoot, "ro");
     expect(statSync(join(dest, "vendor")).mode & 0o777).toBe(0o555);
 
-    const forced = await zot("install", src, "--force");
+    const forced = await zot("install", "--yes", src, "--force");
     expect(forced.code, forced.stderr).toBe(0);
     expect(readdirSync(sb.globalRoot)).toEqual(["ro"]);
 
@@ -152,7 +152,7 @@ describe("zot ext with read-only folders inside an extension", () => {
     expect(readdirSync(sb.globalRoot)).toEqual([]);
 
     const broken = readOnlySource("broken", { name: 42 });
-    const failed = await zot("install", broken);
+    const failed = await zot("install", "--yes", broken);
     expect(failed.code).toBe(1);
     expect(failed.stderr).toMatch(/invalid/);
     expect(readdirSync(sb.globalRoot)).toEqual([]);

@@ -25,7 +25,7 @@ describe("help output", () => {
     expect(ext.stdout).not.toContain(ESC);
     expect(ext.stdout.endsWith("\n")).toBe(true);
     const table = ext.stdout.slice(ext.stdout.indexOf("Commands:\n") + "Commands:\n".length).split("\n\n")[0]!.split("\n");
-    expect(table.map((row) => row.trim().split(/\s+/)[0])).toEqual(["list", "doctor", "install", "remove", "enable", "disable", "logs", "new", "test"]);
+    expect(table.map((row) => row.trim().split(/\s+/)[0])).toEqual(["list", "doctor", "install", "remove", "enable", "disable", "trust", "logs", "new", "test"]);
     for (const row of table) expect(row).toMatch(/^  \S+ +\S/);
     const sub = await world.run(["ext", "list", "--help"]);
     expect(sub.stdout).not.toContain(ESC);

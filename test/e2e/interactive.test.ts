@@ -149,7 +149,8 @@ describe.skipIf(!hasTmux)("interactive REPL in a terminal", () => {
     const broken = join(world.cwd, ".zot", "extensions", "broken");
     mkdirSync(broken, { recursive: true });
     writeFileSync(join(broken, "extension.json"), JSON.stringify({ name: "broken", exec: "sh -c 'exit 3'" }));
-    const pane = await Pane.start(world, ["--no-session"]);
+    // A project extension starts only in a trusted project; --trust-project trusts it for this run.
+    const pane = await Pane.start(world, ["--no-session", "--trust-project"]);
     await pane.until("/help for commands");
     await pane.until('extension "broken" failed to start');
     const screen = await pane.screen();
@@ -174,7 +175,8 @@ describe.skipIf(!hasTmux)("interactive REPL in a terminal", () => {
     const broken = join(world.cwd, ".zot", "extensions", "broken");
     mkdirSync(broken, { recursive: true });
     writeFileSync(join(broken, "extension.json"), JSON.stringify({ name: "broken", exec: "sh -c 'exit 3'" }));
-    const pane = await Pane.start(world, ["--no-session"], { ZOT_RELOAD_STATUS_MS: "800", NO_COLOR: "" });
+    // A project extension starts only in a trusted project; --trust-project trusts it for this run.
+    const pane = await Pane.start(world, ["--no-session", "--trust-project"], { ZOT_RELOAD_STATUS_MS: "800", NO_COLOR: "" });
     await pane.until("/help for commands");
     await pane.type("/reload-ext");
     await pane.keys("Enter");

@@ -232,7 +232,7 @@ describe("installed extensions", () => {
       (req) => ({ text: JSON.stringify(req.body.messages).includes("Saved note #1") ? "noted" : "not noted" }),
     ]);
     const { ROOT } = await import("./support.ts");
-    const install = await world.run(["ext", "install", join(ROOT, "examples", "extensions", "py-notes")]);
+    const install = await world.run(["ext", "install", "--yes", join(ROOT, "examples", "extensions", "py-notes")]);
     expect(install.code).toBe(0);
     const r = await world.run(["-p", "remember to buy milk"]);
     expect(r.stderr).toBe("");

@@ -203,7 +203,7 @@ describe.each(runtimes)("zot on $name", (runtime) => {
       { tool_calls: [{ name: "add_note", args: { text: "buy milk" } }], stop: "tool_use" },
       (req) => ({ text: requestText(req.body).includes("Saved note #1") ? "noted" : "not noted" }),
     );
-    expect((await run(["ext", "install", join(ROOT, "examples", "extensions", "py-notes")])).code).toBe(0);
+    expect((await run(["ext", "install", "--yes", join(ROOT, "examples", "extensions", "py-notes")])).code).toBe(0);
     const r = await run(["-p", "remember to buy milk"]);
     expect(r.stderr).toBe("");
     expect(r.stdout).toBe("noted\n");

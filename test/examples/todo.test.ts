@@ -20,7 +20,7 @@ afterEach(async () => {
 
 /** Installs the example into the world's $ZOT_HOME; returns its data_dir (the installed folder). */
 async function install(w: World): Promise<string> {
-  const r = await w.run(["ext", "install", TODO]);
+  const r = await w.run(["ext", "install", "--yes", TODO]);
   expect(r.code).toBe(0);
   const dir = join(w.home, "extensions", "todo");
   expect(existsSync(join(dir, "extension.json"))).toBe(true);

@@ -43,13 +43,14 @@ export function parseDoctorArgs(argv: string[]): DoctorArgs {
   return args;
 }
 
-const MARK: Record<ExtensionReport["status"], string> = { ok: "✓", error: "✗", disabled: "-", shadowed: "~" };
+const MARK: Record<ExtensionReport["status"], string> = { ok: "✓", error: "✗", disabled: "-", shadowed: "~", needs_approval: "!" };
 
 function indent(text: string, prefix: string): string {
   return text.split("\n").map((line, i) => (i === 0 ? line : `${" ".repeat(prefix.length)}${line}`)).join("\n");
 }
 
 function describeReady(r: ExtensionReport): string {
+  if (r.status === "needs_approval") return "needs approval (not started)";
   if (r.status !== "ok" && r.status !== "error") return r.status === "shadowed" ? `shadowed by ${r.shadowed_by}` : "disabled";
   if (r.kind && r.kind !== "protocol") return `${r.kind} bundle (not spawned)`;
   const ms = r.startup_ms === null ? "" : ` in ${r.startup_ms} ms`;
@@ -124,7 +125,8 @@ export function renderDoctor(result: DoctorResult, roots: { project: string; glo
     return `No extensions found.\n  project: ${roots.project}\n  global:  ${roots.global}\n`;
   }
   const count = (s: ExtensionReport["status"]) => result.extensions.filter((e) => e.status === s).length;
-  const summary = (["ok", "error", "disabled", "shadowed"] as const).filter((s) => count(s) > 0).map((s) => `${count(s)} ${s}`).join(", ");
+  const summary = (["ok", "error", "disabled", "shadowed", "needs_approval"] as const).filter((s) => count(s) > 0)
+    .map((s) => `${count(s)} ${s.replace("_", " ")}`).join(", ");
   const n = result.extensions.length;
   return `${n} extension${n === 1 ? "" : "s"}: ${summary}\n\n${result.extensions.map(renderReport).join("\n\n")}\n`;
 }

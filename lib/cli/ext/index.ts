@@ -11,6 +11,7 @@ import { logsCommand } from "./logs.ts";
 import { disableCommand, enableCommand, removeCommand } from "./manage.ts";
 import { newCommand } from "./new.ts";
 import { testCommand } from "./test.ts";
+import { trustCommand } from "./trust.ts";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyCommand = CommandDef<any>;
@@ -23,6 +24,7 @@ export const EXT_COMMANDS: Record<string, AnyCommand> = {
   remove: removeCommand,
   enable: enableCommand,
   disable: disableCommand,
+  trust: trustCommand,
   logs: logsCommand,
   new: newCommand,
   test: testCommand,

@@ -1,8 +1,31 @@
-// `zot ext install <source> [--project] [--force] [--timeout-ms N]`.
+// `zot ext install <source> [--project] [--force] [--yes] [--timeout-ms N]`. Before an extension
+// that runs code lands, zot shows what it requests and asks; the approval is recorded in trust.json.
 import { defineCommand } from "citty";
 import { DEFAULT_IDLE_TIMEOUT_MS } from "../../extensions/install/download.ts";
-import { installExtension } from "../../extensions/install/index.ts";
+import { InstallCancelledError, installExtension } from "../../extensions/install/index.ts";
+import type { BundleKind, Manifest } from "../../extensions/manifest.ts";
+import { describeGrant, grantFromManifest } from "../../extensions/permissions/manifest-permissions.ts";
+import { approveExtension, trustProject } from "../../extensions/trust/records.ts";
 import { cwdArg, parseTimeoutMs, projectDir, rootsFor } from "./args.ts";
+import { confirm } from "./ask.ts";
+
+/** "notes 1.2.0 requests:" and one indented line per scope (or "full access"). */
+export function describeRequest(manifest: Manifest): string {
+  const lines = describeGrant(grantFromManifest(manifest.permissions));
+  return `${manifest.name}${manifest.version ? ` ${manifest.version}` : ""} requests:\n${lines.map((l) => `  ${l}`).join("\n")}\n`;
+}
+
+/** The trust question: shown on stderr; --yes answers it; without a terminal and --yes, no. */
+async function approveInstall(manifest: Manifest, kind: BundleKind, yes: boolean): Promise<boolean> {
+  if (kind !== "protocol") return true; // theme and skill bundles run no code
+  process.stderr.write(describeRequest(manifest));
+  if (yes) return true;
+  if (!process.stdin.isTTY) {
+    throw new InstallCancelledError(manifest.name, `${manifest.name} was not installed: zot asks before installing an extension, `
+      + "and there is no terminal to ask on; pass --yes to accept what it requests");
+  }
+  return confirm(`Install ${manifest.name} with these permissions? [y/N] `);
+}
 
 export const installCommand = defineCommand({
   meta: {
@@ -19,6 +42,7 @@ export const installCommand = defineCommand({
     },
     project: { type: "boolean", description: "Install into ./.zot/extensions instead of $ZOT_HOME/extensions" },
     force: { type: "boolean", description: "Replace an existing install of the same name" },
+    yes: { type: "boolean", alias: "y", description: "Accept what the extension requests without asking" },
     "timeout-ms": { type: "string", valueHint: "N",
       description: `Give up a download or clone after this long without progress (default ${DEFAULT_IDLE_TIMEOUT_MS})` },
     ...cwdArg,
@@ -27,17 +51,31 @@ export const installCommand = defineCommand({
     const roots = rootsFor(args.cwd);
     const scope = args.project ? "project" : "global";
     const idleTimeoutMs = parseTimeoutMs(args["timeout-ms"], DEFAULT_IDLE_TIMEOUT_MS);
-    const result = await installExtension({
-      source: args.source,
-      root: args.project ? roots.project : roots.global,
-      // Sources are what the user typed in their shell, so they resolve against it, not --cwd.
-      cwd: process.cwd(),
-      force: Boolean(args.force),
-      idleTimeoutMs,
-      exitOnSignal: true,
-      progress: (line) => process.stderr.write(`${line}\n`),
-      warn: (line) => process.stderr.write(`zot: warning: ${line}\n`),
-    });
+    const paths = roots.paths;
+    let result;
+    try {
+      result = await installExtension({
+        source: args.source,
+        root: args.project ? roots.project : roots.global,
+        // Sources are what the user typed in their shell, so they resolve against it, not --cwd.
+        cwd: process.cwd(),
+        force: Boolean(args.force),
+        idleTimeoutMs,
+        exitOnSignal: true,
+        progress: (line) => process.stderr.write(`${line}\n`),
+        warn: (line) => process.stderr.write(`zot: warning: ${line}\n`),
+        confirm: (manifest, kind) => approveInstall(manifest, kind, Boolean(args.yes)),
+      });
+    } catch (err) {
+      if (!(err instanceof InstallCancelledError)) throw err;
+      process.stderr.write(`zot: ${err.message}\n`);
+      return 1;
+    }
+    // The approval is pinned to this manifest: a later version asking for more waits for `zot ext trust`.
+    if (result.kind === "protocol") {
+      if (scope === "project") await trustProject(paths, projectDir(args.cwd), [result.manifest], true);
+      else await approveExtension(paths, result.manifest);
+    }
     const version = result.manifest.version ? ` ${result.manifest.version}` : "";
     const lines = [
       `${result.replaced ? "Replaced" : "Installed"} ${result.name}${version} (${scope}) in ${result.path}`,

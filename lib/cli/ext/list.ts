@@ -21,6 +21,8 @@ export interface ListEntry {
   /** The manifest's `on_failure`, when set. */
   on_failure?: OnFailure;
   error?: string;
+  /** Present when it does not start until approved: why, and the command that approves it. */
+  needs_approval?: string;
 }
 
 export function toListEntry(ext: InstalledExtension): ListEntry {
@@ -40,6 +42,7 @@ export function toListEntry(ext: InstalledExtension): ListEntry {
     if (ext.manifest.on_failure !== undefined) entry.on_failure = ext.manifest.on_failure;
   }
   if (ext.error) entry.error = ext.error;
+  if (ext.needsApproval) entry.needs_approval = ext.needsApproval;
   return entry;
 }
 
@@ -52,6 +55,7 @@ function access(ext: InstalledExtension): string {
 function state(ext: InstalledExtension): string {
   if (ext.error) return "error";
   const base = ext.enabled ? "enabled" : "disabled";
+  if (ext.needsApproval) return `${base}, needs approval`;
   return ext.shadowed ? `${base}, shadowed` : base;
 }
 
@@ -80,6 +84,7 @@ function render(installed: InstalledExtension[], roots: ExtensionRoots): string 
       + "(`zot ext doctor` shows what declared ones grant)");
   }
   if (installed.some((e) => e.shadowed)) notes.push("shadowed: another install of the same name is loaded instead");
+  for (const e of installed.filter((x) => x.needsApproval)) notes.push(`${e.name}: ${e.needsApproval}`);
   return `${formatTable(rows)}\n${notes.map((n) => `\n${n}\n`).join("")}`;
 }
 

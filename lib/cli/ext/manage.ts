@@ -1,9 +1,9 @@
 // `zot ext remove|enable|disable <name>`: by manifest name or folder name, project and global.
-import { createInterface } from "node:readline/promises";
 import { defineCommand } from "citty";
 import { listInstalled, type InstallScope, type InstalledExtension } from "../../extensions/install/installed.ts";
 import { findInstalled, removeInstalled, setEnabled } from "../../extensions/install/manage.ts";
 import { cwdArg, rootsFor, UsageError } from "./args.ts";
+import { confirm } from "./ask.ts";
 
 const targetArgs = {
   name: { type: "positional", description: "Manifest name or folder name", required: true },
@@ -17,20 +17,10 @@ function scopeOf(args: { project?: boolean; global?: boolean }): InstallScope | 
   return args.project ? "project" : args.global ? "global" : undefined;
 }
 
-async function target(args: { name: string; cwd?: string; project?: boolean; global?: boolean }) {
+export async function target(args: { name: string; cwd?: string; project?: boolean; global?: boolean }) {
   const roots = rootsFor(args.cwd);
   const ext = findInstalled(await listInstalled(roots), args.name, scopeOf(args));
   return { roots, ext };
-}
-
-/** Asks on stderr (stdout may be piped); only called when stdin is a terminal. */
-async function confirm(question: string): Promise<boolean> {
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    return /^y(es)?$/i.test((await rl.question(question)).trim());
-  } finally {
-    rl.close();
-  }
 }
 
 function describe(ext: InstalledExtension): string {

@@ -9,6 +9,7 @@ import { join, resolve } from "node:path";
 import { projectExtensionsDir, type ZotPaths } from "../../paths.ts";
 import { loadManifest, MANIFEST_FILE, type LoadedManifest } from "../manifest.ts";
 import { MCP_JSON_FILE, readMcpJson } from "../mcp/dot-mcp-json.ts";
+import type { TrustGate, TrustProblem } from "../trust/gate.ts";
 import { execOutsideFolder } from "./exec-resolve.ts";
 
 /** Where discovery found a folder: an `--ext` path, the project, or the global root. */
@@ -25,8 +26,11 @@ export interface Candidate {
   /**
    * `spawn`: a protocol or MCP extension to start. `bundle`: a theme-only or skill-only bundle (never
    * spawned). `disabled`, `shadowed`: skipped. `error`: the manifest could not be used.
+   * `untrusted`: the trust gate held it back (see `trust`).
    */
-  decision: "spawn" | "bundle" | "disabled" | "shadowed" | "error";
+  decision: "spawn" | "bundle" | "disabled" | "shadowed" | "error" | "untrusted";
+  /** Why the trust gate held it back (decision `untrusted`). */
+  trust?: TrustProblem;
   error?: string;
   warnings: string[];
   /** For `shadowed`: the folder that claimed the name. */
@@ -41,6 +45,11 @@ export interface DiscoveryOptions {
   explicit?: string[];
   /** false skips the project and global roots (`--no-ext`); explicit paths still load. */
   discover?: boolean;
+  /**
+   * Which candidates may start (recorded trust, see trust/gate.ts). Absent: every one, as the
+   * caller vouches for what it discovers (zot's runtime always passes one).
+   */
+  trust?: TrustGate;
 }
 
 async function isDirectory(path: string): Promise<boolean> {
@@ -127,7 +136,25 @@ export async function discoverExtensions(options: DiscoveryOptions): Promise<Can
     candidates.push(candidate);
   }
   decide(candidates);
+  if (options.trust) applyTrust(candidates, options.trust);
   return candidates;
+}
+
+/** Decisions that never run code: the trust gate leaves them alone. */
+const INERT = new Set<Candidate["decision"]>(["error", "disabled", "shadowed", "bundle"]);
+
+/**
+ * Holds back what the gate refuses. Applied to every candidate that would run (whatever its kind
+ * or however discovery found it), so project-local code of any kind passes the same gate.
+ */
+function applyTrust(candidates: Candidate[], gate: TrustGate): void {
+  for (const c of candidates) {
+    if (INERT.has(c.decision)) continue;
+    const problem = gate(c);
+    if (!problem) continue;
+    c.decision = "untrusted";
+    c.trust = problem;
+  }
 }
 
 /** Applies name claiming, enabled state and bundle kinds to candidates in load order. */

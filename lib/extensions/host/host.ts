@@ -26,6 +26,7 @@ import { commandKey, ExtensionRegistry, type ExtensionToolEntry } from "./regist
 import { buildReports, type ExtensionReport } from "./report.ts";
 import { ensurePythonSdk } from "./sdk-env.ts";
 import { sandboxForCandidate, type HostSandboxSettings } from "../sandbox/for-candidate.ts";
+import type { HostTrust } from "../trust/host-trust.ts";
 import { DEFAULT_LIMITS, DEFAULT_TIMEOUTS, type HostLimits, type HostTimeouts } from "./settings.ts";
 import { ActiveCalls, createToolProxy } from "./tool-proxy.ts";
 
@@ -71,6 +72,11 @@ export interface ExtensionHostOptions {
   limits?: Partial<HostLimits>;
   /** OS sandboxing of extensions that declare fs or network permissions (default: enabled). */
   sandbox?: HostSandboxSettings;
+  /**
+   * Which discovered extensions may start (trust.json, --trust-project, the REPL's question).
+   * Absent: all of them, as the embedder vouches for what it loads; zot's runtime always sets it.
+   */
+  trust?: HostTrust;
 }
 
 export class ExtensionHost implements AgentHooks {
@@ -95,6 +101,8 @@ export class ExtensionHost implements AgentHooks {
   private closed = false;
   /** The project directory extensions are discovered in and told about. */
   private cwd: string;
+  /** Projects whose untrusted extensions the user was asked about in this run. */
+  private readonly askedProjectTrust = new Set<string>();
 
   constructor(private readonly options: ExtensionHostOptions) {
     this.cwd = options.cwd;
@@ -324,9 +332,7 @@ export class ExtensionHost implements AgentHooks {
   }
 
   private async load(): Promise<void> {
-    this.candidates = await discoverExtensions({
-      cwd: this.cwd, paths: this.options.paths, explicit: this.options.explicit, discover: this.options.discover,
-    });
+    this.candidates = await this.discover();
     this.byCandidate = new Map();
     this.loaded = [];
     this.registry = this.newRegistry();
@@ -349,11 +355,27 @@ export class ExtensionHost implements AgentHooks {
     this.registry.rebuild(this.loaded);
     for (const c of this.candidates) {
       if (c.decision === "error") this.publish({ type: "ext_error", extension: c.name, message: c.error ?? "invalid extension" });
+      if (c.decision === "untrusted") this.publish({ type: "ext_notify", extension: c.name, level: "warn", message: c.trust?.message ?? "not trusted" });
     }
     for (const ext of this.loaded) {
       if (ext.phase !== "failed") continue;
       this.publishError(ext, ext.errors.at(-1) ?? "failed to start");
     }
+  }
+
+  /** Discovery through the trust gate; held-back project extensions are asked about once per run. */
+  private async discover(): Promise<Candidate[]> {
+    const trust = this.options.trust;
+    const cwd = this.cwd;
+    const run = async () => discoverExtensions({
+      cwd, paths: this.options.paths, explicit: this.options.explicit, discover: this.options.discover,
+      ...(trust ? { trust: await trust.gate(cwd) } : {}),
+    });
+    const candidates = await run();
+    const pending = candidates.filter((c) => c.decision === "untrusted" && c.trust?.kind === "project");
+    if (pending.length === 0 || !trust?.askProject || this.askedProjectTrust.has(cwd)) return candidates;
+    this.askedProjectTrust.add(cwd);
+    return (await trust.askProject(pending, cwd)) ? run() : candidates;
   }
 
   private async stopAll(): Promise<void> {

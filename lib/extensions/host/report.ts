@@ -22,7 +22,7 @@ export interface McpReport {
   resources: string[];
 }
 
-export type ReportStatus = "ok" | "error" | "disabled" | "shadowed";
+export type ReportStatus = "ok" | "error" | "disabled" | "shadowed" | "needs_approval";
 
 export interface ExtensionReport {
   name: string;
@@ -123,6 +123,10 @@ export function buildReports(candidates: Candidate[], loaded: Map<Candidate, Loa
         report.warnings.push(`shadowed by the extension of the same name in ${c.shadowedBy}`);
         return report;
       case "bundle":
+        return report;
+      case "untrusted":
+        report.status = "needs_approval";
+        report.warnings.push(c.trust?.message ?? "not trusted");
         return report;
     }
     const ext = loaded.get(c);

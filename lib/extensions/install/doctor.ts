@@ -6,6 +6,7 @@ import type { ZotPaths } from "../../paths.ts";
 import { ExtensionHost } from "../host/host.ts";
 import type { ExtensionReport } from "../host/report.ts";
 import type { HostTimeouts } from "../host/settings.ts";
+import { recordedTrust } from "../trust/host-trust.ts";
 
 export interface DoctorOptions {
   cwd: string;
@@ -39,6 +40,8 @@ export async function diagnoseExtensions(options: DoctorOptions): Promise<Doctor
     interactive: true,
     builtinCommands: options.builtinCommands,
     timeouts: options.timeouts,
+    // What a real run would hold back is held back here too (and shown as needing approval).
+    trust: recordedTrust(options.paths, {}),
   });
   try {
     await host.probeInterceptors();

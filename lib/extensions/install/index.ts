@@ -61,6 +61,19 @@ export interface InstallOptions {
    * process (130/143). Off by default so embedders keep control of their signals.
    */
   exitOnSignal?: boolean;
+  /**
+   * Asked once the staged extension's manifest is valid, before it is moved into place (the
+   * trust question: what it requests). false cancels the install; nothing is left behind.
+   */
+  confirm?(manifest: Manifest, kind: BundleKind): Promise<boolean>;
+}
+
+/** The user (or the lack of a terminal to ask on) declined the install. */
+export class InstallCancelledError extends Error {
+  constructor(readonly extension: string, message = `${extension} was not installed`) {
+    super(message);
+    this.name = "InstallCancelledError";
+  }
 }
 
 export interface InstallResult {
@@ -183,6 +196,7 @@ export async function installExtension(options: InstallOptions): Promise<Install
     }
     // mkdtemp made the staging folder private; a copied folder keeps its source's mode. Done
     // last, so a read-only source mode cannot get in the way of a rollback.
+    if (options.confirm && !(await options.confirm(manifest, kind))) throw new InstallCancelledError(manifest.name);
     if (source.kind === "folder") await chmod(staging, (await stat(source.path)).mode & 0o7777);
     const replaced = await moveIntoPlace(staging, dest, root);
     placed = true;

@@ -5,6 +5,8 @@ import { basename, join, resolve } from "node:path";
 import { projectExtensionsDir, zotPaths, type ZotPaths } from "../../paths.ts";
 import { discoverExtensions, type Candidate } from "../host/discovery.ts";
 import { MANIFEST_FILE, type BundleKind, type Manifest } from "../manifest.ts";
+import { trustGate } from "../trust/gate.ts";
+import { readTrust } from "../trust/store.ts";
 
 /** Installs live in a project or the global root (`--ext` paths are not installs). */
 export type InstallScope = "project" | "global";
@@ -47,6 +49,8 @@ export interface InstalledExtension {
   error?: string;
   /** Declared in a file rather than a folder (a project's .mcp.json): managed by editing that file. */
   source?: string;
+  /** Why it does not start until the user approves it (project not trusted, a stale or revoked grant). */
+  needsApproval?: string;
 }
 
 /** Reads `enabled` from a manifest that failed validation, so the row still shows the setting. */
@@ -74,7 +78,8 @@ async function toInstalled(candidate: Candidate): Promise<InstalledExtension | u
       error: candidate.error ?? "manifest could not be loaded" };
   }
   return { name: loaded.manifest.name, folder, path: dir, scope, manifest: loaded.manifest, kind: loaded.kind,
-    enabled: loaded.enabled, shadowed: candidate.decision === "shadowed" };
+    enabled: loaded.enabled, shadowed: candidate.decision === "shadowed",
+    ...(candidate.trust ? { needsApproval: candidate.trust.message } : {}) };
 }
 
 /**
@@ -85,7 +90,8 @@ async function toInstalled(candidate: Candidate): Promise<InstalledExtension | u
  */
 export async function listInstalled(roots: ExtensionRoots): Promise<InstalledExtension[]> {
   // Startup discovery decides what exists and which copy claims a name, so list agrees with it.
-  const candidates = await discoverExtensions({ cwd: roots.cwd, paths: roots.paths });
+  const candidates = await discoverExtensions({ cwd: roots.cwd, paths: roots.paths,
+    trust: trustGate(await readTrust(roots.paths), { cwd: roots.cwd }) });
   const rows: InstalledExtension[] = [];
   for (const candidate of candidates) {
     const row = await toInstalled(candidate);

@@ -1,0 +1,56 @@
+// `zot ext trust NAME [--revoke]` and `zot ext trust --project [NAME] [--revoke]`: approve a global
+// extension's manifest as it is now (or withdraw the grant), or trust this project's
+// ./.zot/extensions (all of them, or one), pinned to their manifests as they are now.
+import { defineCommand } from "citty";
+import { listInstalled, type InstalledExtension } from "../../extensions/install/installed.ts";
+import { findInstalled } from "../../extensions/install/manage.ts";
+import { approveExtension, revokeExtension, trustProject, untrustProject } from "../../extensions/trust/records.ts";
+import { cwdArg, projectDir, rootsFor, UsageError } from "./args.ts";
+import { describeRequest } from "./install.ts";
+
+const show = (exts: InstalledExtension[]) => exts.map((e) => describeRequest(e.manifest!)).join("");
+
+export const trustCommand = defineCommand({
+  meta: {
+    name: "trust",
+    description: "Approve an extension's permissions (or --revoke them); with --project, trust this project's extensions",
+  },
+  args: {
+    name: { type: "positional", required: false, description: "Extension name (with --project: only this one)" },
+    project: { type: "boolean", description: "Trust the extensions in ./.zot/extensions of this project" },
+    revoke: { type: "boolean", description: "Withdraw the grant (with --project: the project's trust)" },
+    ...cwdArg,
+  },
+  async run({ args }) {
+    const roots = rootsFor(args.cwd);
+    const installed = await listInstalled(roots);
+    const name = typeof args.name === "string" && args.name !== "" ? args.name : undefined;
+    if (args.project) {
+      const cwd = projectDir(args.cwd);
+      if (args.revoke) {
+        if (name) throw new UsageError("--project --revoke withdraws the whole project's trust; leave out the name");
+        const had = await untrustProject(roots.paths, cwd);
+        process.stdout.write(had ? `${cwd} is no longer trusted; its extensions do not start until you trust it again.\n`
+          : `${cwd} was not trusted.\n`);
+        return 0;
+      }
+      const chosen = name ? [findInstalled(installed, name, "project")] : installed.filter((e) => e.scope === "project" && e.manifest);
+      if (chosen.length === 0) throw new Error(`${roots.project} holds no extensions to trust`);
+      await trustProject(roots.paths, cwd, chosen.map((e) => e.manifest!), Boolean(name));
+      process.stdout.write(`${show(chosen)}Trusted ${chosen.map((e) => e.name).join(", ")} in ${cwd}; `
+        + "they start in this project until their extension.json changes.\n");
+      return 0;
+    }
+    if (!name) throw new UsageError("missing <name> (or pass --project to trust this project's extensions)");
+    const ext = findInstalled(installed, name, "global");
+    if (!ext.manifest) throw new Error(`${ext.path}: ${ext.error ?? "its manifest cannot be read"}`);
+    if (args.revoke) {
+      await revokeExtension(roots.paths, ext.manifest);
+      process.stdout.write(`Revoked the grant of ${ext.name}; it does not start until \`zot ext trust ${ext.name}\` approves it again.\n`);
+      return 0;
+    }
+    await approveExtension(roots.paths, ext.manifest);
+    process.stdout.write(`${show([ext])}Approved ${ext.name}.\n`);
+    return 0;
+  },
+});
