@@ -1,0 +1,54 @@
+// The REPL's question about a project's untrusted extensions, in a real terminal (tmux): asked
+// once, with each extension and its permissions; yes is recorded, no leaves them off.
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { writeExtension } from "../extensions/helpers.ts";
+import { hasTmux, killPanes, Pane } from "./pane.ts";
+import { makeWorld, type World } from "./support.ts";
+
+let world: World | undefined;
+afterEach(async () => {
+  killPanes();
+  await world?.close();
+  world = undefined;
+});
+
+const QUESTION = "Trust this project and start them? [y/N]";
+
+describe.skipIf(!hasTmux)("the REPL asks before starting a project's extensions", () => {
+  it("shows the extensions and their permissions; y starts them and records the trust, so the next start does not ask", async () => {
+    world = await makeWorld([]);
+    const started = join(world.home, "..", "started.pid");
+    writeExtension(join(world.cwd, ".zot", "extensions"), "lint", { name: "lint", pidFile: started },
+      { permissions: { tools: ["read"] } });
+    const pane = await Pane.start(world, ["--no-session"]);
+    await pane.until(QUESTION);
+    const screen = await pane.screen();
+    expect(screen).toContain("lint");
+    expect(screen).toContain("tools: read");
+    expect(existsSync(started)).toBe(false);
+    await pane.type("y");
+    await pane.until("/help for commands");
+    expect(existsSync(started)).toBe(true);
+    expect(Object.keys(JSON.parse(readFileSync(join(world.home, "trust.json"), "utf8")).projects)).toHaveLength(1);
+    await pane.keys("C-d");
+
+    const again = await Pane.start(world, ["--no-session"]);
+    await again.until("/help for commands");
+    expect(await again.screen()).not.toContain(QUESTION);
+  });
+
+  it("n leaves them off and records nothing", async () => {
+    world = await makeWorld([]);
+    const started = join(world.home, "..", "started.pid");
+    writeExtension(join(world.cwd, ".zot", "extensions"), "lint", { name: "lint", pidFile: started });
+    const pane = await Pane.start(world, ["--no-session"]);
+    await pane.until(QUESTION);
+    expect(await pane.screen()).toContain("full access (no permissions declared)");
+    await pane.type("n");
+    await pane.until("/help for commands");
+    expect(existsSync(started)).toBe(false);
+    expect(existsSync(join(world.home, "trust.json"))).toBe(false);
+  });
+});
