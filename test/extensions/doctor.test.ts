@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { BUILTIN_COMMANDS } from "../../lib/app/builtin-commands.ts";
 import { diagnoseExtensions } from "../../lib/extensions/install/doctor.ts";
 import { extensionLogPath } from "../../lib/paths.ts";
-import { command, FAST, sandbox, tool, writeExtension, type Sandbox } from "./helpers.ts";
+import { command, FAST, sandbox, tool, trustThisProject, writeExtension, type Sandbox } from "./helpers.ts";
 
 const ZOT = join(import.meta.dirname, "..", "..", "dist", "zot.mjs");
 
@@ -30,8 +30,8 @@ function doctor(args: string[]): Promise<{ code: number | null; stdout: string; 
   });
 }
 
-/** healthy, disabled, crashing, never-ready, and two extensions fighting over /deploy. */
-function population() {
+/** healthy, disabled, crashing, never-ready, and two extensions fighting over /deploy (one in the trusted project). */
+async function population() {
   // A healthy interceptor answers doctor's probe (a silent one would cost the 5 s deadline).
   writeExtension(sb.globalDir, "healthy", { name: "healthy", register: [command("hello"), tool("weather"), tool("later", { deferred: true }),
     { type: "subscribe", events: ["turn_start"], intercept: ["tool_call"] }],
@@ -41,6 +41,7 @@ function population() {
   writeExtension(sb.globalDir, "never-ready", { name: "never-ready", noReady: true, register: [command("slowpoke")] });
   writeExtension(sb.projectDir, "deploy-a", { name: "deploy-a", register: [command("deploy")] });
   writeExtension(sb.globalDir, "deploy-b", { name: "deploy-b", register: [command("Deploy"), tool("read")] });
+  await trustThisProject(sb);
 }
 
 describe("zot ext doctor", () => {
@@ -55,7 +56,7 @@ describe("zot ext doctor", () => {
   });
 
   it("--json reports each extension in load order and exits 1 when one failed", async () => {
-    population();
+    await population();
     const { code, stdout } = await doctor(["--json"]);
     expect(code).toBe(1);
     const result = JSON.parse(stdout) as { ok: boolean; extensions: Array<Record<string, unknown>> };
@@ -78,7 +79,7 @@ describe("zot ext doctor", () => {
   });
 
   it("prints a human report with status, registrations, conflicts, errors and log paths", async () => {
-    population();
+    await population();
     const { code, stdout } = await doctor([]);
     expect(code).toBe(1);
     expect(stdout).toMatch(/^6 extensions: 4 ok, 1 error, 1 disabled\n/);

@@ -1,7 +1,7 @@
 // Test support for the extension host: temp $ZOT_HOME and project folders, extensions written
 // as manifests around the programmable Node fixture, a host with short timeouts and a recorder
 // of every host event, and polling helpers. Extensions are always real subprocesses.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,6 +11,8 @@ import { ExtensionHost, type ExtensionHostOptions, type HostTimeouts } from "../
 import type { RunTool } from "../../lib/extensions/host/call-tool.ts";
 import { pathsUnder, projectExtensionsDir, type ZotPaths } from "../../lib/paths.ts";
 import { processAlive } from "../../lib/process/group.ts";
+import { loadManifest } from "../../lib/extensions/manifest.ts";
+import { trustProject } from "../../lib/extensions/trust/records.ts";
 
 export const FIXTURES = join(import.meta.dirname, "..", "fixtures", "extensions");
 export const PROGRAMMABLE = join(FIXTURES, "node-programmable", "ext.mjs");
@@ -137,3 +139,9 @@ export const processRunning = processAlive;
 export const command = (name: string, description = `${name} command`) => ({ type: "register_command", name, description });
 export const tool = (name: string, extra: Record<string, unknown> = {}) =>
   ({ type: "register_tool", name, description: `${name} tool`, schema: { type: "object", properties: {} }, ...extra });
+
+/** Records the user's trust in the sandbox's project with the extensions now in ./.zot/extensions (as `zot ext trust --project`). */
+export async function trustThisProject(sb: Sandbox): Promise<void> {
+  const manifests = await Promise.all(readdirSync(sb.projectDir).map(async (d) => (await loadManifest(join(sb.projectDir, d))).manifest));
+  await trustProject(sb.paths, sb.cwd, manifests);
+}
