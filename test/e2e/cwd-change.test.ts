@@ -61,7 +61,7 @@ describe("rpc set_cwd", () => {
       { tool_calls: [{ name: "bash", args: { command: "pwd" } }], stop: "tool_use" },
       { text: "you are in the other project" },
     ]);
-    const c = rpc(world);
+    const c = rpc(world, ["--trust-project"]);
     const first = (await c.call({ type: "get_state" })).data.session_id as string;
     const names = async () => (await c.call({ type: "get_commands" })).data.commands.map((x: { name: string }) => x.name);
     expect(await names()).toContain("alpha");
@@ -123,7 +123,7 @@ describe("rpc set_cwd", () => {
 
   it("expands ~, and refuses a missing path, a file and a busy agent with a clear error, changing nothing", async () => {
     const { world, other } = await twoProjects([{ text: "slow answer arrives slowly".split(" ").map((w) => `${w} `), chunk_delay_ms: 150 }]);
-    const c = rpc(world);
+    const c = rpc(world, ["--trust-project"]);
     const first = (await c.call({ type: "get_state" })).data.session_id as string;
 
     const missing = await c.call({ type: "set_cwd", path: "no-such-dir" });
@@ -163,7 +163,7 @@ describe.skipIf(!hasTmux)("/cd in the REPL", () => {
     const broken = join(world.cwd, ".zot", "extensions", "broken");
     mkdirSync(broken, { recursive: true });
     writeFileSync(join(broken, "extension.json"), JSON.stringify({ name: "broken", exec: "sh -c 'exit 3'" }));
-    const pane = await Pane.start(world, []);
+    const pane = await Pane.start(world, ["--trust-project"]);
     await pane.until("/help for commands");
     await pane.until('extension "broken" failed to start');
     await pane.type("/help");

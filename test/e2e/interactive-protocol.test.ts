@@ -118,7 +118,7 @@ describe.skipIf(!hasTmux)("the extension protocol in the REPL", () => {
     const broken = join(world.cwd, ".zot", "extensions", "broken");
     mkdirSync(broken, { recursive: true });
     writeFileSync(join(broken, "extension.json"), JSON.stringify({ name: "broken", exec: "sh -c 'exit 3'", language: "sh" }));
-    const pane = await Pane.start(world, [], { ZOT_RELOAD_STATUS_MS: "1500" });
+    const pane = await Pane.start(world, ["--trust-project"], { ZOT_RELOAD_STATUS_MS: "1500" });
     await pane.until("/help for commands");
     await pane.type("/reload-ext");
     await pane.keys("Enter");

@@ -74,7 +74,7 @@ describe("reload failures in rpc mode", () => {
     const broken = join(world.cwd, ".zot", "extensions", "broken");
     mkdirSync(broken, { recursive: true });
     writeFileSync(join(broken, "extension.json"), JSON.stringify({ name: "broken", exec: "./missing-program" }));
-    const c = rpc(world);
+    const c = rpc(world, ["--trust-project"]);
     expect(await c.call({ type: "command", name: "reload-ext", args: "" })).toMatchObject({ success: true });
     await c.waitFor((l) => l.type === "ext_error" && c.lines.filter((x) => x.type === "ext_error").length === 2);
     await c.call({ type: "prompt", message: "hello there" });
@@ -123,7 +123,7 @@ describe("tool_prompt", () => {
         }
       });`);
     writeFileSync(join(dir, "extension.json"), JSON.stringify({ name: "tp", exec: process.execPath, args: ["tp.mjs"] }));
-    const r = await world.run(["-p", "/tp"]);
+    const r = await world.run(["-p", "--trust-project", "/tp"]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe("read it\n");
     expect(world.server.requests).toHaveLength(1);
@@ -160,7 +160,7 @@ describe("multi-line diagnostics keep their line breaks", () => {
   it("in print mode, on stderr", async () => {
     world = await makeWorld([{ text: "fine" }]);
     const dir = brokenExtension(world);
-    const r = await world.run(["-p", "hi"]);
+    const r = await world.run(["-p", "--trust-project", "hi"]);
     expect(r.stdout).toBe("fine\n");
     expect(diagnosticRows(r.stderr).slice(0, 5)).toEqual(linesOf(dir));
   });
@@ -168,7 +168,7 @@ describe("multi-line diagnostics keep their line breaks", () => {
   it("in json mode, inside the ext_error message", async () => {
     world = await makeWorld([{ text: "fine" }]);
     const dir = brokenExtension(world);
-    const r = await world.run(["--mode", "json", "hi"]);
+    const r = await world.run(["--mode", "json", "--trust-project", "hi"]);
     const error = jsonLines(r.stdout).find((l) => l.type === "ext_error")!;
     expect(error.message.split("\n")).toEqual([expect.stringMatching(/^extension "broken" failed to start: /), ...linesOf(dir).slice(1)]);
   });
@@ -176,7 +176,7 @@ describe("multi-line diagnostics keep their line breaks", () => {
   it("in rpc mode, inside the ext_error message", async () => {
     world = await makeWorld();
     const dir = brokenExtension(world);
-    const c = rpc(world);
+    const c = rpc(world, ["--trust-project"]);
     const error = await c.waitFor((l) => l.type === "ext_error");
     expect(error.message.split("\n")).toEqual([expect.stringMatching(/^extension "broken" failed to start: /), ...linesOf(dir).slice(1)]);
     c.end();
