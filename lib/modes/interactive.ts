@@ -51,8 +51,12 @@ export async function runInteractive(config: RunConfig, prompt: string | undefin
   const onKey = (str: string | undefined, key: RawKey | undefined) => {
     const normalized = paste.feed(normalizeKey(str, key));
     if (!normalized) return;
+    // The trust question can come at start or with a /cd into another project.
+    if (trustQuestion.open) {
+      trustQuestion.handle(normalized);
+      if (!(starting && normalized.name === "ctrl-c")) return;
+    }
     if (starting) {
-      if (trustQuestion.open) trustQuestion.handle(normalized);
       if (normalized.name === "ctrl-c") {
         interrupted = true;
         repl.exit(EXIT_INTERRUPTED);
