@@ -51,4 +51,21 @@ describe.skipIf(!hasTmux)("the REPL asks before starting a project's extensions"
     expect(existsSync(started)).toBe(false);
     expect(existsSync(join(world.home, "trust.json"))).toBe(false);
   });
+
+  it("a /cd into an untrusted project asks about its extensions, and y starts them there", async () => {
+    world = await makeWorld([]);
+    const other = join(world.cwd, "..", "other");
+    const started = join(world.home, "..", "other.pid");
+    writeExtension(join(other, ".zot", "extensions"), "beta", { name: "beta", pidFile: started });
+    const pane = await Pane.start(world, ["--no-session"]);
+    await pane.until("/help for commands");
+    await pane.type("/cd ../other");
+    await pane.keys("Enter");
+    await pane.until(QUESTION);
+    expect(existsSync(started)).toBe(false);
+    await pane.type("y");
+    await pane.until("Trusted; recorded for this project.");
+    await pane.until(/Working directory .*other: new conversation/);
+    expect(existsSync(started)).toBe(true);
+  });
 });
