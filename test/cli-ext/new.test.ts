@@ -166,11 +166,12 @@ describe("zot ext new", () => {
     expect(JSON.parse(copied.stdout.split("\n")[0]!)).toMatchObject({ type: "hello", name: "lonely" });
   });
 
-  it("is listed as an enabled install, and --project puts it in the project", async () => {
+  it("is listed as an enabled install, and --project puts it in the project, trusted there (it needs no approval)", async () => {
     expect((await zot("new", "here", "--project", "--lang", "sh")).code).toBe(0);
     expect(existsSync(join(sb.projectRoot, "here", "extension.json"))).toBe(true);
     const list = JSON.parse((await zot("list", "--json")).stdout);
     expect(list).toEqual([expect.objectContaining({ name: "here", scope: "project", enabled: true, language: "sh" })]);
+    expect(list[0].needs_approval).toBeUndefined();
   });
 
   it("refuses an existing folder, an unknown language and an unusable name", async () => {

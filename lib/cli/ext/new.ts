@@ -4,6 +4,8 @@ import { defineCommand } from "citty";
 import {
   DEFAULT_TEMPLATE, isTemplateLanguage, scaffoldExtension, TEMPLATES, validateNewName,
 } from "../../extensions/authoring/templates/index.ts";
+import { loadManifest } from "../../extensions/manifest.ts";
+import { trustProject } from "../../extensions/trust/records.ts";
 import { cwdArg, rootsFor, UsageError } from "./args.ts";
 
 const languages = Object.keys(TEMPLATES).join("|");
@@ -33,6 +35,8 @@ export const newCommand = defineCommand({
       template: TEMPLATES[lang],
       root: args.project ? roots.project : roots.global,
     });
+    // The user just wrote it into their project: it is trusted there (until its manifest changes).
+    if (args.project) await trustProject(roots.paths, roots.cwd, [(await loadManifest(result.path)).manifest], true);
     const tryIt = [[`zot --ext ${result.path}`, `load it for one session, then type /${result.command}`],
       ["zot ext doctor", "check that it loads and what it registers"]];
     const width = Math.max(...tryIt.map(([cmd]) => cmd.length));
