@@ -36,7 +36,7 @@ export interface SpawnRequest {
    * Run it in an OS sandbox built from this grant (its manifest declares fs or network), or
    * `disabled` to run such an extension unsandboxed (--no-sandbox). Absent: no sandbox.
    */
-  sandbox?: (Pick<SandboxRequest, "grant" | "dataDir" | "project" | "home"> & { disabled?: false; options?: SandboxOptions })
+  sandbox?: (Pick<SandboxRequest, "grant" | "dataDir" | "project" | "home" | "privateDirs"> & { disabled?: false; options?: SandboxOptions })
     | { disabled: true };
 }
 
@@ -144,7 +144,7 @@ function launchLine(request: SpawnRequest, command: string): { program: string; 
   const bun = bundledBun();
   // Throws SandboxUnavailableError, which the caller reports as "cannot start".
   const wrapped = sandboxCommand({ name: request.name, dir: request.dir, command, args: request.args, grant: sandbox.grant,
-    dataDir: sandbox.dataDir, project: sandbox.project, home: sandbox.home, sdkDirs: sdk ? [sdk] : [], ...(bun ? { bun } : {}) },
+    dataDir: sandbox.dataDir, project: sandbox.project, home: sandbox.home, privateDirs: sandbox.privateDirs, sdkDirs: sdk ? [sdk] : [], ...(bun ? { bun } : {}) },
   sandbox.options);
   return { program: wrapped.command, args: wrapped.args, dataDir: sandbox.dataDir, sandboxed: wrapped.mechanism,
     notes: [`sandboxed with ${wrapped.mechanism}: read-only ${wrapped.plan.readOnly.join(", ")}; read-write ${wrapped.plan.readWrite.join(", ")}; `

@@ -25,6 +25,6 @@ export function sandboxForCandidate(candidate: Candidate, settings: HostSandboxS
   const grant = grantFromManifest(candidate.loaded?.manifest.permissions);
   if (!needsSandbox(grant)) return undefined;
   if (!settings.enabled) return { disabled: true };
-  return { grant, dataDir: sandboxDataDir(where.paths, candidate.name), project: where.cwd, home: homedir(),
+  return { grant, dataDir: sandboxDataDir(where.paths, candidate.name), project: where.cwd, home: homedir(), privateDirs: [where.paths.home],
     ...(settings.options ? { options: settings.options } : {}) };
 }

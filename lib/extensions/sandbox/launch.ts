@@ -33,6 +33,8 @@ export interface SandboxRequest {
   /** zot's Python SDK folder and the bun binary zot carries, when there are. */
   sdkDirs: string[];
   bun?: string;
+  /** Never mounted through a program's installation folder ($ZOT_HOME). */
+  privateDirs?: string[];
 }
 
 export interface SandboxedCommand {
@@ -59,8 +61,8 @@ const declares = (grant: PermissionGrant) =>
 const locate = (command: string, pathVar: string | undefined) =>
   isAbsolute(command) ? command : (findOnPath(command, pathVar) ?? command);
 
-/** Programs the extension runs by absolute path: its command, the #! interpreter, bun. */
-export function programsOf(command: string, pathVar: string | undefined, bun?: string): string[] {
+/** Programs the extension runs by absolute path: its command and its #! interpreter. */
+export function programsOf(command: string, pathVar: string | undefined): string[] {
   const programs: string[] = [];
   const located = locate(command, pathVar);
   if (isAbsolute(located)) programs.push(located);
@@ -74,7 +76,6 @@ export function programsOf(command: string, pathVar: string | undefined, bun?: s
       if (found) programs.push(found);
     }
   }
-  if (bun) programs.push(bun);
   return programs;
 }
 
@@ -91,7 +92,8 @@ export function sandboxCommand(request: SandboxRequest, options: SandboxOptions 
   const command = locate(request.command, pathVar);
   const context = {
     dir: request.dir, dataDir: request.dataDir, project: request.project, temp: tmpdir(), home: request.home,
-    programs: programsOf(request.command, pathVar, request.bun), sdkDirs: request.sdkDirs,
+    programs: programsOf(request.command, pathVar), sdkDirs: request.sdkDirs,
+    ...(request.bun ? { files: [request.bun] } : {}), ...(request.privateDirs ? { privateDirs: request.privateDirs } : {}),
   };
   const tempGranted = [...(request.grant.fs?.read ?? []), ...(request.grant.fs?.write ?? [])].some((p) => p.startsWith("{temp}"));
   if (platform === "linux") {

@@ -39,6 +39,10 @@ export interface SandboxContext {
   programs: string[];
   /** Folders of zot's own SDKs (Python). */
   sdkDirs: string[];
+  /** Single-file programs mounted alone (the bun zot carries is a self-contained binary). */
+  files?: string[];
+  /** Folders a program's installation folder must never contain ($ZOT_HOME: credentials). */
+  privateDirs?: string[];
 }
 
 /**
@@ -56,6 +60,14 @@ export function installPrefix(program: string): string {
   return ["bin", "shims"].includes(basename(folder)) ? dirname(folder) : folder;
 }
 
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
 const isUnder = (path: string, roots: string[]) => roots.some((root) => path === root || path.startsWith(`${root}/`));
 
 /** Sandbox plan for an extension whose manifest declares `fs` or `network`. */
@@ -71,10 +83,16 @@ export function planSandbox(grant: PermissionGrant, context: SandboxContext, sys
     return undefined;
   };
   const readOnly = [...systemPaths];
+  // An installation folder that is the home folder, ~/.local or a parent of zot's own state would
+  // show far more than a program: then only the program itself is mounted.
+  const tooWide = (prefix: string) => prefix === "/" || prefix === context.home || prefix === `${context.home}/.local`
+    || [context.home, ...(context.privateDirs ?? [])].some((dir) => isUnder(dir, [prefix]));
   for (const program of context.programs) {
     const prefix = installPrefix(program);
-    if (!isUnder(prefix, systemPaths)) readOnly.push(prefix);
+    if (isUnder(prefix, systemPaths)) continue;
+    readOnly.push(tooWide(prefix) ? realOrSelf(program) : prefix);
   }
+  readOnly.push(...(context.files ?? []).map(realOrSelf));
   readOnly.push(...context.sdkDirs, context.dir);
   for (const path of grant.fs?.read ?? []) {
     const expanded = expand(path);

@@ -28,6 +28,15 @@ describe("sandbox plans", () => {
     expect(listed.warnings.join("\n")).toContain("network lists hosts (api.github.com), which zot's sandbox cannot enforce");
   });
 
+  it("a program whose installation folder would be ~/.local, the home folder or hold $ZOT_HOME is mounted alone, as is zot's bun", () => {
+    const plan = planSandbox(grantFromManifest({ network: "none" }), {
+      ...context, programs: ["/home/pat/.local/bin/python3", "/home/pat/tools/bin/tool"], files: ["/home/pat/bin/zot"],
+      privateDirs: ["/home/pat/tools/zot-state"],
+    }, SYSTEM);
+    expect(plan.readOnly).toEqual(["/usr", "/etc", "/home/pat/.local/bin/python3", "/home/pat/tools/bin/tool", "/home/pat/bin/zot",
+      "/zot/sdk/python", "/ext/notes"]);
+  });
+
   it("a relative fs path without a placeholder is ignored with a warning", () => {
     const plan = planSandbox(grantFromManifest({ fs: { read: ["data"] } }), context, SYSTEM);
     expect(plan.readOnly).not.toContain("data");
