@@ -72,6 +72,17 @@ describe("project-local extensions", () => {
     expect(existsSync(started)).toBe(true);
   });
 
+  it("the MCP servers of a project's .mcp.json pass the same gate: not started until the project is trusted", async () => {
+    world = await makeWorld([{ text: "one" }]);
+    const started = join(world.cwd, "..", "mcp-started");
+    writeFileSync(join(world.cwd, ".mcp.json"), JSON.stringify({ mcpServers: { stranger: { command: "sh", args: ["-c", `touch ${started}`] } } }));
+    const r = await world.run(["--mode", "json", "hi"]);
+    expect(r.code).toBe(0);
+    expect(existsSync(started)).toBe(false);
+    expect(jsonLines(r.stdout).filter((l) => l.type === "ext_notify").map((l) => l.message)).toEqual([
+      expect.stringMatching(/^project extension "stranger" is not started: this project has not been trusted; .*`zot ext trust --project`/)]);
+  });
+
   it("zot ext trust --project --revoke withdraws the project's trust", async () => {
     world = await makeWorld([{ text: "one" }]);
     const { started } = cloneWithExtension(world);
