@@ -6,14 +6,14 @@
 // whose marked parent is gone can still escape, unless it was already running when zot took the
 // snapshot of the extension's process tree that precedes every stop; anything on platforms
 // without /proc can escape.
-import { randomBytes } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
+import { randomHex } from "../random-id.ts";
 
 /** The environment variable that marks an extension's processes. */
 export const RUN_MARKER_VAR = "ZOT_EXTENSION_RUN";
 
 export function newRunMarker(): string {
-  return randomBytes(9).toString("hex");
+  return randomHex(9);
 }
 
 function numericEntries(): number[] {

@@ -39,11 +39,12 @@ export function trustGate(trust: TrustFile, options: GateOptions): TrustGate {
   const project = trust.projects[projectKey(options.cwd)];
   return (candidate) => {
     if (candidate.scope === "explicit" || !candidate.loaded) return undefined;
-    const hash = manifestHash(candidate.loaded.manifest);
+    // Hashed only against a record: a run without recorded grants never loads node:crypto.
+    const hash = () => manifestHash(candidate.loaded!.manifest);
     if (candidate.scope === "project") {
       if (options.trustProject) return undefined;
       const record = project?.extensions[candidate.name];
-      if (record && record.manifest_sha256 === hash) return undefined;
+      if (record && record.manifest_sha256 === hash()) return undefined;
       const why = !project ? "this project has not been trusted"
         : record ? "its extension.json changed since you trusted this project" : "it was added after you trusted this project";
       return { kind: "project", message: `project extension "${candidate.name}" is not started: ${why}; ${PROJECT_TRUST_HINT}` };
@@ -52,7 +53,7 @@ export function trustGate(trust: TrustFile, options: GateOptions): TrustGate {
     if (!record) return undefined; // placed by hand: it starts with what its manifest declares
     const approve = `run \`zot ext trust ${candidate.name}\` to approve it`;
     if (record.revoked) return { kind: "grant", message: `needs approval: its grant was revoked; ${approve}` };
-    if (record.manifest_sha256 === hash) return undefined;
+    if (record.manifest_sha256 === hash()) return undefined;
     const more = widenedScopes(candidate.loaded.manifest.permissions, record.permissions);
     if (more.length === 0) return undefined;
     return { kind: "grant", message: `needs approval: its extension.json now asks for more than you approved (${more.join(", ")}); review it and ${approve}` };

@@ -2,8 +2,8 @@
 // written by `zot ext install` and `zot ext trust NAME` (or a revocation). Projects: one record per
 // project folder, listing the extensions the user saw and trusted there. Each extension record
 // pins the manifest's permissions and a hash of the manifest.
-import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import { writeFileAtomic } from "../../fs/atomic-write.ts";
 import type { ZotPaths } from "../../paths.ts";
@@ -44,6 +44,9 @@ function canonical(value: unknown): unknown {
 }
 
 export function manifestHash(manifest: Manifest | Record<string, unknown>): string {
+  // Required here, not imported: node:crypto costs every run's start, and only runs with recorded
+  // grants (or an install, a trust command) hash a manifest.
+  const { createHash } = createRequire(import.meta.url)("node:crypto") as typeof import("node:crypto");
   return createHash("sha256").update(JSON.stringify(canonical(manifest))).digest("hex");
 }
 
