@@ -14,6 +14,7 @@ import {
 import { createRuntime, type Runtime } from "../app/runtime.ts";
 import type { RunConfigInput } from "../app/run-config.ts";
 import { UsageError } from "../errors.ts";
+import { BUILTIN_TOOL_NAMES } from "../protocol/limits.ts";
 import { ZOT_VERSION } from "../version.ts";
 import { CONFIRM_SCHEMA, elicitingConfirmer } from "./serve-confirm.ts";
 import { mcpContentOf, mcpToolOf, offeredTools, toolListSignature, unmatchedToolNames, type ServeToolSelection } from "./serve-tools.ts";
@@ -51,16 +52,17 @@ export async function serveMcp(options: ServeOptions): Promise<number> {
       withoutModel: true,
       warn: (message) => warn(`warning: ${message}`),
       confirmer: elicitingConfirmer({
-        canElicit: () => Boolean(server.getClientCapabilities()?.elicitation),
+        canElicit: () => Boolean(server.getClientCapabilities()?.elicitation?.form),
         elicit: (message, signal) => server.elicitInput({ message, requestedSchema: CONFIRM_SCHEMA }, { signal }),
       }),
     },
   );
   const unmatched = unmatchedToolNames(runtime.session.tools(), options.selection);
   if (unmatched.length > 0) {
-    const available = offeredTools(runtime.session.tools(), { ...options.selection, only: undefined }).map((t) => t.name);
+    const extensionTools = offeredTools(runtime.session.tools(), { ...options.selection, only: undefined, builtins: false }).map((t) => t.name);
     await runtime.close();
-    throw new UsageError(`unknown tool ${unmatched.join(", ")} in --tools (tools offered here: ${available.join(", ") || "none"})`);
+    const builtins = options.selection.builtins ? `built-in tools: ${BUILTIN_TOOL_NAMES.join(", ")}; ` : "";
+    throw new UsageError(`unknown tool ${unmatched.join(", ")} in --tools (${builtins}extension tools: ${extensionTools.join(", ") || "none"})`);
   }
   runtime.session.start();
   const serving = new ToolServer(server, runtime, options.selection);
@@ -108,12 +110,16 @@ class ToolServer {
       throw new McpError(ErrorCode.InvalidParams, `unknown tool "${name}" (offered: ${names.join(", ") || "none"})`);
     }
     const toolId = `mcp_${randomBytes(8).toString("hex")}`;
+    // The response waits for its progress notifications: one sent after it would name a request
+    // the client has already finished with.
+    const notified: Array<Promise<void>> = [];
     if (progressToken !== undefined) {
       let count = 0;
-      this.progress.set(toolId, (message) => void notify({ progressToken, progress: ++count, message }).catch(() => undefined));
+      this.progress.set(toolId, (message) => void notified.push(notify({ progressToken, progress: ++count, message }).catch(() => undefined)));
     }
     try {
       const result = await this.runtime.session.runTool(name, args, { toolId, signal });
+      await Promise.all(notified);
       return { content: mcpContentOf(result.content), isError: result.isError };
     } finally {
       this.progress.delete(toolId);
