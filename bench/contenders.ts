@@ -1,4 +1,4 @@
-// The three ways to run one `echo` tool in a child process that the benchmark compares. Each
+// The first three ways to run one `echo` tool in a child process that the benchmark compares. Each
 // contender starts a fresh child per session; every call checks the echoed text, so a protocol
 // that answered wrongly could never look fast.
 import { spawn } from "node:child_process";
@@ -10,9 +10,9 @@ import { EventBus } from "../lib/agent/event-bus.ts";
 import { ExtensionHost } from "../lib/extensions/host/host.ts";
 import { pathsUnder } from "../lib/paths.ts";
 
-const fixtures = join(import.meta.dirname, "fixtures");
+export const fixtures = join(import.meta.dirname, "fixtures");
 /** The runtime of the raw and MCP children (the zot echo extension runs via its node shebang). */
-const NODE = process.env.NODE ?? "node";
+export const NODE = process.env.NODE ?? "node";
 
 /** One running child that answers echo calls. */
 export interface Session {
@@ -27,7 +27,7 @@ export interface Contender {
   start(): Promise<Session>;
 }
 
-function expectEcho(i: number, text: unknown): void {
+export function expectEcho(i: number, text: unknown): void {
   if (text !== `call ${i}`) throw new Error(`echo ${i} answered ${JSON.stringify(text)}`);
 }
 
@@ -100,27 +100,29 @@ export function zotHost(home: string): Contender {
 export function mcpSdk(options: { listTools: boolean }): Contender {
   return {
     label: options.listTools ? "MCP SDK + tools/list" : "MCP SDK",
-    async start() {
-      const client = new Client({ name: "zot-bench", version: "1.0.0" });
-      await client.connect(new StdioClientTransport({
-        command: NODE, args: [join(fixtures, "mcp-echo-server.mjs")], stderr: "inherit",
-      }));
-      if (options.listTools) {
-        const { tools } = await client.listTools();
-        if (!tools.some((t) => t.name === "echo")) {
-          await client.close();
-          throw new Error("the MCP echo server lists no echo tool");
-        }
-      }
-      return {
-        async call(i) {
-          const out = await client.callTool({ name: "echo", arguments: { text: `call ${i}` } });
-          if (out.isError) throw new Error(JSON.stringify(out.content));
-          const first = (out.content as Array<{ type: string; text?: string }>)[0];
-          expectEcho(i, first?.type === "text" ? first.text : first);
-        },
-        close: () => client.close(),
-      };
+    start: () => mcpClientSession({ command: NODE, args: [join(fixtures, "mcp-echo-server.mjs")] }, options.listTools),
+  };
+}
+
+/** An MCP client session on any stdio MCP server that offers `echo`. */
+export async function mcpClientSession(server: { command: string; args: string[]; env?: Record<string, string> },
+  listTools: boolean): Promise<Session> {
+  const client = new Client({ name: "zot-bench", version: "1.0.0" });
+  await client.connect(new StdioClientTransport({ ...server, stderr: "inherit" }));
+  if (listTools) {
+    const { tools } = await client.listTools();
+    if (!tools.some((t) => t.name === "echo")) {
+      await client.close();
+      throw new Error(`${server.command} ${server.args.join(" ")} lists no echo tool`);
+    }
+  }
+  return {
+    async call(i) {
+      const out = await client.callTool({ name: "echo", arguments: { text: `call ${i}` } });
+      if (out.isError) throw new Error(JSON.stringify(out.content));
+      const first = (out.content as Array<{ type: string; text?: string }>)[0];
+      expectEcho(i, first?.type === "text" ? first.text : first);
     },
+    close: () => client.close(),
   };
 }
