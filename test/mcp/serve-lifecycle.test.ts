@@ -4,7 +4,7 @@ import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { connectServe, liveProbePids, makeServeWorld, PROBE, runServe, serveCommand, textOf, type Served, type ServeWorld } from "./support.ts";
+import { connectServe, liveProbePids, makeServeWorld, PROBE, runServe, runZot, serveCommand, textOf, type Served, type ServeWorld } from "./support.ts";
 
 let world: ServeWorld;
 const open: Served[] = [];
@@ -81,12 +81,15 @@ describe("the process", () => {
     expect(liveProbePids(world)).toEqual([]);
   });
 
-  it("an unknown flag is a usage error before anything starts; --help goes to stderr", async () => {
+  it("an unknown flag is a usage error before anything starts; --help prints the options", async () => {
     const bad = await runServe(world, ["--bogus"]);
     expect([bad.code, bad.stdout]).toEqual([2, ""]);
     expect(bad.stderr).toContain("unknown option --bogus (see zot mcp serve --help)");
+    const unknown = await runZot(world, ["mcp", "nope"]);
+    expect([unknown.code, unknown.stdout]).toEqual([2, ""]);
+    expect(unknown.stderr).toContain('zot: unknown command "mcp nope"');
     const help = await runServe(world, ["--help"]);
-    expect([help.code, help.stdout]).toEqual([0, ""]);
-    expect(help.stderr).toContain("Usage: zot mcp serve [options]");
+    expect([help.code, help.stderr]).toEqual([0, ""]);
+    expect(help.stdout).toContain("Usage: zot mcp serve [options]");
   });
 });

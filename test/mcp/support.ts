@@ -74,10 +74,16 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-/** Runs `zot mcp serve` to its end with stdin as given (for usage errors and stdin-close exits). */
-export function runServe(world: ServeWorld, args: string[], input = ""): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
-  const { command, args: argv } = serveCommand(args);
-  const child = spawn(command, argv, { cwd: world.cwd, env: world.env, stdio: ["pipe", "pipe", "pipe"] });
+export interface ZotExit { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }
+
+/** Runs `zot mcp serve` to its end with stdin as given (for usage errors). */
+export function runServe(world: ServeWorld, args: string[], input = ""): Promise<ZotExit> {
+  return runZot(world, serveCommand(args).args.slice(1), input);
+}
+
+/** Runs the zot bundle with these arguments to its end. */
+export function runZot(world: ServeWorld, args: string[], input = ""): Promise<ZotExit> {
+  const child = spawn(process.execPath, [ZOT, ...args], { cwd: world.cwd, env: world.env, stdio: ["pipe", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (d) => (stdout += d));

@@ -5,9 +5,8 @@ import { UsageError } from "../../errors.ts";
 import type { ServeToolSelection } from "../../mcp/serve-tools.ts";
 import { BUILTIN_TOOL_NAMES } from "../../protocol/limits.ts";
 
-export const SERVE_USAGE = `Serve zot's tools to an MCP client over stdio (stdout carries only MCP messages).
-
-Usage: zot mcp serve [options]
+export const SERVE_USAGE = `Usage: zot mcp serve [options]
+(stdout carries only MCP messages)
 
 Options:
   --cwd PATH              working directory of the tools (default: the current directory)

@@ -13,8 +13,7 @@ export async function runMcpServe(argv: string[], env: Record<string, string | u
     return 2;
   }
   if (args.help) {
-    // stdout is the protocol stream of this command, even for help.
-    process.stderr.write(SERVE_USAGE);
+    process.stdout.write(SERVE_USAGE);
     return 0;
   }
   const { serveMcp } = await import("../../mcp/serve.ts");
