@@ -4,7 +4,7 @@ import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { connectServe, liveProbePids, makeServeWorld, PROBE, runServe, runZot, serveCommand, textOf, type Served, type ServeWorld } from "./support.ts";
+import { connectServe, eventually, isAlive, liveProbePids, makeServeWorld, PROBE, runServe, runZot, serveCommand, textOf, type Served, type ServeWorld } from "./support.ts";
 
 let world: ServeWorld;
 const open: Served[] = [];
@@ -71,6 +71,15 @@ describe("the process", () => {
       { jsonrpc: "2.0", id: 2, result: { content: [{ type: "text", text: "BYE" }], isError: false } },
     ]);
     expect(liveProbePids(world)).toEqual([]);
+  });
+
+  it("SIGTERM stops zot and the extensions it started", async () => {
+    const served = await connectServe(world, ["-e", PROBE]);
+    open.push(served);
+    const zotPid = served.transport.pid!;
+    await eventually(async () => (liveProbePids(world).length > 0 ? true : undefined));
+    process.kill(zotPid, "SIGTERM");
+    await eventually(async () => (!isAlive(zotPid) && liveProbePids(world).length === 0 ? true : undefined));
   });
 
   it("a --tools name no tool has is a usage error naming what is offered, with nothing left running", async () => {
