@@ -9,6 +9,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { EventBus } from "../lib/agent/event-bus.ts";
 import { ExtensionHost } from "../lib/extensions/host/host.ts";
 import { pathsUnder } from "../lib/paths.ts";
+import type { Tool } from "../lib/tools/types.ts";
 
 export const fixtures = join(import.meta.dirname, "fixtures");
 /** The runtime of the raw and MCP children (the zot echo extension runs via its node shebang). */
@@ -67,28 +68,36 @@ export const rawPipe: Contender = {
 export function zotHost(home: string): Contender {
   return {
     label: "zot extension host",
-    async start() {
-      const host = await ExtensionHost.start({
-        cwd: home, paths: pathsUnder(home), explicit: [join(fixtures, "echo")], discover: false,
-        agent: { bus: new EventBus({ id: "bench", cwd: home }), info: () => ({ provider: "none", model: "none" }) },
-        interactive: false,
-      });
-      const tool = host.tools().find((t) => t.name === "echo");
-      if (!tool) {
-        await host.shutdown();
-        throw new Error(`the echo extension did not load: ${JSON.stringify(host.reports())}`);
-      }
-      const signal = new AbortController().signal;
-      return {
-        async call(i) {
-          const out = await tool.execute({ text: `call ${i}` }, { cwd: home, signal });
-          if (out.isError) throw new Error(JSON.stringify(out.content));
-          const first = out.content[0];
-          expectEcho(i, first?.type === "text" ? first.text : first);
-        },
-        close: () => host.shutdown(),
-      };
+    start: () => hostSession(home, join(fixtures, "echo"), (t) => t.name === "echo", (reports) => new Error(`the echo extension did not load: ${reports}`)),
+  };
+}
+
+/**
+ * A real extension host with one extension folder; calls go to the tool `pick` finds, through
+ * the host's tool path. `missing` makes the error thrown when there is no such tool.
+ */
+export async function hostSession(home: string, dir: string, pick: (tool: Tool) => boolean,
+  missing: (reports: string) => Error): Promise<Session> {
+  const host = await ExtensionHost.start({
+    cwd: home, paths: pathsUnder(home), explicit: [dir], discover: false,
+    agent: { bus: new EventBus({ id: "bench", cwd: home }), info: () => ({ provider: "none", model: "none" }) },
+    interactive: false,
+  });
+  const tool = host.tools().find(pick);
+  if (!tool) {
+    const reports = JSON.stringify(host.reports());
+    await host.shutdown();
+    throw missing(reports);
+  }
+  const signal = new AbortController().signal;
+  return {
+    async call(i) {
+      const out = await tool.execute({ text: `call ${i}` }, { cwd: home, signal });
+      if (out.isError) throw new Error(JSON.stringify(out.content));
+      const first = out.content[0];
+      expectEcho(i, first?.type === "text" ? first.text : first);
     },
+    close: () => host.shutdown(),
   };
 }
 

@@ -4,10 +4,7 @@
 // - `zot mcp serve`: an MCP client calling the native echo extension through zot serving it.
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { EventBus } from "../lib/agent/event-bus.ts";
-import { ExtensionHost } from "../lib/extensions/host/host.ts";
-import { pathsUnder } from "../lib/paths.ts";
-import { expectEcho, fixtures, mcpClientSession, NODE, type Contender } from "./contenders.ts";
+import { fixtures, hostSession, mcpClientSession, NODE, type Contender } from "./contenders.ts";
 
 const root = resolve(import.meta.dirname, "..");
 
@@ -23,30 +20,9 @@ export function zotMcpBridge(home: string): Contender {
   }));
   return {
     label: "zot MCP bridge",
-    async start() {
-      const host = await ExtensionHost.start({
-        cwd: home, paths: pathsUnder(home), explicit: [dir], discover: false,
-        agent: { bus: new EventBus({ id: "bench", cwd: home }), info: () => ({ provider: "none", model: "none" }) },
-        interactive: false,
-      });
-      // The bridged name is the bridge's to choose (prefixed by default): find it by its extension.
-      const tool = host.tools().find((t) => t.source.kind === "extension" && t.source.extension === "mcpecho");
-      if (!tool) {
-        const reports = JSON.stringify(host.reports());
-        await host.shutdown();
-        throw new BridgeUnavailable(`the MCP echo extension offered no tool: ${reports}`);
-      }
-      const signal = new AbortController().signal;
-      return {
-        async call(i) {
-          const out = await tool.execute({ text: `call ${i}` }, { cwd: home, signal });
-          if (out.isError) throw new Error(JSON.stringify(out.content));
-          const first = out.content[0];
-          expectEcho(i, first?.type === "text" ? first.text : first);
-        },
-        close: () => host.shutdown(),
-      };
-    },
+    // The bridged name is the bridge's to choose (prefixed by default): found by its extension.
+    start: () => hostSession(home, dir, (t) => t.source.kind === "extension" && t.source.extension === "mcpecho",
+      (reports) => new BridgeUnavailable(`the MCP echo extension offered no tool: ${reports}`)),
   };
 }
 
