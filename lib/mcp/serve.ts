@@ -2,8 +2,8 @@
 // any other (extensions started, attached to the session), but no model is asked: each
 // tools/call goes through the session's runTool — interceptors, jail, permission rules, and
 // the tool_call / permission_decision / tool_result events subscribed extensions receive.
-// stdout carries only MCP messages; warnings go to stderr. The server ends when stdin closes
-// (or on SIGINT/SIGTERM), after every extension has stopped.
+// stdout carries only MCP messages; warnings, extension notes and errors go to stderr. The
+// server ends when stdin closes (or on SIGINT/SIGTERM), after every extension has stopped.
 import { randomBytes } from "node:crypto";
 import type { Readable, Writable } from "node:stream";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -16,6 +16,7 @@ import type { RunConfigInput } from "../app/run-config.ts";
 import { UsageError } from "../errors.ts";
 import { BUILTIN_TOOL_NAMES } from "../protocol/limits.ts";
 import { ZOT_VERSION } from "../version.ts";
+import { stderrNoteLine } from "../modes/notes.ts";
 import { CONFIRM_SCHEMA, elicitingConfirmer } from "./serve-confirm.ts";
 import { mcpContentOf, mcpToolOf, offeredTools, toolListSignature, unmatchedToolNames, type ServeToolSelection } from "./serve-tools.ts";
 
@@ -27,8 +28,8 @@ export interface ServeOptions {
   /** The client's side of the pipe (default: the process's stdin and stdout). */
   input?: Readable;
   output?: Writable;
-  /** Warnings and notes (default: stderr). */
-  warn?(message: string): void;
+  /** Where warnings, extension notes and errors go, one line each (default: stderr). */
+  log?(line: string): void;
   /** How often the offered tool list is compared for `list_changed` besides after each event (ms). */
   listCheckMs?: number;
 }
@@ -39,7 +40,7 @@ const DEFAULT_LIST_CHECK_MS = 1000;
 export async function serveMcp(options: ServeOptions): Promise<number> {
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
-  const warn = options.warn ?? ((message: string) => void process.stderr.write(`zot: ${message}\n`));
+  const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const server = new Server(
     { name: "zot", version: ZOT_VERSION },
     { capabilities: { tools: { listChanged: true } } },
@@ -50,7 +51,12 @@ export async function serveMcp(options: ServeOptions): Promise<number> {
       ...(options.env ? { env: options.env } : {}),
       interactive: false,
       withoutModel: true,
-      warn: (message) => warn(`warning: ${message}`),
+      warn: (message) => log(`zot: warning: ${message}`),
+      // From before the extensions start, so a load failure is said on stderr, as in print mode.
+      onBus: (bus) => bus.subscribe((event) => {
+        const line = stderrNoteLine(event);
+        if (line) log(line);
+      }),
       confirmer: elicitingConfirmer({
         canElicit: () => Boolean(server.getClientCapabilities()?.elicitation?.form),
         elicit: (message, signal) => server.elicitInput({ message, requestedSchema: CONFIRM_SCHEMA }, { signal }),

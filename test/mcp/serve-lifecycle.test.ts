@@ -1,6 +1,8 @@
 // `zot mcp serve` as a process: --no-yolo confirmations through the client, usage errors, and the
 // end of input ending zot cleanly with only MCP messages on stdout.
 import { spawn } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -80,6 +82,17 @@ describe("the process", () => {
     await eventually(async () => (liveProbePids(world).length > 0 ? true : undefined));
     process.kill(zotPid, "SIGTERM");
     await eventually(async () => (!isAlive(zotPid) && liveProbePids(world).length === 0 ? true : undefined));
+  });
+
+  it("an extension that fails to start is reported on stderr, and the other tools are still served", async () => {
+    const broken = join(world.root, "broken");
+    mkdirSync(broken, { recursive: true });
+    writeFileSync(join(broken, "extension.json"), JSON.stringify({ name: "broken", version: "1.0.0", exec: "./missing.sh" }));
+    const served = await connectServe(world, ["-e", broken, "--tools", "read"]);
+    open.push(served);
+    expect((await served.client.listTools()).tools.map((t) => t.name)).toEqual(["read"]);
+    // stderr is its own pipe: what zot wrote there before answering may still be on its way.
+    await eventually(async () => (/\[broken\] error: .*missing\.sh/.test(served.stderr()) ? true : undefined));
   });
 
   it("a --tools name no tool has is a usage error naming what is offered, with nothing left running", async () => {
