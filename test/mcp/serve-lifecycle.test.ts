@@ -107,6 +107,9 @@ describe("the process", () => {
     const bad = await runServe(world, ["--bogus"]);
     expect([bad.code, bad.stdout]).toEqual([2, ""]);
     expect(bad.stderr).toContain("unknown option --bogus (see zot mcp serve --help)");
+    const noDir = await runServe(world, ["--cwd", join(world.root, "nowhere")]);
+    expect([noDir.code, noDir.stdout]).toEqual([2, ""]);
+    expect(noDir.stderr).toMatch(/^zot: --cwd \S+nowhere is not a directory\n$/);
     const unknown = await runZot(world, ["mcp", "nope"]);
     expect([unknown.code, unknown.stdout]).toEqual([2, ""]);
     expect(unknown.stderr).toContain('zot: unknown command "mcp nope"');
