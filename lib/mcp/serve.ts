@@ -4,7 +4,6 @@
 // the tool_call / permission_decision / tool_result events subscribed extensions receive.
 // stdout carries only MCP messages; warnings, extension notes and errors go to stderr. The
 // server ends when stdin closes (or on SIGINT/SIGTERM), after every extension has stopped.
-import { randomBytes } from "node:crypto";
 import type { Readable, Writable } from "node:stream";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
@@ -15,6 +14,7 @@ import { createRuntime, type Runtime } from "../app/runtime.ts";
 import type { RunConfigInput } from "../app/run-config.ts";
 import { UsageError } from "../errors.ts";
 import { BUILTIN_TOOL_NAMES } from "../protocol/limits.ts";
+import { randomHex } from "../random-id.ts";
 import { ZOT_VERSION } from "../version.ts";
 import { stderrNoteLine } from "../modes/notes.ts";
 import { CONFIRM_SCHEMA, elicitingConfirmer } from "./serve-confirm.ts";
@@ -115,7 +115,7 @@ class ToolServer {
       const names = this.offered().map((t) => t.name);
       throw new McpError(ErrorCode.InvalidParams, `unknown tool "${name}" (offered: ${names.join(", ") || "none"})`);
     }
-    const toolId = `mcp_${randomBytes(8).toString("hex")}`;
+    const toolId = `mcp_${randomHex(8)}`;
     // The response waits for its progress notifications: one sent after it would name a request
     // the client has already finished with.
     const notified: Array<Promise<void>> = [];
