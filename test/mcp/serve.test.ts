@@ -131,7 +131,7 @@ describe("zot mcp serve's tool selection and shutdown", () => {
     const extOnly = await connect(world, ["-e", PROBE, "--no-builtins"]);
     expect((await extOnly.client.listTools()).tools.map((t) => t.name)).toEqual(["shout", "wait", "unlock", "seen"]);
     const builtinOnly = await connect(world, ["-e", PROBE, "--no-extension-tools"]);
-    expect((await builtinOnly.client.listTools()).tools.map((t) => t.name)).toEqual(["read", "write", "edit", "bash", "skill"]);
+    expect((await builtinOnly.client.listTools()).tools.map((t) => t.name)).toEqual(["read", "write", "edit", "bash", "skill", "agent"]);
     // The extension still guards built-in calls it does not offer tools beside.
     const refused = await builtinOnly.client.callTool({ name: "bash", arguments: { command: "rm -rf nothing" } });
     expect(refused).toMatchObject({ isError: true, content: [{ type: "text", text: "refused by the probe guard" }] });

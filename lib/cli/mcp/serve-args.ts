@@ -11,7 +11,7 @@ export const SERVE_USAGE = `Usage: zot mcp serve [options]
 Options:
   --cwd PATH              working directory of the tools (default: the current directory)
   --tools a,b             offer only these tools (built-in or extension tool names)
-  --no-builtins           offer no built-in tools (read, write, edit, bash, skill)
+  --no-builtins           offer no built-in tools (read, write, edit, bash, skill, agent)
   --no-extension-tools    offer no extension tools (extensions still load, guard and observe)
   -e, --ext PATH          load an extension for this run (repeatable)
   --no-ext                skip extension discovery (-e extensions still load)
