@@ -1,4 +1,4 @@
-// The three ways to run one `echo` tool in a child process that the benchmark compares. Each
+// The first three ways to run one `echo` tool in a child process that the benchmark compares. Each
 // contender starts a fresh child per session; every call checks the echoed text, so a protocol
 // that answered wrongly could never look fast.
 import { spawn } from "node:child_process";
@@ -9,10 +9,11 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { EventBus } from "../lib/agent/event-bus.ts";
 import { ExtensionHost } from "../lib/extensions/host/host.ts";
 import { pathsUnder } from "../lib/paths.ts";
+import type { Tool } from "../lib/tools/types.ts";
 
-const fixtures = join(import.meta.dirname, "fixtures");
+export const fixtures = join(import.meta.dirname, "fixtures");
 /** The runtime of the raw and MCP children (the zot echo extension runs via its node shebang). */
-const NODE = process.env.NODE ?? "node";
+export const NODE = process.env.NODE ?? "node";
 
 /** One running child that answers echo calls. */
 export interface Session {
@@ -27,7 +28,7 @@ export interface Contender {
   start(): Promise<Session>;
 }
 
-function expectEcho(i: number, text: unknown): void {
+export function expectEcho(i: number, text: unknown): void {
   if (text !== `call ${i}`) throw new Error(`echo ${i} answered ${JSON.stringify(text)}`);
 }
 
@@ -67,28 +68,36 @@ export const rawPipe: Contender = {
 export function zotHost(home: string): Contender {
   return {
     label: "zot extension host",
-    async start() {
-      const host = await ExtensionHost.start({
-        cwd: home, paths: pathsUnder(home), explicit: [join(fixtures, "echo")], discover: false,
-        agent: { bus: new EventBus({ id: "bench", cwd: home }), info: () => ({ provider: "none", model: "none" }) },
-        interactive: false,
-      });
-      const tool = host.tools().find((t) => t.name === "echo");
-      if (!tool) {
-        await host.shutdown();
-        throw new Error(`the echo extension did not load: ${JSON.stringify(host.reports())}`);
-      }
-      const signal = new AbortController().signal;
-      return {
-        async call(i) {
-          const out = await tool.execute({ text: `call ${i}` }, { cwd: home, signal });
-          if (out.isError) throw new Error(JSON.stringify(out.content));
-          const first = out.content[0];
-          expectEcho(i, first?.type === "text" ? first.text : first);
-        },
-        close: () => host.shutdown(),
-      };
+    start: () => hostSession(home, join(fixtures, "echo"), (t) => t.name === "echo", (reports) => new Error(`the echo extension did not load: ${reports}`)),
+  };
+}
+
+/**
+ * A real extension host with one extension folder; calls go to the tool `pick` finds, through
+ * the host's tool path. `missing` makes the error thrown when there is no such tool.
+ */
+export async function hostSession(home: string, dir: string, pick: (tool: Tool) => boolean,
+  missing: (reports: string) => Error): Promise<Session> {
+  const host = await ExtensionHost.start({
+    cwd: home, paths: pathsUnder(home), explicit: [dir], discover: false,
+    agent: { bus: new EventBus({ id: "bench", cwd: home }), info: () => ({ provider: "none", model: "none" }) },
+    interactive: false,
+  });
+  const tool = host.tools().find(pick);
+  if (!tool) {
+    const reports = JSON.stringify(host.reports());
+    await host.shutdown();
+    throw missing(reports);
+  }
+  const signal = new AbortController().signal;
+  return {
+    async call(i) {
+      const out = await tool.execute({ text: `call ${i}` }, { cwd: home, signal });
+      if (out.isError) throw new Error(JSON.stringify(out.content));
+      const first = out.content[0];
+      expectEcho(i, first?.type === "text" ? first.text : first);
     },
+    close: () => host.shutdown(),
   };
 }
 
@@ -100,27 +109,29 @@ export function zotHost(home: string): Contender {
 export function mcpSdk(options: { listTools: boolean }): Contender {
   return {
     label: options.listTools ? "MCP SDK + tools/list" : "MCP SDK",
-    async start() {
-      const client = new Client({ name: "zot-bench", version: "1.0.0" });
-      await client.connect(new StdioClientTransport({
-        command: NODE, args: [join(fixtures, "mcp-echo-server.mjs")], stderr: "inherit",
-      }));
-      if (options.listTools) {
-        const { tools } = await client.listTools();
-        if (!tools.some((t) => t.name === "echo")) {
-          await client.close();
-          throw new Error("the MCP echo server lists no echo tool");
-        }
-      }
-      return {
-        async call(i) {
-          const out = await client.callTool({ name: "echo", arguments: { text: `call ${i}` } });
-          if (out.isError) throw new Error(JSON.stringify(out.content));
-          const first = (out.content as Array<{ type: string; text?: string }>)[0];
-          expectEcho(i, first?.type === "text" ? first.text : first);
-        },
-        close: () => client.close(),
-      };
+    start: () => mcpClientSession({ command: NODE, args: [join(fixtures, "mcp-echo-server.mjs")] }, options.listTools),
+  };
+}
+
+/** An MCP client session on any stdio MCP server that offers `echo`. */
+export async function mcpClientSession(server: { command: string; args: string[]; env?: Record<string, string> },
+  listTools: boolean): Promise<Session> {
+  const client = new Client({ name: "zot-bench", version: "1.0.0" });
+  await client.connect(new StdioClientTransport({ ...server, stderr: "inherit" }));
+  if (listTools) {
+    const { tools } = await client.listTools();
+    if (!tools.some((t) => t.name === "echo")) {
+      await client.close();
+      throw new Error(`${server.command} ${server.args.join(" ")} lists no echo tool`);
+    }
+  }
+  return {
+    async call(i) {
+      const out = await client.callTool({ name: "echo", arguments: { text: `call ${i}` } });
+      if (out.isError) throw new Error(JSON.stringify(out.content));
+      const first = (out.content as Array<{ type: string; text?: string }>)[0];
+      expectEcho(i, first?.type === "text" ? first.text : first);
     },
+    close: () => client.close(),
   };
 }

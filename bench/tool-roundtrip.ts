@@ -1,12 +1,15 @@
-// Extension tool calls through zot's real extension host and through the official MCP SDK, as
-// ratios to the raw-pipe floor (a child that reads a JSON line and writes one back), all
-// measured in the same run: N sequential calls on a warm session, and cold starts (spawn to
-// first tool result). A benchmark, not a test: it prints numbers and asserts no speed.
+// Extension tool calls through zot's real extension host, the official MCP SDK, zot's MCP bridge
+// (the same SDK echo server loaded as an MCP extension) and `zot mcp serve` (an SDK client
+// calling zot's echo extension through zot), as ratios to the raw-pipe floor (a child that reads
+// a JSON line and writes one back), all measured in the same run: N sequential calls on a warm
+// session, and cold starts (spawn to first tool result). A benchmark, not a test: it prints
+// numbers and asserts no speed. The bridge row is left out when the host loads no MCP extension.
 //   node_modules/.bin/bun bench/tool-roundtrip.ts [calls=5000] [cold starts=15]
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { mcpSdk, rawPipe, zotHost, type Contender } from "./contenders.ts";
+import { BridgeUnavailable, zotCommand, zotMcpBridge, zotMcpServe } from "./mcp-contenders.ts";
 import { percentile, timeCalls, timeColdStart } from "./timing.ts";
 
 function countArg(index: number, name: string, fallback: number): number {
@@ -23,6 +26,20 @@ const floor = rawPipe;
 const zot = zotHost(home);
 const mcp = mcpSdk({ listTools: false });
 const mcpListed = mcpSdk({ listTools: true });
+const bridge = zotMcpBridge(home);
+const serve = zotMcpServe(home);
+
+/** Whether this build's host bridges MCP servers (one trial start). */
+async function bridgeAvailable(): Promise<boolean> {
+  try {
+    await (await bridge.start()).close();
+    return true;
+  } catch (err) {
+    if (!(err instanceof BridgeUnavailable)) throw err;
+    console.log(`zot MCP bridge: left out, this build's host does not load MCP extensions (${err.message.slice(0, 160)})`);
+    return false;
+  }
+}
 
 async function warmCalls(contender: Contender): Promise<number[]> {
   const session = await contender.start();
@@ -62,22 +79,31 @@ function printTable(title: string, unit: string, format: (ms: number) => string,
 
 try {
   const runtime = process.versions.bun ? `bun ${process.versions.bun}` : `node ${process.version}`;
-  console.log(`host process: ${runtime}; children: node (raw, MCP: ${process.env.NODE ?? "node on PATH"}; zot echo: its shebang)`);
+  console.log(`host process: ${runtime}; children: node (raw, MCP: ${process.env.NODE ?? "node on PATH"}; zot echo: its shebang); ` +
+    `zot mcp serve: ${zotCommand().describe}`);
+  const withBridge = await bridgeAvailable();
+  const mcpRows = withBridge ? [bridge, serve] : [serve];
 
   const warm = new Map<Contender, number[]>();
-  for (const c of [floor, zot, mcp]) warm.set(c, await warmCalls(c));
+  for (const c of [floor, zot, mcp, ...mcpRows]) warm.set(c, await warmCalls(c));
   printTable(`${CALLS} sequential tool calls on a warm session (after 200 warm-up calls)`, "µs", µs,
     [...warm], warm.get(floor)!, 0.99, "p99");
-  const [zw, mw] = [warm.get(zot)!, warm.get(mcp)!];
-  console.log(`zot / MCP: p50 ${ratio(percentile(zw, 0.5), percentile(mw, 0.5)).trim()}   ` +
-    `p99 ${ratio(percentile(zw, 0.99), percentile(mw, 0.99)).trim()}`);
+  const against = (a: Contender, b: Contender, name: string) => {
+    const [at, bt] = [warm.get(a)!, warm.get(b)!];
+    console.log(`${name}: p50 ${ratio(percentile(at, 0.5), percentile(bt, 0.5)).trim()}   ` +
+      `p99 ${ratio(percentile(at, 0.99), percentile(bt, 0.99)).trim()}`);
+  };
+  against(zot, mcp, "zot / MCP");
+  if (withBridge) against(bridge, mcp, "zot MCP bridge / MCP SDK (goal: at most 1.2x)");
+  against(serve, mcp, "MCP SDK → zot mcp serve / MCP SDK (two hops: client → zot → extension)");
 
-  const cold = await coldStarts([floor, zot, mcp, mcpListed]);
+  const cold = await coldStarts([floor, zot, mcp, mcpListed, ...mcpRows]);
   printTable(`cold start: spawn to first tool result, ${COLD_RUNS} runs each (round-robin)`, "ms", msText,
     [...cold], cold.get(floor)!, 1, "max");
-  const [zc, mc, ml] = [cold.get(zot)!, cold.get(mcp)!, cold.get(mcpListed)!];
-  console.log(`zot / MCP: median ${ratio(percentile(zc, 0.5), percentile(mc, 0.5)).trim()}   ` +
-    `zot / (MCP + tools/list): median ${ratio(percentile(zc, 0.5), percentile(ml, 0.5)).trim()}`);
+  const median = (c: Contender) => percentile(cold.get(c)!, 0.5);
+  console.log(`zot / MCP: median ${ratio(median(zot), median(mcp)).trim()}   ` +
+    `zot / (MCP + tools/list): median ${ratio(median(zot), median(mcpListed)).trim()}` +
+    (withBridge ? `   zot MCP bridge / (MCP + tools/list): median ${ratio(median(bridge), median(mcpListed)).trim()}` : ""));
 } finally {
   rmSync(home, { recursive: true, force: true });
 }

@@ -13,6 +13,7 @@ import { ExtensionHost, type HostAgent } from "../extensions/host/host.ts";
 import { recordedTrust, type PendingExtension } from "../extensions/trust/host-trust.ts";
 import { zotPaths, type ZotPaths } from "../paths.ts";
 import { createProvider, resolveApiKey } from "../providers/index.ts";
+import type { Provider } from "../providers/types.ts";
 import { unknownToolNames } from "../tools/index.ts";
 import { BUILTIN_TOOL_NAMES } from "../protocol/limits.ts";
 import { swarmFromEnv } from "./swarm/env-settings.ts";
@@ -89,6 +90,11 @@ export interface RuntimeOptions {
    * true trusts the project with them (recorded). Absent (headless): they are skipped with a warning.
    */
   askProjectTrust?(pending: PendingExtension[]): Promise<boolean>;
+  /**
+   * The run never asks a model (`zot mcp serve` only runs tools): no API key is needed, and a
+   * prompt fails with a clear error instead of reaching a provider.
+   */
+  withoutModel?: boolean;
 }
 
 function resolveCwd(cwd: string): string {
@@ -125,7 +131,7 @@ export async function createRuntime(input: RunConfig | RunConfigInput, io: Runti
   const saved = await readConfig(paths.config, warn);
   const settings = resolveModelSettings(config, env, saved, (m) => warn(`${paths.config}: ${m}`));
   const sdkWarn = onceEach(io.notice ?? warn);
-  const providerFor = (s: ModelSettings) =>
+  const providerFor = (s: ModelSettings): Provider => io.withoutModel ? modelless(s.provider) :
     createProvider({
       provider: s.provider,
       baseUrl: s.baseUrl,
@@ -241,6 +247,17 @@ export async function createRuntime(input: RunConfig | RunConfigInput, io: Runti
       // Running subagents get a moment to finish, then are stopped, before extensions close.
       await agents?.shutdown(io.agentsGraceMs ?? 2_000);
       await host.shutdown();
+    },
+  };
+}
+
+/** The provider of a run that only runs tools: asking it for a reply is a mistake, said plainly. */
+function modelless(name: string): Provider {
+  return {
+    name,
+    // eslint-disable-next-line require-yield
+    async *stream() {
+      throw new Error("this run has no model: it only runs tools (zot mcp serve)");
     },
   };
 }

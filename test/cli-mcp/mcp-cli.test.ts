@@ -17,7 +17,7 @@ describe("zot mcp", () => {
   it("--help lists its commands; an unknown command is a usage error", async () => {
     const help = await zot("mcp", "--help");
     expect(help.code).toBe(0);
-    for (const name of ["add", "list", "remove"]) expect(help.stdout).toMatch(new RegExp(`^  ${name} `, "m"));
+    for (const name of ["add", "list", "serve", "remove"]) expect(help.stdout).toMatch(new RegExp(`^  ${name} `, "m"));
     expect(await zot("mcp", "frob")).toMatchObject({ code: 2, stderr: expect.stringMatching(/^zot: unknown command "mcp frob"/) });
     expect(await zot("mcp", "add", "--help")).toMatchObject({ code: 0, stdout: expect.stringContaining("zot mcp add NAME") });
   });

@@ -85,7 +85,8 @@ export interface ToolPromptOptions {
 }
 
 export interface RunToolContext {
-  originExtension: string;
+  /** The extension whose call_tool this is; absent for a client's call (zot mcp serve), as for the model's. */
+  originExtension?: string;
   signal?: AbortSignal;
   /** The transcript-independent id for this call's events (generated when absent). */
   toolId?: string;

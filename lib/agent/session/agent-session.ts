@@ -220,16 +220,18 @@ export class AgentSession {
   }
 
   /**
-   * An extension's `call_tool`: the active registry, interception and confirmation, events
-   * marked with `origin_extension`, nothing written to the transcript. Never throws.
+   * An extension's `call_tool` (or an MCP client's call through `zot mcp serve`): the active
+   * registry, interception and confirmation, events marked with `origin_extension` when an
+   * extension asked, nothing written to the transcript. Never throws.
    */
   async runTool(name: string, args: Record<string, unknown>, context: RunToolContext): Promise<RunToolResult> {
     const toolId = context.toolId ?? this.newId("ext_call");
     const origin = context.originExtension;
-    this.emitter.lifecycle({ type: "tool_call", tool_id: toolId, tool_name: name, tool_args: args, origin_extension: origin });
+    const originField = origin !== undefined ? { origin_extension: origin } : {};
+    this.emitter.lifecycle({ type: "tool_call", tool_id: toolId, tool_name: name, tool_args: args, ...originField });
     const signal = context.signal ?? new AbortController().signal;
     const outcome = await this.executeTool(
-      { toolId, toolName: name, args, originExtension: origin, ...(context.parentId ? { parentId: context.parentId } : {}) },
+      { toolId, toolName: name, args, ...(origin !== undefined ? { originExtension: origin } : {}), ...(context.parentId ? { parentId: context.parentId } : {}) },
       signal,
     );
     const { status, executed, content, isError, activateTools } = outcome;

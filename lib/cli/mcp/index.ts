@@ -3,6 +3,8 @@ import { UsageError } from "../../errors.ts";
 import { ADD_USAGE, runAdd } from "./add.ts";
 import { runList } from "./list.ts";
 import { runRemove } from "./remove.ts";
+import { runMcpServe } from "./serve.ts";
+import { SERVE_USAGE } from "./serve-args.ts";
 
 interface McpCommand {
   summary: string;
@@ -14,6 +16,7 @@ interface McpCommand {
 export const MCP_COMMANDS: Record<string, McpCommand> = {
   add: { summary: "Add an MCP server as an extension (stdio command or Streamable HTTP URL)", usage: ADD_USAGE, run: runAdd },
   list: { summary: "List the MCP servers zot loads (extension folders and ./.mcp.json)", usage: "Usage: zot mcp list [--json] [--cwd PATH]", run: runList },
+  serve: { summary: "Serve zot's tools to an MCP client over stdio", usage: SERVE_USAGE, run: (argv) => runMcpServe(argv) },
   remove: { summary: "Remove an MCP server added with `zot mcp add`", usage: "Usage: zot mcp remove NAME [--project|--global] [--cwd PATH]", run: runRemove },
 };
 

@@ -1,0 +1,27 @@
+// `zot mcp serve [options]`: parses the flags, then serves until the client closes stdin. The MCP
+// SDK loads only here, so other commands never pay for it.
+import { UsageError } from "../../errors.ts";
+import { parseServeArgs, SERVE_USAGE, type ServeArgs } from "./serve-args.ts";
+
+export async function runMcpServe(argv: string[], env: Record<string, string | undefined> = process.env): Promise<number> {
+  let args: ServeArgs;
+  try {
+    args = parseServeArgs(argv);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    process.stderr.write(`zot: ${err.message}\n`);
+    return 2;
+  }
+  if (args.help) {
+    process.stdout.write(SERVE_USAGE);
+    return 0;
+  }
+  const { serveMcp } = await import("../../mcp/serve.ts");
+  try {
+    return await serveMcp({ config: args.config, selection: args.selection, env });
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    process.stderr.write(`zot: ${err.message}\n`);
+    return 2;
+  }
+}
