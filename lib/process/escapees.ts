@@ -11,6 +11,8 @@ import { randomHex } from "../random-id.ts";
 
 /** The environment variable that marks an extension's processes. */
 export const RUN_MARKER_VAR = "ZOT_EXTENSION_RUN";
+/** The one that marks a subagent's processes (its own extensions get their own RUN_MARKER_VAR). */
+export const AGENT_MARKER_VAR = "ZOT_AGENT_RUN";
 
 export function newRunMarker(): string {
   return randomHex(9);
@@ -93,8 +95,8 @@ function carries(pid: number, needle: Buffer): boolean {
  * Live processes (Linux) that carry `marker` in their environment, plus their descendants,
  * never zot itself. Empty where there is no /proc.
  */
-export function markedProcesses(marker: string): number[] {
-  const needle = Buffer.from(`\0${RUN_MARKER_VAR}=${marker}\0`);
+export function markedProcesses(marker: string, variable = RUN_MARKER_VAR): number[] {
+  const needle = Buffer.from(`\0${variable}=${marker}\0`);
   const pids = numericEntries().filter((pid) => pid !== process.pid);
   const parents = new Map<number, number | undefined>(pids.map((pid) => [pid, parentOf(pid)]));
   const found = new Set(pids.filter((pid) => parents.get(pid) !== undefined && carries(pid, needle)));
@@ -113,9 +115,9 @@ export function markedProcesses(marker: string): number[] {
 }
 
 /** SIGKILLs every process that carries `marker` (see markedProcesses); returns how many. */
-export function killMarked(marker: string): number {
+export function killMarked(marker: string, variable = RUN_MARKER_VAR): number {
   let killed = 0;
-  for (const pid of markedProcesses(marker)) {
+  for (const pid of markedProcesses(marker, variable)) {
     try {
       process.kill(pid, "SIGKILL");
       killed++;
@@ -128,16 +130,16 @@ export function killMarked(marker: string): number {
 
 // The exit-time safety net, as for process groups: markers of extensions still running when zot
 // exits without a graceful shutdown.
-const liveMarkers = new Set<string>();
+const liveMarkers = new Map<string, string>();
 let exitHookInstalled = false;
 
-export function trackMarker(marker: string): void {
+export function trackMarker(marker: string, variable = RUN_MARKER_VAR): void {
   if (process.platform !== "linux") return;
-  liveMarkers.add(marker);
+  liveMarkers.set(marker, variable);
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.on("exit", () => {
-    for (const m of liveMarkers) killMarked(m);
+    for (const [m, variable] of liveMarkers) killMarked(m, variable);
   });
 }
 

@@ -251,6 +251,22 @@ describe("subagents", () => {
     expect(resultOf(zot.lines, "toolu_agent").status).toBe("failed");
   });
 
+  it("kill -9 of a child leaves nothing it started: a bash command of the child is stopped too", async () => {
+    world = await makeWorld(routedTurns({
+      PARENT: [agentCall("toolu_agent", { prompt: "CHILD-B: wait in bash" }), { text: "it died" }],
+      "CHILD-B": [{ tool_calls: [{ name: "bash", args: { command: "sleep 300 # child-bash" } }] }],
+    }));
+    const zot = startJson(world, ["--no-ext", "PARENT: go"]);
+    await zot.waitFor((l) => l.type === "subagent_start");
+    const isSleep = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("sleep");
+    await eventually(() => processesIn(world!.cwd).some(isSleep) || undefined, 10_000, "the child's bash command");
+    const [childPid] = processesIn(world.cwd, true);
+    process.kill(childPid!, "SIGKILL");
+    expect(await zot.waitFor((l) => l.type === "subagent_stop")).toMatchObject({ status: "failed" });
+    expect(await zot.exited).toBe(0);
+    // afterEach checks that nothing is left under the world, the sleep included.
+  });
+
   it("a parent killed with SIGKILL leaves no child: the child exits when its stdin closes", async () => {
     world = await makeWorld(routedTurns({
       PARENT: [agentCall("toolu_agent", { prompt: "CHILD-O: think forever" })],

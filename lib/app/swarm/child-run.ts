@@ -4,6 +4,7 @@
 // down), then the group is terminated; the outcome is known only once the process is gone.
 import { spawn } from "node:child_process";
 import { signalGroup, terminateGroup, trackGroup, untrackGroup, waitGroupGone } from "../../process/group.ts";
+import { AGENT_MARKER_VAR, killMarked, newRunMarker, trackMarker, untrackMarker } from "../../process/escapees.ts";
 import type { RunStatus } from "../../agent/events.ts";
 import { encodeSpec, SWARM_CHILD_FLAG, type SwarmChildSpec } from "./child-spec.ts";
 
@@ -49,9 +50,13 @@ const STDERR_TAIL = 2_000;
 
 export function runChild(options: ChildRunOptions): Promise<ChildOutcome> {
   const { self, spec } = options;
+  // The child's tools (bash) run in process groups of their own: a marker in their inherited
+  // environment finds them once the child is gone, even after a kill -9 of the child.
+  const marker = newRunMarker();
+  trackMarker(marker, AGENT_MARKER_VAR);
   const child = spawn(self.command, [...self.args, SWARM_CHILD_FLAG], {
     cwd: spec.config.cwd,
-    env: options.env,
+    env: { ...options.env, [AGENT_MARKER_VAR]: marker },
     stdio: ["pipe", "pipe", "pipe"],
     detached: process.platform !== "win32",
   });
@@ -126,6 +131,8 @@ export function runChild(options: ChildRunOptions): Promise<ChildOutcome> {
         await (stopping ?? terminateGroup(pid, 0));
         untrackGroup(pid);
       }
+      killMarked(marker, AGENT_MARKER_VAR);
+      untrackMarker(marker);
       resolve(classify(seen, { done, stopReason, code, signal, stderr, spawnError, limitMs: options.limitMs }));
     });
   });
