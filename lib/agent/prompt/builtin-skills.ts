@@ -47,7 +47,8 @@ An extension is a folder with an \`extension.json\`:
   delivered / consulted); \`ui\`: \`panels\` (open_panel, panel_render, panel_close), \`submit\`,
   \`notes\` (notify, clear_notes), other UI frames are ignored; \`fs\` (paths may start with
   \`{extension}\`, \`{project}\`, \`{temp}\`, \`{data}\`, \`~\`) and \`network\` (\`"none"\`, \`"all"\` or
-  hosts) run the process in an OS sandbox. Refusals are logged as \`not permitted:\` lines;
+  hosts) run the process in an OS sandbox, whose environment loses credential-like variables
+  (\`…KEY\`, \`…TOKEN\`, \`…SECRET\`…) except those \`env\` lists. Refusals are logged as \`not permitted:\` lines;
   \`zot ext doctor\` shows requested against granted.
 
 ## 2. Handshake and lifecycle

@@ -9,6 +9,7 @@ import type { Readable, Writable } from "node:stream";
 import { ZOT_VERSION } from "../../version.ts";
 import { processAlive, trackGroup, untrackGroup } from "../../process/group.ts";
 import { descendantsOf, killMarked, killSnapshot, newRunMarker, type ProcessIdentity, RUN_MARKER_VAR, trackMarker, untrackMarker } from "../../process/escapees.ts";
+import { withoutCredentials } from "../permissions/manifest-permissions.ts";
 import { sandboxCommand, type SandboxOptions, type SandboxRequest } from "../sandbox/launch.ts";
 import { explainSpawnError, interpreterProblem, resolveExec } from "./exec-resolve.ts";
 import { bundledBun, extensionEnv, pythonSdkDir } from "./sdk-env.ts";
@@ -133,7 +134,7 @@ export function openExtensionLog(path: string, what: string): ExtensionLog {
 const STDOUT_LINGER_MS = 250;
 
 /** The program and arguments to spawn: the extension's own, or the sandbox wrapping them. */
-function launchLine(request: SpawnRequest, command: string): { program: string; args: string[]; dataDir: string; sandboxed?: string; notes: string[] } {
+function launchLine(request: SpawnRequest, command: string): { program: string; args: string[]; dataDir: string; sandboxed?: string; grantedEnv?: string[]; notes: string[] } {
   const sandbox = request.sandbox;
   if (!sandbox) return { program: command, args: request.args, dataDir: request.dir, notes: [] };
   if (sandbox.disabled) {
@@ -146,7 +147,7 @@ function launchLine(request: SpawnRequest, command: string): { program: string; 
   const wrapped = sandboxCommand({ name: request.name, dir: request.dir, command, args: request.args, grant: sandbox.grant,
     dataDir: sandbox.dataDir, project: sandbox.project, home: sandbox.home, privateDirs: sandbox.privateDirs, sdkDirs: sdk ? [sdk] : [], ...(bun ? { bun } : {}) },
   sandbox.options);
-  return { program: wrapped.command, args: wrapped.args, dataDir: sandbox.dataDir, sandboxed: wrapped.mechanism,
+  return { program: wrapped.command, args: wrapped.args, dataDir: sandbox.dataDir, sandboxed: wrapped.mechanism, grantedEnv: sandbox.grant.env ?? [],
     notes: [`sandboxed with ${wrapped.mechanism}: read-only ${wrapped.plan.readOnly.join(", ")}; read-write ${wrapped.plan.readWrite.join(", ")}; `
       + `network ${wrapped.plan.network ? "allowed" : "none"}`, ...wrapped.plan.warnings.map((w) => `warning: ${w}`)] };
 }
@@ -171,7 +172,7 @@ export function spawnExtension(request: SpawnRequest): ExtensionProcess {
   try {
     child = spawn(line.program, line.args, {
       cwd: request.cwd ?? request.dir,
-      env: { ...extensionEnv(), ...request.env, [RUN_MARKER_VAR]: marker },
+      env: { ...(line.sandboxed ? withoutCredentials(extensionEnv(), line.grantedEnv) : extensionEnv()), ...request.env, [RUN_MARKER_VAR]: marker },
       detached: true, // its own process group: signals reach everything it forks
       stdio: ["pipe", "pipe", logFd ?? "ignore"],
       windowsHide: true,

@@ -25,7 +25,8 @@ export const PermissionsSchema = v.strictObject({
   }, "permissions.fs must be an object with read and write path lists")),
   network: v.optional(v.union([v.picklist(["none", "all"]), v.array(v.string("permissions.network hosts must be strings"))],
     `permissions.network must be "none", "all" or an array of hosts`)),
-}, "permissions must be an object with tools, events, intercept, ui, fs and network");
+  env: v.optional(v.array(v.string("permissions.env must be variable names"), "permissions.env must be an array of variable names")),
+}, "permissions must be an object with tools, events, intercept, ui, fs, network and env");
 export type ManifestPermissions = v.InferOutput<typeof PermissionsSchema>;
 
 export const FailurePolicySchema = v.picklist(["allow", "block"], `on_failure must be "allow" or "block"`);
@@ -56,6 +57,8 @@ export interface PermissionGrant {
   fs?: { read: string[]; write: string[] };
   /** undefined: no network scope declared. */
   network?: "none" | "all" | string[];
+  /** Credential-like variables a sandboxed process still gets (see withoutCredentials). */
+  env?: string[];
 }
 
 const toNames = (value: "*" | readonly string[] | undefined): NameGrant =>
@@ -71,7 +74,22 @@ export function grantFromManifest(permissions: ManifestPermissions | undefined):
     ui: toNames(permissions.ui),
     ...(permissions.fs ? { fs: { read: permissions.fs.read ?? [], write: permissions.fs.write ?? [] } } : {}),
     ...(permissions.network !== undefined ? { network: permissions.network } : {}),
+    ...(permissions.env ? { env: permissions.env } : {}),
   };
+}
+
+/** Names that usually hold secrets: API keys, tokens, passwords, credentials. */
+const CREDENTIAL_NAME = /(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?|AUTH)(_|$)/i;
+
+/**
+ * The environment of a sandboxed process: zot's own, minus variables whose names look like
+ * credentials (provider API keys, ZOT_RPC_TOKEN, cloud secrets) unless `permissions.env` lists
+ * them. Least privilege: a process scoped to some files has no use for the user's keys.
+ */
+export function withoutCredentials(env: NodeJS.ProcessEnv, granted: readonly string[] = []): NodeJS.ProcessEnv {
+  const kept: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(env)) if (!CREDENTIAL_NAME.test(name) || granted.includes(name)) kept[name] = value;
+  return kept;
 }
 
 export const isGranted = (grant: NameGrant, name: string): boolean => grant === "all" || grant.has(name);
@@ -115,6 +133,7 @@ export interface GrantJson {
   ui: "*" | string[];
   fs?: { read: string[]; write: string[] };
   network?: "none" | "all" | string[];
+  env?: string[];
 }
 
 export function grantJson(grant: PermissionGrant): GrantJson {
@@ -123,6 +142,7 @@ export function grantJson(grant: PermissionGrant): GrantJson {
     full_access: grant.full, tools: names(grant.tools), events: names(grant.events), intercept: names(grant.intercept),
     ui: names(grant.ui), ...(grant.fs ? { fs: { read: [...grant.fs.read], write: [...grant.fs.write] } } : {}),
     ...(grant.network !== undefined ? { network: Array.isArray(grant.network) ? [...grant.network] : grant.network } : {}),
+    ...(grant.env ? { env: [...grant.env] } : {}),
   };
 }
 
@@ -133,6 +153,7 @@ export function grantFromJson(json: GrantJson): PermissionGrant {
     full: json.full_access, tools: names(json.tools), events: names(json.events), intercept: names(json.intercept), ui: names(json.ui),
     ...(json.fs ? { fs: { read: [...json.fs.read], write: [...json.fs.write] } } : {}),
     ...(json.network !== undefined ? { network: json.network } : {}),
+    ...(json.env ? { env: [...json.env] } : {}),
   };
 }
 
@@ -144,5 +165,6 @@ export function describeGrant(grant: PermissionGrant): string[] {
     `intercept: ${names(grant.intercept)}`, `ui: ${names(grant.ui)}`];
   if (grant.fs) lines.push(`fs read: ${grant.fs.read.join(", ") || "none"}`, `fs write: ${grant.fs.write.join(", ") || "none"}`);
   if (grant.network !== undefined) lines.push(`network: ${Array.isArray(grant.network) ? grant.network.join(", ") || "none" : grant.network}`);
+  if (grant.env) lines.push(`env: ${grant.env.join(", ") || "none"}`);
   return lines;
 }

@@ -19,6 +19,7 @@ export function widenedScopes(now: ManifestPermissions | undefined, approved: Ma
   if (a.full) return [];
   if (n.full) return ["full access (it no longer declares permissions)"];
   const more: string[] = [];
+  if (someOutside(n.env ?? [], a.env ?? [])) more.push("env");
   for (const kind of ["tools", "events", "intercept", "ui"] as const) if (namesWiden(n[kind], a[kind])) more.push(kind);
   // Without fs and network scopes the process runs unsandboxed: every file and the network.
   if (needsSandbox(a) && !needsSandbox(n)) return [...more, "unsandboxed files and network"];

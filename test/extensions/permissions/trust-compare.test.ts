@@ -9,6 +9,11 @@ describe("widenedScopes", () => {
     expect(widenedScopes(undefined, { tools: ["read"] })).toEqual(["full access (it no longer declares permissions)"]);
   });
 
+  it("a new credential variable in permissions.env is more; fewer is not", () => {
+    expect(widenedScopes({ network: "none", env: ["A_TOKEN", "B_KEY"] }, { network: "none", env: ["A_TOKEN"] })).toEqual(["env"]);
+    expect(widenedScopes({ network: "none" }, { network: "none", env: ["A_TOKEN"] })).toEqual([]);
+  });
+
   it("names lists: a new name or * is more; fewer names is not", () => {
     expect(widenedScopes({ tools: ["read", "bash"] }, { tools: ["read"] })).toEqual(["tools"]);
     expect(widenedScopes({ events: "*" }, { events: ["agent_end"] })).toEqual(["events"]);

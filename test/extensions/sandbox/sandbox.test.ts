@@ -30,6 +30,7 @@ const PROBE = `
   const a = msg.args;
   try {
     if (a.action === "read") return reply("read: " + ctx.fs.readFileSync(a.path, "utf8"));
+    if (a.action === "env") return reply(a.names.map((n) => n + "=" + (process.env[n] ?? "-")).join(" "));
     if (a.action === "write") { ctx.fs.writeFileSync(a.path, a.text ?? "x"); return reply("wrote"); }
     if (a.action === "connect") {
       const s = net.connect({ host: "127.0.0.1", port: a.port });
@@ -69,6 +70,20 @@ async function loopback(): Promise<number> {
 }
 
 describe("a sandboxed extension", () => {
+  it("gets no credential-like variables but those its permissions.env lists", async () => {
+    const names = ["ZOT_PROBE_API_KEY", "ZOT_PROBE_TOKEN", "ZOT_PROBE_PLAIN"];
+    for (const n of names) process.env[n] = "value-of-" + n;
+    try {
+      probeExtension({ network: "none", env: ["ZOT_PROBE_TOKEN"] });
+      const t = await startHost(sb);
+      expect(await probe(t, { action: "env", names })).toEqual({ isError: false,
+        text: "ZOT_PROBE_API_KEY=- ZOT_PROBE_TOKEN=value-of-ZOT_PROBE_TOKEN ZOT_PROBE_PLAIN=value-of-ZOT_PROBE_PLAIN" });
+    } finally {
+      for (const n of names) delete process.env[n];
+    }
+  });
+
+
   it("cannot read a file outside its grant (a secret in HOME) but reads one inside it", async () => {
     const secret = join(sb.root, "home-dir", "secret.txt");
     mkdirSync(join(sb.root, "home-dir"), { recursive: true });

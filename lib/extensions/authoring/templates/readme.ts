@@ -62,6 +62,8 @@ left out grants nothing, \`"*"\` grants all of it:
   \`submit\`; other UI frames are ignored.
 - \`fs\` (paths may start with \`{extension}\`, \`{project}\`, \`{temp}\`, \`{data}\` or \`~\`) and
   \`network\` (\`"none"\`, \`"all"\` or a list of hosts): the process runs in an OS sandbox.
+- \`env\`: in the sandbox, variables named like credentials (\`…KEY\`, \`…TOKEN\`, \`…SECRET\`…)
+  are removed from its environment unless listed here, e.g. \`"env": ["WEATHER_API_KEY"]\`.
 - \`on_failure\`: \`"block"\` makes its interceptors fail closed (a timeout, crash or invalid
   answer refuses the action); the default, \`"allow"\`, lets it through.
 
