@@ -77,4 +77,22 @@ describe("Ordering, delivery: the bounded outbound queue", () => {
     expect(writes.every((w) => w.state === "written")).toBe(true);
     queue.close();
   });
+
+  it("frames enqueued in the same tick go out in order in at most two pipe writes", async () => {
+    child = spawn(process.execPath, ["-e", "process.stdin.pipe(process.stdout)"], { stdio: ["pipe", "pipe", "ignore"] });
+    const stdin = child.stdin!;
+    let writes = 0;
+    const write = stdin.write.bind(stdin) as (...args: unknown[]) => boolean;
+    stdin.write = ((...args: unknown[]) => (writes++, write(...args))) as typeof stdin.write;
+    let echoed = "";
+    child.stdout!.on("data", (chunk: Buffer) => (echoed += chunk.toString()));
+    const queue = new OutboundQueue(stdin, { maxFrames: 256, maxBytes: 16 * 1024 * 1024, writeTimeoutMs: 60_000, onFatal: () => undefined });
+    const frames = Array.from({ length: 50 }, (_, i) => `{"type":"event","n":${i}}\n`);
+    const queued = frames.map((f) => queue.enqueue(f)!);
+    expect(queued.slice(1).every((w) => w.state === "queued")).toBe(true);
+    expect(await queue.drain(10_000)).toBe(true);
+    expect(writes).toBeLessThanOrEqual(2);
+    expect(queued.every((w) => w.state === "written")).toBe(true);
+    await expect.poll(() => echoed).toBe(frames.join(""));
+  });
 });

@@ -1,8 +1,11 @@
-// The bounded, ordered writer for one extension's stdin. Frames are written one at a time: at
-// most one frame is in flight (handed to the pipe, not yet flushed) and the rest wait in a queue
-// bounded by frame count and bytes. Overflow and a write that stays blocked past the write
+// The bounded, ordered writer for one extension's stdin. At most one write is in flight (handed
+// to the pipe, not yet flushed) and the rest wait in a queue bounded by frame count and bytes.
+// Frames that queued up behind a write go out together in the next one, and so do frames
+// enqueued in the same tick after a write started (a runtime may complete a pipe write at once):
+// one pipe write per batch rather than per frame is what keeps many calls in flight cheap. Overflow and a write that stays blocked past the write
 // timeout are fatal for the extension: the spec prefers disconnecting a slow consumer to
 // silently dropping events. Enqueueing never waits for the subprocess.
+import { nextTick } from "node:process";
 import type { Writable } from "node:stream";
 
 export type WriteState = "queued" | "in_flight" | "written" | "dropped";
@@ -27,12 +30,18 @@ export interface OutboundQueueOptions {
   onFatal(reason: string): void;
 }
 
+/** A batch stops growing past this many bytes (a single larger frame still goes alone). */
+const BATCH_BYTES = 64 * 1024;
+
 export class OutboundQueue {
   private readonly queue: Entry[] = [];
   private queuedBytes = 0;
-  private inFlight: Entry | undefined;
+  /** The frames of the write in flight; empty when none is. */
+  private inFlight: Entry[] = [];
   private writeTimer: ReturnType<typeof setTimeout> | undefined;
   private broken = false;
+  /** A write started this tick: further frames wait for the end of the tick and go out together. */
+  private coalescing = false;
   private idleWaiters: Array<() => void> = [];
 
   constructor(private readonly stream: Writable, private readonly options: OutboundQueueOptions) {
@@ -77,7 +86,7 @@ export class OutboundQueue {
   /** Resolves true once everything queued is flushed, false after `ms` or when broken. */
   drain(ms: number): Promise<boolean> {
     if (this.broken) return Promise.resolve(false);
-    if (!this.inFlight && this.queue.length === 0) return Promise.resolve(true);
+    if (this.inFlight.length === 0 && this.queue.length === 0) return Promise.resolve(true);
     return new Promise((resolve) => {
       const timer = setTimeout(() => finish(false), ms);
       const finish = (ok: boolean) => {
@@ -98,29 +107,54 @@ export class OutboundQueue {
   }
 
   private pump(): void {
-    if (this.inFlight || this.broken) return;
-    const entry = this.queue.shift();
-    if (!entry) return this.notifyIdle();
-    this.queuedBytes -= entry.bytes;
-    this.inFlight = entry;
-    entry.state = "in_flight";
+    if (this.inFlight.length > 0 || this.broken) return;
+    if (this.queue.length === 0) return this.notifyIdle();
+    if (this.coalescing) return;
+    this.coalescing = true;
+    nextTick(() => {
+      this.coalescing = false;
+      this.pump();
+    });
+    const batch = this.takeBatch();
+    this.inFlight = batch;
     this.writeTimer = setTimeout(() => {
       this.fail(`a write to the extension's stdin was blocked for ${this.options.writeTimeoutMs} ms`);
     }, this.options.writeTimeoutMs);
-    this.stream.write(entry.data, (err) => {
+    const data = batch.length === 1 ? batch[0]!.data : batch.map((e) => e.data).join("");
+    this.stream.write(data, (err) => {
       clearTimeout(this.writeTimer);
-      if (this.inFlight !== entry) return; // failed meanwhile; already settled
-      this.inFlight = undefined;
+      if (this.inFlight !== batch) return; // failed meanwhile; already settled
+      this.inFlight = [];
       if (err) {
-        entry.state = "dropped";
-        entry.settle(false);
+        for (const entry of batch) {
+          entry.state = "dropped";
+          entry.settle(false);
+        }
         this.fail(`cannot write to the extension: ${err.message}`);
         return;
       }
-      entry.state = "written";
-      entry.settle(true);
+      for (const entry of batch) {
+        entry.state = "written";
+        entry.settle(true);
+      }
       this.pump();
     });
+  }
+
+  /** The next frames to write together: at least one, then more up to BATCH_BYTES. */
+  private takeBatch(): Entry[] {
+    const batch: Entry[] = [];
+    let bytes = 0;
+    while (this.queue.length > 0) {
+      const next = this.queue[0]!;
+      if (batch.length > 0 && bytes + next.bytes > BATCH_BYTES) break;
+      this.queue.shift();
+      this.queuedBytes -= next.bytes;
+      bytes += next.bytes;
+      next.state = "in_flight";
+      batch.push(next);
+    }
+    return batch;
   }
 
   private fail(reason: string): void {
@@ -132,8 +166,8 @@ export class OutboundQueue {
   }
 
   private dropAll(): void {
-    const pending = this.inFlight ? [this.inFlight, ...this.queue] : [...this.queue];
-    this.inFlight = undefined;
+    const pending = [...this.inFlight, ...this.queue];
+    this.inFlight = [];
     this.queue.length = 0;
     this.queuedBytes = 0;
     for (const entry of pending) {
@@ -144,7 +178,7 @@ export class OutboundQueue {
   }
 
   private notifyIdle(): void {
-    if (this.inFlight || this.queue.length > 0) {
+    if (this.inFlight.length > 0 || this.queue.length > 0) {
       if (!this.broken) return;
     }
     const waiters = this.idleWaiters;
