@@ -32,20 +32,25 @@ export function expectEcho(i: number, text: unknown): void {
   if (text !== `call ${i}`) throw new Error(`echo ${i} answered ${JSON.stringify(text)}`);
 }
 
-/** The floor: a child that reads one JSON line and writes one back, no protocol at all. */
+/**
+ * The floor: a child that reads one JSON line and writes one back, no protocol at all. The lines
+ * are shaped and sized like zot's tool_call and tool_result (ids like the host's), so both sides
+ * move the same bytes.
+ */
 export const rawPipe: Contender = {
   label: "raw pipe (floor)",
   async start() {
     const child = spawn(NODE, [join(fixtures, "raw-echo.mjs")], { stdio: ["pipe", "pipe", "inherit"] });
-    const pending = new Map<number, (text: unknown) => void>();
+    const pending = new Map<string, (text: unknown) => void>();
     createInterface({ input: child.stdout }).on("line", (line) => {
-      const msg = JSON.parse(line) as { id: number; text: unknown };
-      pending.get(msg.id)?.(msg.text);
+      const msg = JSON.parse(line) as { id: string; content: Array<{ text?: unknown }> };
+      pending.get(msg.id)?.(msg.content[0]?.text);
       pending.delete(msg.id);
     });
     return {
       call: (i) => new Promise<void>((done, fail) => {
-        pending.set(i, (text) => {
+        const id = `zot-tool-${i}`;
+        pending.set(id, (text) => {
           try {
             expectEcho(i, text);
             done();
@@ -53,7 +58,7 @@ export const rawPipe: Contender = {
             fail(err);
           }
         });
-        child.stdin.write(`${JSON.stringify({ id: i, text: `call ${i}` })}\n`);
+        child.stdin.write(`${JSON.stringify({ type: "tool_call", id, name: "echo", args: { text: `call ${i}` } })}\n`);
       }),
       async close() {
         const exited = new Promise((r) => child.once("exit", r));
