@@ -10,7 +10,7 @@ import type {
 } from "../../agent/loop/hooks.ts";
 import { readConfig } from "../../config.ts";
 import { extensionLogPath, type ZotPaths } from "../../paths.ts";
-import { BUILTIN_TOOL_NAMES, type CommandResponseFrame, type ExtensionFrame } from "../../protocol/index.ts";
+import { BUILTIN_TOOL_NAMES, type CommandResponseFrame } from "../../protocol/index.ts";
 import { errorOutcome, type Tool, type ToolOutcome } from "../../tools/types.ts";
 import { CallToolRouter, type RunTool } from "./call-tool.ts";
 import { discoverExtensions, type Candidate } from "./discovery.ts";
@@ -19,11 +19,11 @@ import { LoadedExtension, type ExtensionSink } from "./extension.ts";
 import { McpExtension } from "../mcp/mcp-extension.ts";
 import { InterceptorChains } from "./intercept.ts";
 import { probeInterceptors, type InterceptorProbe } from "./intercept-probe.ts";
-import { uiGrantOf } from "../permissions/extension-permissions.ts";
 import { userFailurePolicies } from "../permissions/user-policy.ts";
 import { Panels, type OpenPanel } from "./panels.ts";
 import { commandKey, ExtensionRegistry, type ExtensionToolEntry } from "./registry.ts";
 import { buildReports, type ExtensionReport } from "./report.ts";
+import { routeRuntimeFrame, type RuntimeFrameRoutes } from "./runtime-frames.ts";
 import { ensurePythonSdk } from "./sdk-env.ts";
 import { sandboxForCandidate, type HostSandboxSettings } from "../sandbox/for-candidate.ts";
 import type { HostTrust } from "../trust/host-trust.ts";
@@ -120,12 +120,16 @@ export class ExtensionHost implements AgentHooks {
       timeoutMs: () => this.timeouts.callTool,
       runTool: options.agent.runTool ?? ((name, args, ctx) => this.runOwnTool(name, args, ctx)),
     });
+    const routes: RuntimeFrameRoutes = {
+      publish: (event) => this.publish(event), panels: this.panels, callTool: this.callTool,
+      ...(options.interactive && options.onSubmit ? { onSubmit: options.onSubmit } : {}),
+    };
     this.sink = {
       cwd: () => this.cwd,
       interactive: options.interactive,
       hostInfo: () => options.agent.info(),
       logPath: (name) => extensionLogPath(options.paths, name),
-      onRuntimeFrame: (ext, frame) => this.onRuntimeFrame(ext, frame),
+      onRuntimeFrame: (ext, frame) => routeRuntimeFrame(ext, frame, routes),
       onRegistrationChange: () => this.registry.rebuild(this.loaded),
       onRuntimeFailure: (ext, message) => this.onRuntimeFailure(ext, message),
       onRegistrationDropped: (ext, message) => this.publishError(ext, message),
@@ -416,39 +420,6 @@ export class ExtensionHost implements AgentHooks {
     this.panels.closeAllOf(ext);
     this.callTool.disconnect(ext);
     this.publishError(ext, message);
-  }
-
-  private onRuntimeFrame(ext: LoadedExtension, frame: ExtensionFrame): void {
-    const ui = uiGrantOf(frame.type);
-    if (ui && !ext.permissions.allowsUi(ui)) {
-      return ext.permissions.refuse("ui", ui, `${frame.type} ignored: "${ui}" is not in permissions.ui`);
-    }
-    switch (frame.type) {
-      case "notify":
-        return this.publish({ type: "ext_notify", extension: ext.name, level: frame.level ?? "info", message: frame.message });
-      case "clear_notes":
-        return this.publish({ type: "ext_clear_notes", extension: ext.name });
-      case "submit":
-        if (!frame.text.trim()) return;
-        if (this.options.interactive && this.options.onSubmit) return this.options.onSubmit(ext.name, frame.text);
-        return ext.log("submit ignored: this mode has no interactive prompt queue");
-      case "panel_render":
-        return this.panels.render(ext, frame);
-      case "panel_close":
-        return this.panels.closeFromExtension(ext, frame.panel_id);
-      case "call_tool":
-        return this.callTool.handle(ext, frame);
-      case "call_tool_cancel":
-        return this.callTool.cancel(ext, frame.id);
-      case "tool_result":
-      case "command_response":
-      case "event_intercept_response":
-        return ext.log(`${frame.type} for unknown or finished request ${frame.id} ignored (late reply?)`);
-      case "shutdown_ack":
-        return;
-      default:
-        return ext.log(`unexpected ${frame.type} frame ignored`);
-    }
   }
 
   /** call_tool without an agent: extension tools only, through this host's own interceptors. */
