@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { cwdKey } from "../../lib/paths.ts";
 import { readRecord, writeExtension } from "../extensions/helpers.ts";
 import type { Turn } from "../support/model-server.ts";
-import { hasTmux, killPanes, Pane } from "./pane.ts";
+import { killPanes, Pane } from "./pane.ts";
 import { rpc } from "./rpc-client.ts";
 import { makeWorld, requestText, type World } from "./support.ts";
 
@@ -153,7 +153,7 @@ describe("rpc set_cwd", () => {
   });
 });
 
-describe.skipIf(!hasTmux)("/cd in the REPL", () => {
+describe("/cd in the REPL", () => {
   it("/cd PATH moves to a fresh conversation in that directory: bash runs there, the old project's load errors go, and a refused path keeps them", async () => {
     const { world, other } = await twoProjects([
       { tool_calls: [{ name: "bash", args: { command: "pwd" } }], stop: "tool_use" },

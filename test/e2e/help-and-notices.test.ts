@@ -2,7 +2,7 @@
 // one table for `zot ext --help`, deprecated models marked, and an SDK's deprecation warning
 // once per run on stderr, never on stdout.
 import { afterEach, describe, expect, it } from "vitest";
-import { hasTmux, killPanes, Pane } from "./pane.ts";
+import { killPanes, Pane } from "./pane.ts";
 import { jsonLines, makeWorld, type World } from "./support.ts";
 
 let world: World | undefined;
@@ -32,7 +32,7 @@ describe("help output", () => {
     expect(sub.stdout.endsWith("\n")).toBe(true);
   });
 
-  it.skipIf(!hasTmux)("on a terminal help is coloured, unless NO_COLOR is set", async () => {
+  it("on a terminal help is coloured, unless NO_COLOR is set", async () => {
     world = await makeWorld();
     // citty colours nothing under TEST or CI, which the tmux server inherits from vitest.
     const coloured = await Pane.start(world, ["--help"], { NO_COLOR: "", TEST: "", CI: "" });

@@ -1,7 +1,7 @@
 // Subagents in the REPL (a real terminal through tmux): the status line counts running agents,
 // a finished detached agent leaves a note, and /agents lists it.
 import { afterEach, describe, expect, it } from "vitest";
-import { hasTmux, killPanes, Pane } from "./pane.ts";
+import { killPanes, Pane } from "./pane.ts";
 import { makeWorld, type World } from "./support.ts";
 import { processesIn, routedTurns, worldRoot } from "./swarm-support.ts";
 
@@ -13,7 +13,7 @@ afterEach(async () => {
   world = undefined;
 });
 
-describe.skipIf(!hasTmux)("subagents in the REPL", () => {
+describe("subagents in the REPL", () => {
   it("the status line counts a running detached agent, its end is noted, and /agents lists it", async () => {
     world = await makeWorld(routedTurns({
       PARENT: [{ tool_calls: [{ name: "agent", args: { prompt: "CHILD-R: take your time", detach: true } }] }, { text: "It runs in the background." }],

@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Turn } from "../support/model-server.ts";
-import { hasTmux, killPanes, Pane } from "./pane.ts";
+import { killPanes, Pane } from "./pane.ts";
 import { pollFor, recordedFrames, savedTranscripts } from "./records.ts";
 import { ROOT, makeWorld, type World } from "./support.ts";
 
@@ -28,7 +28,7 @@ async function recordedRepl(script: Turn[], args: string[] = ["--no-session"], e
   return { pane, frames, events };
 }
 
-describe.skipIf(!hasTmux)("the extension protocol in the REPL", () => {
+describe("the extension protocol in the REPL", () => {
   it("every normalized panel key name reaches the extension from a real terminal; esc closes the panel with panel_close", async () => {
     const { pane, frames } = await recordedRepl([]);
     await pane.until("/help for commands");

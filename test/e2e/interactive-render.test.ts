@@ -5,7 +5,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Turn } from "../support/model-server.ts";
-import { hasTmux, killPanes, Pane } from "./pane.ts";
+import { killPanes, Pane } from "./pane.ts";
 import { makeWorld, type World } from "./support.ts";
 
 const worlds: World[] = [];
@@ -36,7 +36,7 @@ const ANSWER = [
   " = 42;\n```\n\nDone.",
 ];
 
-describe.skipIf(!hasTmux)("the REPL renders what happened", () => {
+describe("the REPL renders what happened", () => {
   it("a streamed answer is rendered as markdown: no ** or fence markers left on screen", async () => {
     const pane = await replIn(await project([{ text: ANSWER, chunk_delay_ms: 60 }]));
     await pane.type("explain");

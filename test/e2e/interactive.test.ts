@@ -24,7 +24,12 @@ async function repl(script: Turn[], args: string[] = [], env: Record<string, str
   return pane;
 }
 
-describe.skipIf(!hasTmux)("interactive REPL in a terminal", () => {
+// CI installs tmux (.ci/run); a machine without it fails here and in every pane test, never skips.
+it("tmux is installed for the terminal tests", () => {
+  expect(hasTmux, "install tmux: apt-get install tmux").toBe(true);
+});
+
+describe("interactive REPL in a terminal", () => {
   it("streams the answer, shows a compact tool line, and Ctrl+D exits 0", async () => {
     const pane = await repl([
       { tool_calls: [{ name: "bash", args: { command: "echo from-bash" } }], stop: "tool_use" },

@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { writeExtension } from "../extensions/helpers.ts";
-import { hasTmux, killPanes, Pane } from "./pane.ts";
+import { killPanes, Pane } from "./pane.ts";
 import { makeWorld, type World } from "./support.ts";
 
 let world: World | undefined;
@@ -16,7 +16,7 @@ afterEach(async () => {
 
 const QUESTION = "Trust this project and start them? [y/N]";
 
-describe.skipIf(!hasTmux)("the REPL asks before starting a project's extensions", () => {
+describe("the REPL asks before starting a project's extensions", () => {
   it("shows the extensions and their permissions; y starts them and records the trust, so the next start does not ask", async () => {
     world = await makeWorld([]);
     const started = join(world.home, "..", "started.pid");
