@@ -130,7 +130,9 @@ export async function waitFor<T>(fn: () => T | undefined | null | false, what = 
 /** The frames a programmable extension recorded (one JSON line each). */
 export function readRecord(path: string): Array<Record<string, unknown>> {
   if (!existsSync(path)) return [];
-  return readFileSync(path, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  // The extension may be writing a line right now: only complete lines count.
+  const text = readFileSync(path, "utf8");
+  return text.slice(0, text.lastIndexOf("\n") + 1).split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
 /** Whether a pid is a running, non-zombie process. */
