@@ -126,6 +126,10 @@ class ToolServer {
     try {
       const result = await this.runtime.session.runTool(name, args, { toolId, signal });
       await Promise.all(notified);
+      // The SDK's client dispatches notifications a microtask late but handles a response at
+      // once: a response read in the same chunk as the last progress would drop it as "unknown
+      // token". Sending the response a macrotask later lets the notifications go out first.
+      if (notified.length > 0) await new Promise((resolve) => setTimeout(resolve, 10));
       return { content: mcpContentOf(result.content), isError: result.isError };
     } finally {
       this.progress.delete(toolId);
