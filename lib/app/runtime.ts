@@ -95,6 +95,8 @@ export interface RuntimeOptions {
    * prompt fails with a clear error instead of reaching a provider.
    */
   withoutModel?: boolean;
+  /** A one-shot run that asks the model as soon as it is built: the provider warms up meanwhile. */
+  warmProvider?: boolean;
 }
 
 function resolveCwd(cwd: string): string {
@@ -131,8 +133,9 @@ export async function createRuntime(input: RunConfig | RunConfigInput, io: Runti
   const saved = await readConfig(paths.config, warn);
   const settings = resolveModelSettings(config, env, saved, (m) => warn(`${paths.config}: ${m}`));
   const sdkWarn = onceEach(io.notice ?? warn);
-  const providerFor = (s: ModelSettings): Provider => io.withoutModel ? modelless(s.provider) :
+  const providerFor = (s: ModelSettings, warm = false): Provider => io.withoutModel ? modelless(s.provider) :
     createProvider({
+      warm,
       provider: s.provider,
       baseUrl: s.baseUrl,
       warn: sdkWarn,
@@ -161,7 +164,7 @@ export async function createRuntime(input: RunConfig | RunConfigInput, io: Runti
     : undefined;
   const session: AgentSession = new AgentSession({
     cwd,
-    provider: providerFor(settings),
+    provider: providerFor(settings, io.warmProvider),
     model: settings.model,
     tools: { ...(config.tools ? { only: config.tools } : {}), ...(agents ? { agent: agents } : {}) },
     ...(agents ? { pendingNotes: (id: string) => agents.takeFinished(id) } : {}),

@@ -112,21 +112,33 @@ export function toRunConfig(options: RootOptions): RunConfig {
 const REPEATABLE = new Map([["-e", "ext"], ["--ext", "ext"], ["--append-system-prompt", "append-system-prompt"]]);
 const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
-/** Names citty would accept: long names, aliases, and booleans' --no- forms. */
-function knownFlags(): Set<string> {
-  const known = new Set<string>();
+/** The flags citty would accept (long names and aliases), each with the definition it belongs to. */
+function knownFlags(): Map<string, string> {
+  const known = new Map<string, string>();
   for (const [name, def] of Object.entries(ROOT_ARGS) as [string, { type: string; alias?: string }][]) {
     if (def.type === "positional") continue;
-    known.add(`--${name}`);
-    if (def.alias) known.add(`-${def.alias}`);
+    known.set(`--${name}`, name);
+    if (def.alias) known.set(`-${def.alias}`, name);
   }
   return known;
+}
+
+/**
+ * The definitions of the flags that occur, plus the positional prompt. citty runs every name it
+ * is given through case conversions (several ms for all of ROOT_ARGS, in every invocation),
+ * and a flag that does not occur cannot change the result: none has a default.
+ */
+function definitionsFor(flags: Iterable<string>): ArgsDef {
+  const defs: ArgsDef = { prompt: ROOT_ARGS.prompt };
+  for (const name of flags) defs[name] = ROOT_ARGS[name as keyof typeof ROOT_ARGS];
+  return defs;
 }
 
 export function parseRootArgs(argv: string[]): RootOptions {
   const known = knownFlags();
   const repeated: Record<string, string[]> = { ext: [], "append-system-prompt": [] };
   const rest: string[] = [];
+  const present = new Set<string>();
   let resume: string | true | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -153,11 +165,16 @@ export function parseRootArgs(argv: string[]): RootOptions {
       else resume = true;
       continue;
     }
-    if (arg.startsWith("-") && arg !== "-" && !known.has(flag)) throw new UsageError(`unknown flag ${flag} (see zot --help)`);
+    if (arg.startsWith("-") && arg !== "-") {
+      const name = known.get(flag);
+      if (name === undefined) throw new UsageError(`unknown flag ${flag} (see zot --help)`);
+      present.add(name);
+    }
     rest.push(arg);
   }
 
-  const args = parseArgs(rest, ROOT_ARGS) as Record<string, unknown> & { _: string[] };
+  // A plain copy: citty's result is a proxy that case-converts every name looked up and not found.
+  const args = { ...parseArgs(rest, definitionsFor(present)) } as Record<string, unknown> & { _: string[] };
   const str = (name: string): string | undefined => {
     const value = args[name];
     if (value === undefined || value === false) return undefined;

@@ -29,7 +29,8 @@ export async function runHeadless(config: RunConfig, argPrompt: string | undefin
 
   let rt: Runtime;
   try {
-    rt = await createRuntime(config, { env, interactive: false, warn: view.warn, onBus: view.onBus });
+    // A prompt (not a slash command) reaches the model first thing: warm the provider up meanwhile.
+    rt = await createRuntime(config, { env, interactive: false, warn: view.warn, onBus: view.onBus, warmProvider: !prompt.trimStart().startsWith("/") });
   } catch (err) {
     if (err instanceof UsageError) throw err;
     view.failedEarly((err as Error).message);

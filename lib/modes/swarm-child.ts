@@ -52,6 +52,7 @@ export async function runSwarmChild(env: Record<string, string | undefined> = pr
         bus.subscribe((event) => stream.event(event));
       },
       swarm: { depth: spec.depth, maxDepth: spec.maxDepth },
+      warmProvider: true,
     });
   } catch (error) {
     err(`zot: ${(error as Error).message}`);

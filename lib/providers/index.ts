@@ -2,6 +2,7 @@
 import { ANTHROPIC_BASE_URL, OPENAI_BASE_URL } from "./base-urls.ts";
 import { API_KEY_ENV, isLoopbackUrl } from "./credentials.ts";
 import { lazyProvider } from "./lazy.ts";
+import { preconnect } from "./preconnect.ts";
 import { modelInfo, type ProviderName } from "./models.ts";
 import type { RetryOptions } from "./retry.ts";
 import type { SdkWarn } from "./sdk-log.ts";
@@ -35,6 +36,11 @@ export interface CreateProviderOptions {
   retry?: RetryOptions;
   /** The SDK's log lines and warnings, one line each (default: stderr). */
   warn?: SdkWarn;
+  /**
+   * The run asks the model soon (a one-shot prompt): load the SDK and open the connection now,
+   * alongside the rest of start-up, instead of at the first request.
+   */
+  warm?: boolean;
 }
 
 /** Configuration that cannot work, found before any request is made (usage error, exit 2). */
@@ -59,9 +65,14 @@ export function createProvider(options: CreateProviderOptions): Provider {
   const apiKey = options.apiKey?.trim() || undefined;
   if (!apiKey && !isLoopbackUrl(baseUrl)) throw new ProviderConfigError(missingKeyMessage(provider, baseUrl));
   const settings = { apiKey, baseUrl, retry: options.retry, warn: options.warn };
-  return lazyProvider(provider, async () => provider === "anthropic"
+  const lazy = lazyProvider(provider, async () => provider === "anthropic"
     ? (await import("./anthropic.ts")).createAnthropicProvider(settings)
     : (await import("./openai.ts")).createOpenAIProvider(settings));
+  if (options.warm) {
+    preconnect(baseUrl);
+    lazy.warm();
+  }
+  return lazy;
 }
 
 function missingKeyMessage(provider: ProviderName, baseUrl: string): string {

@@ -1,4 +1,4 @@
-// A provider's module loads on its first stream, once: a run that never reaches the model loads
+// A provider's module loads on its first stream (or its warm-up), once: a run that never reaches the model loads
 // no SDK, and one that does loads only its own.
 import { describe, expect, it } from "vitest";
 import { lazyProvider } from "../../lib/providers/lazy.ts";
@@ -43,5 +43,30 @@ describe("lazyProvider", () => {
   it("passes a failed load on to the stream that asked for it", async () => {
     const provider = lazyProvider("broken", () => Promise.reject(new Error("no such module")));
     await expect(collect(provider.stream(request))).rejects.toThrow("no such module");
+  });
+
+  it("warm() starts the one load at once, and the first stream uses it", async () => {
+    const state = counted();
+    const provider = lazyProvider("fake", state.load);
+    provider.warm();
+    expect(state.loads).toBe(1);
+    provider.warm();
+    expect(await collect(provider.stream(request))).toEqual([{ type: "text_delta", delta: "hi" }]);
+    expect(state.loads).toBe(1);
+  });
+
+  it("a warm-up whose load fails reports it from the first stream, not as an unhandled rejection", async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      const provider = lazyProvider("broken", () => Promise.reject(new Error("no such module")));
+      provider.warm();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      await expect(collect(provider.stream(request))).rejects.toThrow("no such module");
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+    }
   });
 });
