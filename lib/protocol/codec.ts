@@ -31,6 +31,15 @@ export class LineDecoder {
   push(chunk: Uint8Array): void {
     const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     let start = 0;
+    // The common case, a chunk of whole lines and nothing carried over: decode its complete
+    // lines in one go (a chunk within the limit cannot hold an over-long line).
+    if (this.size === 0 && !this.discarding && buf.length <= this.max) {
+      const last = buf.lastIndexOf(NEWLINE);
+      if (last !== -1) {
+        this.deliver(buf.toString("utf8", 0, last));
+        start = last + 1;
+      }
+    }
     while (start < buf.length) {
       const nl = buf.indexOf(NEWLINE, start);
       const end = nl === -1 ? buf.length : nl;
@@ -67,6 +76,19 @@ export class LineDecoder {
     this.size += piece.length;
   }
 
+  /** Complete lines decoded together, separated by "\n" (the last one's "\n" already cut). */
+  private deliver(text: string): void {
+    let from = 0;
+    for (;;) {
+      const nl = text.indexOf("\n", from);
+      let line = nl === -1 ? text.slice(from) : text.slice(from, nl);
+      if (line.endsWith("\r")) line = line.slice(0, -1);
+      if (line.length > 0 || this.options.keepEmptyLines) this.options.onLine(line);
+      if (nl === -1) return;
+      from = nl + 1;
+    }
+  }
+
   private flushLine(): void {
     let line = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.size);
     this.reset();
@@ -87,6 +109,11 @@ export class LineDecoder {
 
 /** Compact JSON with `type` as the first key, terminated by "\n". */
 export function encodeFrame(frame: { type: string } & Record<string, unknown>): string {
+  // Frames are mostly built with `type` first already; copying them is then wasted work.
+  for (const first in frame) {
+    if (first === "type") return `${JSON.stringify(frame)}\n`;
+    break;
+  }
   const { type, ...rest } = frame;
   return `${JSON.stringify({ type, ...rest })}\n`;
 }

@@ -104,8 +104,10 @@ export class PendingRequests<R, M = undefined> {
     const id = options.id ?? this.newId();
     if (this.live.has(id)) throw new Error(`a request with id "${id}" is already pending`);
     const { signal, timeoutMs } = options;
-    let resolveSettled!: (settlement: Settlement<R>) => void;
-    const settled = new Promise<Settlement<R>>((r) => (resolveSettled = r));
+    // Made on first use only: most callers learn the outcome from onSettle.
+    let settled: Promise<Settlement<R>> | undefined;
+    let resolveSettled: ((settlement: Settlement<R>) => void) | undefined;
+    let outcome: Settlement<R> | undefined;
     let done = false;
     let deadlineStarted = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -115,7 +117,8 @@ export class PendingRequests<R, M = undefined> {
       clearTimeout(timer);
       signal?.removeEventListener("abort", onAbort);
       if (this.live.get(id) === request) this.live.delete(id);
-      resolveSettled(settlement);
+      outcome = settlement;
+      resolveSettled?.(settlement);
       options.onSettle?.(settlement);
       return true;
     };
@@ -125,7 +128,10 @@ export class PendingRequests<R, M = undefined> {
     const request: PendingRequest<R, M> = {
       id,
       meta: options.meta as M,
-      settled,
+      get settled() {
+        settled ??= outcome ? Promise.resolve(outcome) : new Promise<Settlement<R>>((r) => (resolveSettled = r));
+        return settled;
+      },
       get done() {
         return done;
       },

@@ -20,6 +20,23 @@ describe("framing: JSONL split on \\n only", () => {
     }
   });
 
+  it("delivers the same lines however the stream is cut into chunks", () => {
+    const text = encodeFrame({ type: "a", s: "zoë 🎉" }) + "\r\n\n" + encodeFrame({ type: "b" }).replace("\n", "\r\n") +
+      encodeFrame({ type: "c", s: "日本" }) + '{"type":"d"}';
+    const bytes = Buffer.from(text, "utf8");
+    const expected = ['{"type":"a","s":"zoë 🎉"}', '{"type":"b"}', '{"type":"c","s":"日本"}', '{"type":"d"}'];
+    for (let first = 1; first < bytes.length; first++) {
+      for (const second of [first + 1, first + 7, bytes.length]) {
+        const { decoder, lines } = collect();
+        decoder.push(bytes.subarray(0, first));
+        decoder.push(bytes.subarray(first, second));
+        decoder.push(bytes.subarray(second));
+        decoder.end();
+        expect(lines).toEqual(expected);
+      }
+    }
+  });
+
   it("survives one byte at a time", () => {
     const text = encodeFrame({ type: "a", s: "🎉🎉" }) + encodeFrame({ type: "b" });
     const { decoder, lines } = collect();
@@ -114,6 +131,11 @@ describe("framing: encoding", () => {
   it("writes compact JSON with type as the first key and a newline", () => {
     const line = encodeFrame({ id: "1", type: "tool_result", content: [] } as never);
     expect(line).toBe('{"type":"tool_result","id":"1","content":[]}\n');
+  });
+
+  it("puts type first also when the frame was built with it elsewhere", () => {
+    expect(encodeFrame({ id: "x", type: "ready" } as { type: string })).toBe('{"type":"ready","id":"x"}\n');
+    expect(encodeFrame({ type: "ready", id: "x" })).toBe('{"type":"ready","id":"x"}\n');
   });
 
   it("does not escape HTML characters", () => {

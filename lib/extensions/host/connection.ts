@@ -140,14 +140,15 @@ export class ExtensionConnection implements FrameTransport {
   private tryWrite(frame: OutgoingFrame): QueuedWrite | string {
     if (this.closedReason) return this.closedReason;
     const data = encodeFrame(frame);
-    if (Buffer.byteLength(data) - 1 > this.limits.maxFrameBytes) {
+    const bytes = Buffer.byteLength(data);
+    if (bytes - 1 > this.limits.maxFrameBytes) {
       const what = frame.type === "event" ? `${String(frame.event)} event` : frame.type;
-      const message = `not sending a ${what} frame of ${Buffer.byteLength(data)} bytes: over the ${this.limits.maxFrameBytes}-byte frame limit`;
+      const message = `not sending a ${what} frame of ${bytes} bytes: over the ${this.limits.maxFrameBytes}-byte frame limit`;
       this.handlers.onUnsendable(message);
       return message;
     }
     // An overflow closes the connection (fatal) as it refuses the frame.
-    return this.queue.enqueue(data) ?? this.closedReason ?? "the request could not be sent";
+    return this.queue.enqueue(data, bytes) ?? this.closedReason ?? "the request could not be sent";
   }
 
   /** Sends a request frame carrying `id` and waits for the reply of type `replyType`. */
@@ -188,7 +189,7 @@ export class ExtensionConnection implements FrameTransport {
         return;
       }
       write = written;
-      if (!options.deadlineIncludesWrite) void write.written.then((ok) => (ok ? request.startDeadline() : undefined));
+      if (!options.deadlineIncludesWrite) write.whenWritten((ok) => (ok ? request.startDeadline() : undefined));
     });
   }
 

@@ -14,12 +14,43 @@ export type WriteState = "queued" | "in_flight" | "written" | "dropped";
 export interface QueuedWrite {
   readonly bytes: number;
   state: WriteState;
-  written: Promise<boolean>;
+  readonly written: Promise<boolean>;
+  /** `then(ok)` on `written` without a promise: once flushed (true) or dropped (false), never synchronously. */
+  whenWritten(then: (ok: boolean) => void): void;
 }
 
-interface Entry extends QueuedWrite {
-  data: string;
-  settle(ok: boolean): void;
+/**
+ * A frame in the queue. Its promise is made only when asked for: most frames are learnt about
+ * through whenWritten, or not at all, and thousands of calls in flight would each pay for one.
+ */
+class Entry implements QueuedWrite {
+  state: WriteState = "queued";
+  private outcome: boolean | undefined;
+  private waiters: Array<(ok: boolean) => void> | undefined;
+  private promise: Promise<boolean> | undefined;
+
+  constructor(readonly data: string, readonly bytes: number) {}
+
+  get written(): Promise<boolean> {
+    this.promise ??= new Promise((resolve) => this.whenWritten(resolve));
+    return this.promise;
+  }
+
+  whenWritten(then: (ok: boolean) => void): void {
+    const outcome = this.outcome;
+    if (outcome !== undefined) queueMicrotask(() => then(outcome));
+    else (this.waiters ??= []).push(then);
+  }
+
+  settle(ok: boolean): void {
+    if (this.outcome !== undefined) return;
+    this.outcome = ok;
+    const waiters = this.waiters;
+    this.waiters = undefined;
+    if (waiters) queueMicrotask(() => {
+      for (const then of waiters) then(ok);
+    });
+  }
 }
 
 export interface OutboundQueueOptions {
@@ -53,18 +84,15 @@ export class OutboundQueue {
     return this.broken;
   }
 
-  /** Queues one encoded frame (with its "\n"). Returns undefined when the queue is closed. */
-  enqueue(data: string): QueuedWrite | undefined {
+  /** Queues one encoded frame (with its "\n") of `bytes` bytes. Returns undefined when the queue is closed. */
+  enqueue(data: string, bytes = Buffer.byteLength(data)): QueuedWrite | undefined {
     if (this.broken) return undefined;
-    const bytes = Buffer.byteLength(data);
     if (this.queue.length + 1 > this.options.maxFrames || this.queuedBytes + bytes > this.options.maxBytes) {
       this.fail(`outbound queue overflow (more than ${this.options.maxFrames} frames or ` +
         `${this.options.maxBytes} bytes waiting): the extension is not reading its stdin fast enough`);
       return undefined;
     }
-    let settle!: (ok: boolean) => void;
-    const written = new Promise<boolean>((r) => (settle = r));
-    const entry: Entry = { data, bytes, state: "queued", written, settle };
+    const entry = new Entry(data, bytes);
     this.queue.push(entry);
     this.queuedBytes += bytes;
     this.pump();

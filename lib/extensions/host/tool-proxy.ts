@@ -91,21 +91,22 @@ let bridgedCalls = 0;
 async function runExtensionTool(entry: ExtensionToolEntry, args: Record<string, unknown>, ctx: ToolExecutionContext,
   deps: ToolProxyDeps): Promise<ToolOutcome> {
   const { frame, extension: ext } = entry;
-  const who = `tool ${frame.name} (extension "${ext.name}")`;
+  // Named in failures only; built lazily, since a call that succeeds never needs it.
+  const who = () => `tool ${frame.name} (extension "${ext.name}")`;
   if (!ext.alive || (!ext.conn && !ext.bridge)) {
-    return attributed(errorOutcome(`${who} is unavailable: the extension is not running. See \`zot ext doctor\`.`), ext);
+    return attributed(errorOutcome(`${who()} is unavailable: the extension is not running. See \`zot ext doctor\`.`), ext);
   }
   const interactive = frame.interactive === true;
   if (interactive && !deps.interactive) {
-    return attributed(errorOutcome(`${who} is interactive: it needs to ask the user, and this mode has no interactive ` +
+    return attributed(errorOutcome(`${who()} is interactive: it needs to ask the user, and this mode has no interactive ` +
       "support. Do not call it again in this session."), ext);
   }
-  if (ctx.signal.aborted) return attributed(errorOutcome(`${who} was cancelled before it started`, "cancelled"), ext);
+  if (ctx.signal.aborted) return attributed(errorOutcome(`${who()} was cancelled before it started`, "cancelled"), ext);
   if (ext.bridge) return attributed(await runBridgedTool(ext.bridge, entry, args, ctx, deps), ext);
   const conn = ext.conn!;
   const id = conn.newId("tool");
   const parent = ctx.parentId !== undefined ? deps.activeCalls.get(ctx.parentId) : undefined;
-  deps.activeCalls.add({ id, extension: ext, chain: [...(parent?.chain ?? []), frame.name], signal: ctx.signal,
+  deps.activeCalls.add({ id, extension: ext, chain: parent ? [...parent.chain, frame.name] : [frame.name], signal: ctx.signal,
     interactive });
   const request: ToolCallFrame = { type: "tool_call", id, name: frame.name, args };
   try {
@@ -123,9 +124,10 @@ async function runExtensionTool(entry: ExtensionToolEntry, args: Record<string, 
           b.type === "text" ? { type: "text", text: b.text } : { type: "image", mime_type: b.mime_type, data: b.data }),
         isError: result.is_error === true,
         status: result.is_error === true ? "failed" : "completed",
+        ...(result.activate_tools?.length ? { activateTools: result.activate_tools } : {}),
+        details: { extension: ext.name },
       };
-      if (result.activate_tools?.length) outcome.activateTools = result.activate_tools;
-      return attributed(outcome, ext);
+      return outcome;
     }
     if ((reply.reason === "timeout" || reply.reason === "cancelled") && ext.capabilities.has("tool_cancel")) {
       // Only a delivered call is cancelled; a write that completes after the cancel counts.
@@ -134,16 +136,16 @@ async function runExtensionTool(entry: ExtensionToolEntry, args: Record<string, 
     switch (reply.reason) {
       case "timeout":
         ext.log(`tool_call ${id} (${frame.name}) timed out after ${deps.toolCallTimeoutMs} ms`);
-        return attributed(errorOutcome(`${who} did not reply within ${deps.toolCallTimeoutMs} ms`, "timed_out"), ext);
+        return attributed(errorOutcome(`${who()} did not reply within ${deps.toolCallTimeoutMs} ms`, "timed_out"), ext);
       case "cancelled":
-        return attributed(errorOutcome(`${who} was cancelled`, "cancelled"), ext);
+        return attributed(errorOutcome(`${who()} was cancelled`, "cancelled"), ext);
       case "invalid":
-        return attributed(errorOutcome(`${who} sent an invalid tool_result: ${reply.message}`), ext);
+        return attributed(errorOutcome(`${who()} sent an invalid tool_result: ${reply.message}`), ext);
       case "unsendable":
-        return attributed(errorOutcome(`${who} was not called: ${reply.message}. The extension is still running; `
+        return attributed(errorOutcome(`${who()} was not called: ${reply.message}. The extension is still running; `
           + "call it again with smaller arguments."), ext);
       default:
-        return attributed(errorOutcome(`${who} failed: the extension stopped (${reply.message})`), ext);
+        return attributed(errorOutcome(`${who()} failed: the extension stopped (${reply.message})`), ext);
     }
   } finally {
     deps.activeCalls.delete(id);
