@@ -1,5 +1,5 @@
-// The extension host: discovers extensions, starts them in parallel, and routes everything
-// between them and the rest of zot — commands, tools, lifecycle events, interception (it
+// The extension host: routes everything between its extensions (found and started by
+// ExtensionSet) and the rest of zot — commands, tools, lifecycle events, interception (it
 // implements AgentHooks), call_tool, panels, notes, reload and shutdown. A misbehaving extension
 // becomes a diagnostic (`ext_error`, its log, the doctor report) and never takes the host down.
 import type { HostEvent } from "../../agent/events.ts";
@@ -8,23 +8,20 @@ import type { EventBus } from "../../agent/event-bus.ts";
 import type {
   AgentHooks, BeforeAgentStartInput, InterceptedAssistantMessage, InterceptedToolCall, InterceptedTurnStart, ProposedToolCall,
 } from "../../agent/loop/hooks.ts";
-import { readConfig } from "../../config.ts";
 import { extensionLogPath, type ZotPaths } from "../../paths.ts";
-import { BUILTIN_TOOL_NAMES, type CommandResponseFrame } from "../../protocol/index.ts";
+import type { CommandResponseFrame } from "../../protocol/index.ts";
 import { errorOutcome, type Tool, type ToolOutcome } from "../../tools/types.ts";
 import { CallToolRouter, type RunTool } from "./call-tool.ts";
-import { discoverExtensions, type Candidate } from "./discovery.ts";
+import { invokeExtensionCommand } from "./command-invoke.ts";
 import { deliverEvent } from "./events.ts";
-import { LoadedExtension, type ExtensionSink } from "./extension.ts";
-import { McpExtension } from "../mcp/mcp-extension.ts";
+import type { LoadedExtension } from "./extension.ts";
+import { ExtensionSet } from "./extension-set.ts";
 import { InterceptorChains } from "./intercept.ts";
 import { probeInterceptors, type InterceptorProbe } from "./intercept-probe.ts";
-import { userFailurePolicies } from "../permissions/user-policy.ts";
 import { Panels, type OpenPanel } from "./panels.ts";
-import { commandKey, ExtensionRegistry, type ExtensionToolEntry } from "./registry.ts";
+import { commandKey, type ExtensionToolEntry } from "./registry.ts";
 import { buildReports, type ExtensionReport } from "./report.ts";
 import { routeRuntimeFrame, type RuntimeFrameRoutes } from "./runtime-frames.ts";
-import { ensurePythonSdk } from "./sdk-env.ts";
 import { sandboxForCandidate, type HostSandboxSettings } from "../sandbox/for-candidate.ts";
 import type { HostTrust } from "../trust/host-trust.ts";
 import { DEFAULT_LIMITS, DEFAULT_TIMEOUTS, type HostLimits, type HostTimeouts } from "./settings.ts";
@@ -80,38 +77,30 @@ export interface ExtensionHostOptions {
 }
 
 export class ExtensionHost implements AgentHooks {
-  private candidates: Candidate[] = [];
-  private loaded: LoadedExtension[] = [];
-  private byCandidate = new Map<Candidate, LoadedExtension>();
-  private registry: ExtensionRegistry;
+  private readonly set: ExtensionSet;
   private readonly activeCalls = new ActiveCalls();
   /** Deferred tools activated by a tool_result; kept across reloads (the model knows them). */
   private readonly activated = new Set<string>();
-  private proxies = new WeakMap<ExtensionToolEntry, Tool>();
+  /** Per registry entry; a rebuilt registry has new entries, so a reload drops the old proxies. */
+  private readonly proxies = new WeakMap<ExtensionToolEntry, Tool>();
   /** `zot ext doctor`'s interceptor probes, per extension. */
   private probes = new WeakMap<LoadedExtension, InterceptorProbe[]>();
   private readonly panels: Panels;
   private readonly interceptors: InterceptorChains;
   private readonly callTool: CallToolRouter;
   private readonly timeouts: HostTimeouts;
-  private readonly limits: HostLimits;
-  private readonly sink: ExtensionSink;
   private unsubscribe: (() => void) | undefined;
   private reloading: Promise<void> | undefined;
   private closed = false;
   /** The project directory extensions are discovered in and told about. */
   private cwd: string;
-  /** Projects whose untrusted extensions the user was asked about in this run. */
-  private readonly askedProjectTrust = new Set<string>();
 
   constructor(private readonly options: ExtensionHostOptions) {
     this.cwd = options.cwd;
     this.timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
-    this.limits = { ...DEFAULT_LIMITS, ...options.limits };
-    this.registry = this.newRegistry();
     this.panels = new Panels((event) => this.publish(event), (owner) => this.activeCalls.hasActive(owner, { interactive: true }));
     this.interceptors = new InterceptorChains({
-      extensions: () => this.loaded,
+      extensions: () => this.set.loaded,
       timeoutMs: () => this.timeouts.intercept,
       warn: (ext, message) => this.warn(ext, message),
     });
@@ -124,17 +113,25 @@ export class ExtensionHost implements AgentHooks {
       publish: (event) => this.publish(event), panels: this.panels, callTool: this.callTool,
       ...(options.interactive && options.onSubmit ? { onSubmit: options.onSubmit } : {}),
     };
-    this.sink = {
-      cwd: () => this.cwd,
-      interactive: options.interactive,
-      hostInfo: () => options.agent.info(),
-      logPath: (name) => extensionLogPath(options.paths, name),
-      onRuntimeFrame: (ext, frame) => routeRuntimeFrame(ext, frame, routes),
-      onRegistrationChange: () => this.registry.rebuild(this.loaded),
-      onRuntimeFailure: (ext, message) => this.onRuntimeFailure(ext, message),
-      onRegistrationDropped: (ext, message) => this.publishError(ext, message),
-      sandboxFor: (candidate) => sandboxForCandidate(candidate, options.sandbox ?? { enabled: true }, { cwd: this.cwd, paths: options.paths }),
-    };
+    const { paths, explicit, discover, trust, builtinCommands, builtinTools } = options;
+    this.set = new ExtensionSet({
+      paths, explicit, discover, trust, builtinCommands, builtinTools,
+      timeouts: this.timeouts,
+      limits: { ...DEFAULT_LIMITS, ...options.limits },
+      publish: (event) => this.publish(event),
+      publishError: (ext, message) => this.publishError(ext, message),
+      sink: {
+        cwd: () => this.cwd,
+        interactive: options.interactive,
+        hostInfo: () => options.agent.info(),
+        logPath: (name) => extensionLogPath(paths, name),
+        onRuntimeFrame: (ext, frame) => routeRuntimeFrame(ext, frame, routes),
+        onRegistrationChange: () => this.set.rebuildRegistry(),
+        onRuntimeFailure: (ext, message) => this.onRuntimeFailure(ext, message),
+        onRegistrationDropped: (ext, message) => this.publishError(ext, message),
+        sandboxFor: (candidate) => sandboxForCandidate(candidate, options.sandbox ?? { enabled: true }, { cwd: this.cwd, paths }),
+      },
+    });
   }
 
   /**
@@ -151,14 +148,14 @@ export class ExtensionHost implements AgentHooks {
   async start(): Promise<void> {
     if (this.unsubscribe) throw new Error("the extension host is already started");
     this.unsubscribe = this.options.agent.bus.subscribe((event, delivery) => {
-      if (delivery.extensions && isLifecycleEvent(event)) deliverEvent(event, this.loaded);
+      if (delivery.extensions && isLifecycleEvent(event)) deliverEvent(event, this.set.loaded);
     });
-    await this.load();
+    await this.set.load(this.cwd);
   }
 
   /** The doctor's data: one report per discovered folder, in load order. */
   reports(): ExtensionReport[] {
-    return buildReports(this.candidates, this.byCandidate, this.registry, this.options.paths, (ext) => this.probes.get(ext));
+    return buildReports(this.set.candidates, this.set.byCandidate, this.set.registry, this.options.paths, (ext) => this.probes.get(ext));
   }
 
   /**
@@ -166,7 +163,7 @@ export class ExtensionHost implements AgentHooks {
    * it answered and how fast (for `zot ext doctor`). Extensions are probed in parallel.
    */
   async probeInterceptors(): Promise<void> {
-    await Promise.all(this.loaded.filter((ext) => ext.alive).map(async (ext) => {
+    await Promise.all(this.set.loaded.filter((ext) => ext.alive).map(async (ext) => {
       this.probes.set(ext, await probeInterceptors(ext, { cwd: this.options.cwd, ...this.options.agent.info() }, this.timeouts.intercept));
     }));
   }
@@ -176,14 +173,14 @@ export class ExtensionHost implements AgentHooks {
    * disabled, shadowed or broken ones), in load order, for skill discovery.
    */
   skillInputs(): Array<{ dir: string; skills: string[] }> {
-    return this.candidates
+    return this.set.candidates
       .filter((c) => (c.decision === "spawn" || c.decision === "bundle") && c.loaded?.manifest.skills?.length)
       .map((c) => ({ dir: c.dir, skills: [...c.loaded!.manifest.skills!] }));
   }
 
   /** Active extension commands (canonical spelling), excluding those of stopped extensions. */
   commands(): Array<{ name: string; description: string; extension: string }> {
-    return [...this.registry.commands.values()]
+    return [...this.set.registry.commands.values()]
       .filter((c) => c.extension.alive)
       .map((c) => ({ name: c.name, description: c.description, extension: c.extension.name }));
   }
@@ -191,7 +188,7 @@ export class ExtensionHost implements AgentHooks {
   /** Active extension tools: deferred ones only after a tool_result activated them. */
   tools(): Tool[] {
     const tools: Tool[] = [];
-    for (const entry of this.registry.tools.values()) {
+    for (const entry of this.set.registry.tools.values()) {
       if (!entry.extension.alive) continue;
       if (entry.frame.deferred && !this.activated.has(entry.frame.name)) continue;
       let proxy = this.proxies.get(entry);
@@ -214,7 +211,7 @@ export class ExtensionHost implements AgentHooks {
    * warning of its extension (log, doctor's `/ext`).
    */
   toolRefused(name: string, error: string): void {
-    const entry = this.registry.tools.get(name);
+    const entry = this.set.registry.tools.get(name);
     entry?.extension.warn(`the model provider refused tool "${name}" (${error}); it is dropped for the rest of the session`);
   }
 
@@ -225,33 +222,9 @@ export class ExtensionHost implements AgentHooks {
   async invokeCommand(name: string, args: string): Promise<CommandResponseFrame | { error: string } | undefined> {
     const key = commandKey(name);
     if ((this.options.builtinCommands ?? []).some((b) => commandKey(b) === key)) return undefined;
-    const entry = this.registry.commands.get(key);
+    const entry = this.set.registry.commands.get(key);
     if (!entry) return undefined;
-    const ext = entry.extension;
-    if (ext.alive && ext.bridge) return ext.bridge.invokeCommand(entry.name, args);
-    if (!ext.alive || !ext.conn) return { error: `/${entry.name} is unavailable: extension "${ext.name}" is not running` };
-    // The deadline is the host's own (the spec sets none). It is extended while the extension
-    // has a call_tool in flight, which covers the user answering that call's confirmation.
-    const expired = new AbortController();
-    const stopDeadline = this.extendingDeadline(this.timeouts.command, () => this.callTool.inFlight(ext) > 0, () => expired.abort());
-    const reply = await ext.conn.request<CommandResponseFrame>(
-      { type: "command_invoked", id: ext.conn.newId("cmd"), name: entry.name, args: args.trim() },
-      "command_response", { timeoutMs: null, signal: expired.signal });
-    stopDeadline();
-    if (!reply.ok) {
-      const why = reply.reason === "cancelled" ? `did not answer within ${this.timeouts.command} ms` : reply.message;
-      ext.log(`command /${entry.name}: ${why}`);
-      return { error: `/${entry.name} (extension "${ext.name}"): ${why}` };
-    }
-    if (reply.frame.action === "open_panel" && reply.frame.open_panel) {
-      if (!ext.permissions.allowsUi("panels")) {
-        ext.permissions.refuse("ui", "panels", `command /${entry.name}: open_panel ignored: "panels" is not in permissions.ui`);
-        const { open_panel: _panel, ...rest } = reply.frame;
-        return { ...rest, action: "noop" };
-      }
-      this.panels.openPanel(ext, reply.frame.open_panel);
-    }
-    return reply.frame;
+    return invokeExtensionCommand(entry, args, { timeoutMs: this.timeouts.command, callTool: this.callTool, panels: this.panels });
   }
 
   /** A key for a panel: routed to the extension that owns it. */
@@ -281,7 +254,7 @@ export class ExtensionHost implements AgentHooks {
   interceptToolCall(call: ProposedToolCall, signal?: AbortSignal): Promise<InterceptedToolCall> {
     // A call an extension made (call_tool, a tool_prompt action) must be within its grant; the
     // agent turns the block into permission_decision denied/policy and an is_error result.
-    const origin = call.originExtension === undefined ? undefined : this.loaded.find((e) => e.name === call.originExtension);
+    const origin = call.originExtension === undefined ? undefined : this.set.loaded.find((e) => e.name === call.originExtension);
     if (origin && !origin.permissions.allowsTool(call.toolName)) {
       origin.permissions.refuse("tools", call.toolName, `call of tool ${call.toolName} refused: it is not in permissions.tools`);
       return Promise.resolve({ block: true, reason: `not permitted: ${origin.name} may not call ${call.toolName}`, args: call.toolArgs });
@@ -306,13 +279,13 @@ export class ExtensionHost implements AgentHooks {
    * that project discovers, and hello_ack tells it the new directory.
    */
   reload(target: { cwd?: string } = {}): Promise<void> {
-    // Read by load(), so a reload already stopping the old set also lands in the new directory.
+    // Read when the set loads, so a reload already stopping the old set also lands in the new directory.
     if (target.cwd !== undefined) this.cwd = target.cwd;
     this.reloading ??= (async () => {
       try {
         this.panels.closeAllOf();
         await this.stopAll();
-        if (!this.closed) await this.load();
+        if (!this.closed) await this.set.load(this.cwd);
       } finally {
         this.reloading = undefined;
       }
@@ -331,74 +304,13 @@ export class ExtensionHost implements AgentHooks {
 
   // Internals ----------------------------------------------------------------------------------
 
-  private newRegistry(): ExtensionRegistry {
-    return new ExtensionRegistry(this.options.builtinCommands ?? [], this.options.builtinTools ?? [...BUILTIN_TOOL_NAMES]);
-  }
-
-  private async load(): Promise<void> {
-    this.candidates = await this.discover();
-    this.byCandidate = new Map();
-    this.loaded = [];
-    this.registry = this.newRegistry();
-    this.proxies = new WeakMap();
-    // Read on every load, so /reload-ext picks up a changed config.json.
-    const policies = userFailurePolicies(await readConfig(this.options.paths.config));
-    for (const candidate of this.candidates) {
-      if (candidate.decision !== "spawn") continue;
-      const Kind = candidate.loaded?.kind === "mcp" ? McpExtension : LoadedExtension;
-      const ext = new Kind(candidate, this.sink, this.timeouts, this.limits);
-      ext.permissions.setUserFailurePolicy(policies.byName.get(ext.name));
-      const problem = policies.problems.get(ext.name) ?? policies.problem;
-      if (problem) ext.warnings.push(problem);
-      this.loaded.push(ext);
-      this.byCandidate.set(candidate, ext);
-    }
-    if (this.loaded.some((ext) => !(ext instanceof McpExtension))) await ensurePythonSdk(this.options.paths.home);
-    for (const ext of this.loaded) ext.start();
-    await Promise.all(this.loaded.map((ext) => ext.settled));
-    this.registry.rebuild(this.loaded);
-    for (const c of this.candidates) {
-      if (c.decision === "error") this.publish({ type: "ext_error", extension: c.name, message: c.error ?? "invalid extension" });
-      if (c.decision === "untrusted") this.publish({ type: "ext_notify", extension: c.name, level: "warn", message: c.trust?.message ?? "not trusted" });
-    }
-    for (const ext of this.loaded) {
-      if (ext.phase !== "failed") continue;
-      this.publishError(ext, ext.errors.at(-1) ?? "failed to start");
-    }
-  }
-
-  /** Discovery through the trust gate; held-back project extensions are asked about once per run. */
-  private async discover(): Promise<Candidate[]> {
-    const trust = this.options.trust;
-    const cwd = this.cwd;
-    const run = async () => discoverExtensions({
-      cwd, paths: this.options.paths, explicit: this.options.explicit, discover: this.options.discover,
-      ...(trust ? { trust: await trust.gate(cwd) } : {}),
-    });
-    const candidates = await run();
-    const pending = candidates.filter((c) => c.decision === "untrusted" && c.trust?.kind === "project");
-    if (pending.length === 0 || !trust?.askProject || this.askedProjectTrust.has(cwd)) return candidates;
-    this.askedProjectTrust.add(cwd);
-    return (await trust.askProject(pending, cwd)) ? run() : candidates;
-  }
-
   private async stopAll(): Promise<void> {
-    const extensions = this.loaded;
-    await Promise.all(extensions.map((ext) => ext.shutdown()));
-    for (const ext of extensions) this.callTool.disconnect(ext);
-  }
-
-  /** Calls `expire` after `ms`, re-arming while `busy()` holds. Returns the cancel function. */
-  private extendingDeadline(ms: number, busy: () => boolean, expire: () => void): () => void {
-    let timer: ReturnType<typeof setTimeout>;
-    const arm = () => (timer = setTimeout(() => (busy() ? arm() : expire()), ms));
-    arm();
-    return () => clearTimeout(timer);
+    for (const ext of await this.set.stop()) this.callTool.disconnect(ext);
   }
 
   private activate(names: string[]): void {
     for (const name of names) {
-      const entry = this.registry.tools.get(name);
+      const entry = this.set.registry.tools.get(name);
       if (entry?.frame.deferred) this.activated.add(name); // unknown names are ignored
     }
   }

@@ -20,7 +20,7 @@ import type { LoadedExtension } from "./extension.ts";
 
 export interface InterceptDeps {
   /** Live extensions in load order. */
-  extensions(): LoadedExtension[];
+  extensions(): readonly LoadedExtension[];
   timeoutMs(): number;
   /** A host-visible warning about one extension (extension log + ext_notify). */
   warn(ext: LoadedExtension, message: string): void;

@@ -105,7 +105,7 @@ function base(c: Candidate, paths: ZotPaths): ExtensionReport {
 }
 
 /** One report per discovery candidate, in load order. */
-export function buildReports(candidates: Candidate[], loaded: Map<Candidate, LoadedExtension>, registry: ExtensionRegistry,
+export function buildReports(candidates: readonly Candidate[], loaded: ReadonlyMap<Candidate, LoadedExtension>, registry: ExtensionRegistry,
   paths: ZotPaths, probes: (ext: LoadedExtension) => InterceptorProbe[] | undefined = () => undefined): ExtensionReport[] {
   return candidates.map((c) => {
     const report = base(c, paths);

@@ -1,0 +1,138 @@
+// How the host finds and starts its extensions, and the set that results: discovery through the
+// trust gate (held-back project extensions are asked about once per project per run), the
+// user's failure policies from config.json, one parallel start of everything spawnable, the
+// merged registry of what they registered, and the diagnostics of what could not start. Apart
+// from the host, which routes between the running set and the rest of zot; a reload stops the
+// set and loads it again.
+import type { HostEvent } from "../../agent/events.ts";
+import { readConfig } from "../../config.ts";
+import type { ZotPaths } from "../../paths.ts";
+import { BUILTIN_TOOL_NAMES } from "../../protocol/index.ts";
+import { discoverExtensions, type Candidate } from "./discovery.ts";
+import { LoadedExtension, type ExtensionSink } from "./extension.ts";
+import { McpExtension } from "../mcp/mcp-extension.ts";
+import { userFailurePolicies } from "../permissions/user-policy.ts";
+import { ExtensionRegistry } from "./registry.ts";
+import { ensurePythonSdk } from "./sdk-env.ts";
+import type { HostTrust } from "../trust/host-trust.ts";
+import type { HostLimits, HostTimeouts } from "./settings.ts";
+
+export interface ExtensionSetOptions {
+  paths: ZotPaths;
+  /** --ext paths: loaded first, win over discovered ones by name. */
+  explicit?: string[];
+  /** false for --no-ext: skip discovery (explicit ones still load). */
+  discover?: boolean;
+  /** Which discovered extensions may start; absent: all of them. */
+  trust?: HostTrust;
+  builtinCommands?: string[];
+  builtinTools?: string[];
+  /** What every extension of the set reports to and asks of the host. */
+  sink: ExtensionSink;
+  timeouts: HostTimeouts;
+  limits: HostLimits;
+  publish(event: HostEvent): void;
+  /** An `ext_error` for a spawned extension (it knows its log). */
+  publishError(ext: LoadedExtension, message: string): void;
+}
+
+export class ExtensionSet {
+  private found: Candidate[] = [];
+  private spawned: LoadedExtension[] = [];
+  private spawnedFrom = new Map<Candidate, LoadedExtension>();
+  private merged: ExtensionRegistry;
+  /** Projects whose untrusted extensions the user was asked about in this run. */
+  private readonly askedProjectTrust = new Set<string>();
+
+  constructor(private readonly options: ExtensionSetOptions) {
+    this.merged = this.newRegistry();
+  }
+
+  /** Every discovered folder with discovery's decision, in load order. */
+  get candidates(): readonly Candidate[] {
+    return this.found;
+  }
+
+  /** The spawned extensions, in load order (also while they start). */
+  get loaded(): readonly LoadedExtension[] {
+    return this.spawned;
+  }
+
+  get byCandidate(): ReadonlyMap<Candidate, LoadedExtension> {
+    return this.spawnedFrom;
+  }
+
+  get registry(): ExtensionRegistry {
+    return this.merged;
+  }
+
+  /** Commands, tools or subscriptions of an extension changed. */
+  rebuildRegistry(): void {
+    this.merged.rebuild(this.spawned);
+  }
+
+  /**
+   * Discovers the extensions of `cwd` and starts every spawnable one in parallel. Resolves when
+   * each one is ready, auto-ready or failed; each failure is published, nothing rejects for an
+   * extension's fault.
+   */
+  async load(cwd: string): Promise<void> {
+    this.found = await this.discover(cwd);
+    this.spawnedFrom = new Map();
+    this.spawned = [];
+    this.merged = this.newRegistry();
+    // Read on every load, so /reload-ext picks up a changed config.json.
+    const policies = userFailurePolicies(await readConfig(this.options.paths.config));
+    for (const candidate of this.found) {
+      if (candidate.decision !== "spawn") continue;
+      const Kind = candidate.loaded?.kind === "mcp" ? McpExtension : LoadedExtension;
+      const ext = new Kind(candidate, this.options.sink, this.options.timeouts, this.options.limits);
+      ext.permissions.setUserFailurePolicy(policies.byName.get(ext.name));
+      const problem = policies.problems.get(ext.name) ?? policies.problem;
+      if (problem) ext.warnings.push(problem);
+      this.spawned.push(ext);
+      this.spawnedFrom.set(candidate, ext);
+    }
+    if (this.spawned.some((ext) => !(ext instanceof McpExtension))) await ensurePythonSdk(this.options.paths.home);
+    for (const ext of this.spawned) ext.start();
+    await Promise.all(this.spawned.map((ext) => ext.settled));
+    this.rebuildRegistry();
+    this.publishProblems();
+  }
+
+  /** Shuts every extension of the set down; returns them for the host to forget their calls. */
+  async stop(): Promise<readonly LoadedExtension[]> {
+    const extensions = this.spawned;
+    await Promise.all(extensions.map((ext) => ext.shutdown()));
+    return extensions;
+  }
+
+  private newRegistry(): ExtensionRegistry {
+    return new ExtensionRegistry(this.options.builtinCommands ?? [], this.options.builtinTools ?? [...BUILTIN_TOOL_NAMES]);
+  }
+
+  /** Discovery through the trust gate; held-back project extensions are asked about once per run. */
+  private async discover(cwd: string): Promise<Candidate[]> {
+    const trust = this.options.trust;
+    const run = async () => discoverExtensions({
+      cwd, paths: this.options.paths, explicit: this.options.explicit, discover: this.options.discover,
+      ...(trust ? { trust: await trust.gate(cwd) } : {}),
+    });
+    const candidates = await run();
+    const pending = candidates.filter((c) => c.decision === "untrusted" && c.trust?.kind === "project");
+    if (pending.length === 0 || !trust?.askProject || this.askedProjectTrust.has(cwd)) return candidates;
+    this.askedProjectTrust.add(cwd);
+    return (await trust.askProject(pending, cwd)) ? run() : candidates;
+  }
+
+  private publishProblems(): void {
+    for (const c of this.found) {
+      if (c.decision === "error") this.options.publish({ type: "ext_error", extension: c.name, message: c.error ?? "invalid extension" });
+      if (c.decision === "untrusted") this.options.publish({ type: "ext_notify", extension: c.name, level: "warn", message: c.trust?.message ?? "not trusted" });
+    }
+    for (const ext of this.spawned) {
+      if (ext.phase !== "failed") continue;
+      this.options.publishError(ext, ext.errors.at(-1) ?? "failed to start");
+    }
+  }
+}
