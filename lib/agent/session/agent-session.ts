@@ -1,28 +1,27 @@
-// AgentSession: the object every mode drives. It owns the transcript, the session file, the
-// system prompt preparation, permissions and the work queue, and runs the pure loop for each
-// prompt. All observations go out on the EventBus; every accepted prompt ends with exactly one
-// `done` host event (also when it is withdrawn from the queue).
+// AgentSession: the object every mode drives. It holds the conversation (transcript, session
+// file, usage), the system prompt preparation, the guarded tool calls and the job queue, and
+// runs the pure loop for each prompt. All observations go out on the EventBus; every accepted
+// prompt ends with exactly one `done` host event (also when it is withdrawn, see SessionJobs).
 import { EventBus } from "../event-bus.ts";
 import { SessionEmitter } from "./emitter.ts";
 import { NO_HOOKS, type AgentHooks } from "../loop/hooks.ts";
 import { runAgentLoop, type RunResult } from "../loop/loop.ts";
-import { PermissionPolicy } from "../loop/permissions.ts";
 import { SystemPromptPreparer } from "../prompt/prompt-preparer.ts";
 import { sessionBasePrompt } from "../prompt/system-prompt.ts";
 import { runToolPromptTurn, userMessage } from "../loop/tool-prompt.ts";
-import { runToolCall, type ToolCallRequest, type ToolRunOutcome } from "../loop/tool-runner.ts";
-import { WorkQueue } from "./work-queue.ts";
+import { SessionToolCalls } from "./session-tool-calls.ts";
+import { SessionJobs } from "./session-jobs.ts";
 import { Workplace } from "./workplace.ts";
 import { compactionDone, Compactor } from "../compaction/compactor.ts";
-import { Transcript } from "./transcript.ts";
+import { Conversation } from "./conversation.ts";
+import type { Transcript } from "./transcript.ts";
 import { userMessageEvent } from "../stream-blocks.ts";
 import { modelInfo } from "../../providers/models.ts";
-import { addUsage, emptyUsage } from "../../providers/usage.ts";
+import { emptyUsage } from "../../providers/usage.ts";
 import type {
   AgentSessionOptions, AgentState, CompactResult, PromptOptions, RunToolContext, RunToolResult, ToolPromptOptions,
 } from "./agent-options.ts";
-import type { Message, Provider, Usage } from "../../providers/types.ts";
-import type { HostEvent } from "../events.ts";
+import type { Message, Provider } from "../../providers/types.ts";
 import type { Tool } from "../../tools/types.ts";
 import type { OpenedSession } from "./session-select.ts";
 import { randomHex } from "../../random-id.ts";
@@ -36,18 +35,16 @@ export class AgentSession {
   private hooks: AgentHooks;
   private extensionTools: () => Tool[];
   private readonly emitter: SessionEmitter;
-  private readonly queue = new WorkQueue();
-  private readonly permissions: PermissionPolicy;
+  private readonly jobs: SessionJobs;
+  private readonly toolCalls: SessionToolCalls;
   private readonly preparer: SystemPromptPreparer;
-  private transcript: Transcript;
+  private conversation: Conversation;
   private readonly compactor: Compactor;
   /** The working directory and its tools; the system prompt and event stamps follow it. */
   private place: Workplace;
   private provider: Provider;
   private model: string;
   private jailOn: boolean;
-  private usage = emptyUsage();
-  private repairNotes: string[] = [];
 
   constructor(options: AgentSessionOptions) {
     this.options = options;
@@ -61,26 +58,31 @@ export class AgentSession {
     const opened = options.session;
     const sessionId = opened?.id ?? `mem-${randomHex(6)}`;
     this.bus = options.bus ?? new EventBus({ id: sessionId, cwd: this.cwd });
-    this.bus.bindSession(() => ({ id: this.transcript.id, cwd: this.cwd }));
+    this.bus.bindSession(() => ({ id: this.sessionId, cwd: this.cwd }));
     this.emitter = new SessionEmitter(this.bus);
-    this.transcript = this.makeTranscript(sessionId, opened);
-    this.permissions = new PermissionPolicy({ yolo: options.yolo, confirmer: options.confirmer, warn: (m) => this.warn(m) });
+    this.jobs = new SessionJobs(this.emitter);
+    this.conversation = new Conversation(sessionId, opened, this.emitter);
+    this.toolCalls = new SessionToolCalls({
+      emit: this.emitter, place: () => this.place, hooks: () => this.hooks, warn: (m) => this.warn(m),
+      yolo: options.yolo, confirmer: options.confirmer,
+      interactiveTools: options.interactiveTools, onActivateTools: options.onActivateTools,
+    });
     this.preparer = new SystemPromptPreparer({
       base: () => sessionBasePrompt(this.options.prompt ?? {}, {
         cwd: this.cwd, tools: [...this.tools().values()], skills: this.options.skills, warn: (m) => this.warn(m),
       }),
       hooks: () => this.hooks,
-      identity: () => ({ sessionId: this.transcript.id, cwd: this.cwd, provider: this.provider.name, model: this.model }),
+      identity: () => ({ sessionId: this.sessionId, cwd: this.cwd, provider: this.provider.name, model: this.model }),
     });
     this.compactor = new Compactor({
       emit: this.emitter,
-      transcript: () => this.transcript,
+      transcript: () => this.conversation.transcript,
       provider: () => this.provider,
       model: () => this.model,
       contextWindow: () => this.contextWindow,
       settings: options.compaction,
       newId: () => this.newId("compact"),
-      onUsage: (usage) => this.addUsage(usage),
+      onUsage: (usage) => this.conversation.addUsage(usage),
     });
   }
 
@@ -99,7 +101,7 @@ export class AgentSession {
   }
 
   get running(): boolean {
-    return this.queue.busy;
+    return this.jobs.busy;
   }
 
   get state(): AgentState {
@@ -109,13 +111,13 @@ export class AgentSession {
       cwd: this.cwd,
       provider: this.provider.name,
       model: this.model,
-      running: this.queue.busy,
-      queued: this.queue.queued,
+      running: this.jobs.busy,
+      queued: this.jobs.queued,
       message_count: this.transcript.messages.length,
       token_estimate: this.transcript.tokenEstimate(),
       context_window: this.contextWindow,
-      usage: { ...this.usage },
-      yolo: this.permissions.yolo,
+      usage: this.conversation.usage,
+      yolo: this.toolCalls.yolo,
       jail: this.jailOn,
       max_steps: this.maxSteps,
       ...(this.preparer.agentRunId ? { agent_run_id: this.preparer.agentRunId } : {}),
@@ -165,12 +167,12 @@ export class AgentSession {
    * calls it as soon as it listens to the bus.
    */
   reportRepairs(): void {
-    for (const message of this.repairNotes.splice(0)) this.emitter.host({ type: "error", message });
+    this.conversation.reportRepairs();
   }
 
   /** Resolves when no run, compaction or clear is running or waiting. */
   idle(): Promise<void> {
-    return this.queue.idle();
+    return this.jobs.idle();
   }
 
   /**
@@ -179,7 +181,7 @@ export class AgentSession {
    */
   async close(options: { abort?: boolean } = {}): Promise<void> {
     if (options.abort) this.abort();
-    await this.queue.idle();
+    await this.jobs.idle();
     this.emitter.end("shutdown");
   }
 
@@ -193,8 +195,8 @@ export class AgentSession {
   prompt(text: string, options: PromptOptions = {}): Promise<RunResult> {
     const images = options.images ?? [];
     if (!text.trim() && images.length === 0) return Promise.reject(new Error("empty prompt: give text or images"));
-    this.accept(text, images.length);
-    return this.enqueueRun(text, async (signal) => {
+    this.reportRepairs();
+    return this.jobs.submitPrompt(text, images.length, async (signal) => {
       const notes = (await this.options.pendingNotes?.(this.transcript.id).catch(() => [])) ?? [];
       const prompted = userMessage(text, images);
       const message = notes.length ? { ...prompted, content: [...notes.map((note) => ({ type: "text" as const, text: note })), ...prompted.content] } : prompted;
@@ -211,11 +213,11 @@ export class AgentSession {
    */
   runToolPrompt(prompt: string, toolName: string, toolArgs: Record<string, unknown>, options: ToolPromptOptions = {}): Promise<RunResult> {
     const origin = options.originExtension;
-    this.accept(prompt, 0);
-    return this.enqueueRun(prompt, (signal) => runToolPromptTurn({
+    this.reportRepairs();
+    return this.jobs.submitPrompt(prompt, 0, (signal) => runToolPromptTurn({
       prompt, toolName, toolArgs, ...(origin ? { originExtension: origin } : {}), toolId: this.newId("toolu_ext"),
       provider: this.provider.name, model: this.model, transcript: this.transcript, emit: this.emitter,
-      execute: (call) => this.executeTool(call, signal),
+      execute: (call) => this.toolCalls.run(call, signal),
     }, signal, () => this.runLoop(signal)));
   }
 
@@ -224,18 +226,8 @@ export class AgentSession {
    * registry, interception and confirmation, events marked with `origin_extension` when an
    * extension asked, nothing written to the transcript. Never throws.
    */
-  async runTool(name: string, args: Record<string, unknown>, context: RunToolContext): Promise<RunToolResult> {
-    const toolId = context.toolId ?? this.newId("ext_call");
-    const origin = context.originExtension;
-    const originField = origin !== undefined ? { origin_extension: origin } : {};
-    this.emitter.lifecycle({ type: "tool_call", tool_id: toolId, tool_name: name, tool_args: args, ...originField });
-    const signal = context.signal ?? new AbortController().signal;
-    const outcome = await this.executeTool(
-      { toolId, toolName: name, args, ...(origin !== undefined ? { originExtension: origin } : {}), ...(context.parentId ? { parentId: context.parentId } : {}) },
-      signal,
-    );
-    const { status, executed, content, isError, activateTools } = outcome;
-    return { toolId, status, executed, content, isError, ...(activateTools ? { activateTools } : {}) };
+  runTool(name: string, args: Record<string, unknown>, context: RunToolContext): Promise<RunToolResult> {
+    return this.toolCalls.runOutsideTurn(name, args, { ...context, toolId: context.toolId ?? this.newId("ext_call") });
   }
 
   /**
@@ -244,9 +236,7 @@ export class AgentSession {
    * prompt texts, e.g. to put them back in the editor.
    */
   abort(options: { keepQueued?: boolean } = {}): string[] {
-    const withdrawn = options.keepQueued ? [] : this.queue.withdraw();
-    this.queue.abortCurrent();
-    return withdrawn;
+    return this.jobs.abort(options);
   }
 
   // ---- maintenance -------------------------------------------------------------------------
@@ -256,24 +246,18 @@ export class AgentSession {
    * With `reportDone` (rpc's compact) the attempt ends with a `done` event, as a prompt does.
    */
   compact(options: { reportDone?: boolean } = {}): Promise<CompactResult> {
-    return this.queue.enqueue({
-      withdrawable: false,
-      run: async (signal) => {
-        const result = await this.compactor.run(signal);
-        if (options.reportDone) this.emitter.host(compactionDone(result));
-        return result;
-      },
+    return this.jobs.maintain(async (signal) => {
+      const result = await this.compactor.run(signal);
+      if (options.reportDone) this.emitter.host(compactionDone(result));
+      return result;
     });
   }
 
   /** Empties the transcript (after any running work). The conversation stays open. */
   clear(): Promise<void> {
-    return this.queue.enqueue({
-      withdrawable: false,
-      run: async () => {
-        this.transcript.clear();
-        this.preparer.reset();
-      },
+    return this.jobs.maintain(async () => {
+      this.transcript.clear();
+      this.preparer.reset();
     });
   }
 
@@ -314,11 +298,11 @@ export class AgentSession {
   }
 
   get yolo(): boolean {
-    return this.permissions.yolo;
+    return this.toolCalls.yolo;
   }
 
   setYolo(on: boolean): void {
-    this.permissions.yolo = on;
+    this.toolCalls.yolo = on;
   }
 
   get jail(): boolean {
@@ -331,6 +315,10 @@ export class AgentSession {
 
   // ---- internals ---------------------------------------------------------------------------
 
+  private get transcript(): Transcript {
+    return this.conversation.transcript;
+  }
+
   private workplaceAt(cwd: string): Workplace {
     const { tools, builtinTools, skills, onToolDropped } = this.options;
     return new Workplace(cwd, { tools, builtinTools, skills, onToolDropped, jail: () => this.jailOn, extensionTools: () => this.extensionTools() });
@@ -342,57 +330,17 @@ export class AgentSession {
    * new `session_start`.
    */
   private continueIn(reason: "session_switch" | "cwd_change", opened: OpenedSession, between?: () => Promise<void>): Promise<void> {
-    return this.queue.enqueue({
-      withdrawable: false,
-      run: async () => {
-        this.emitter.end(reason);
-        this.transcript = this.makeTranscript(opened.id, opened);
-        this.usage = emptyUsage();
-        this.emitter.rearm();
-        try {
-          await between?.();
-        } finally {
-          this.preparer.reset();
-          this.emitter.start();
-          this.reportRepairs();
-        }
-      },
-    });
-  }
-
-  private makeTranscript(id: string, opened: OpenedSession | undefined): Transcript {
-    // What loading had to skip or patch is said, not hidden; the file itself stays as it was.
-    this.repairNotes = (opened?.loaded?.warnings ?? [])
-      .map((warning) => `session ${id} was repaired while loading (the file is left unchanged): ${warning}`);
-    return new Transcript({
-      id,
-      file: opened?.file,
-      messages: opened?.loaded?.messages ?? [],
-      onError: (message) => this.emitter.host({ type: "error", message }),
-    });
-  }
-
-  private accept(text: string, imageCount: number): void {
-    this.reportRepairs();
-    const queued = this.queue.busy || this.queue.queued > 0;
-    this.emitter.lifecycle({
-      type: "user_prompt_submit",
-      ...(text !== "" ? { text } : {}),
-      ...(queued ? { queued: true } : {}),
-      ...(imageCount > 0 ? { image_count: imageCount } : {}),
-    });
-  }
-
-  private enqueueRun(label: string, run: (signal: AbortSignal) => Promise<RunResult>): Promise<RunResult> {
-    const finish = (result: RunResult): RunResult => {
-      this.emitter.host({ type: "done", stop: result.stop, ...(result.error !== undefined ? { error: result.error } : {}) });
-      return result;
-    };
-    return this.queue.enqueue<RunResult>({
-      withdrawable: true,
-      label,
-      run: async (signal) => finish(await run(signal)),
-      withdrawn: () => finish({ stop: "aborted", error: "withdrawn from the queue before it ran", text: "" }),
+    return this.jobs.maintain(async () => {
+      this.emitter.end(reason);
+      this.conversation = new Conversation(opened.id, opened, this.emitter);
+      this.emitter.rearm();
+      try {
+        await between?.();
+      } finally {
+        this.preparer.reset();
+        this.emitter.start();
+        this.reportRepairs();
+      }
     });
   }
 
@@ -413,32 +361,13 @@ export class AgentSession {
       emit: this.emitter,
       signal,
       maxSteps: this.maxSteps,
-      runTool: (call) => this.executeTool(call, signal),
+      runTool: (call) => this.toolCalls.run(call, signal),
       beforeStep: async (s) => {
         if (autoCompaction) autoCompaction = await this.compactor.maybeAuto(s, this.preparer.current ?? "");
       },
-      onStepEnd: (message) => this.addUsage(message.usage ?? emptyUsage()),
+      onStepEnd: (message) => this.conversation.addUsage(message.usage ?? emptyUsage()),
       dropTool: (name, error) => this.place.tools.drop(name, error),
     });
-  }
-
-  private executeTool(call: ToolCallRequest, signal: AbortSignal): Promise<ToolRunOutcome> {
-    return runToolCall(call, {
-      cwd: this.cwd,
-      tools: () => this.tools(),
-      hooks: this.hooks,
-      permissions: this.permissions,
-      emit: this.emitter,
-      signal,
-      interactiveTools: this.options.interactiveTools ?? false,
-      ...(this.options.onActivateTools ? { onActivateTools: this.options.onActivateTools } : {}),
-    });
-  }
-
-  /** Adds one model call's usage (a step or a compaction summary) and emits the `usage` event. */
-  private addUsage(step: Usage): void {
-    this.usage = addUsage(this.usage, step);
-    this.emitter.host({ type: "usage", ...step, cumulative: { ...this.usage } });
   }
 
   private warn(message: string): void {
