@@ -1,8 +1,7 @@
 // The root command: parse flags, then hand over to the chosen mode.
-import { renderUsage } from "citty";
-import { colorEnabled } from "../modes/repl/style.ts";
 import { listModels } from "../providers/index.ts";
 import { ZOT_VERSION } from "../version.ts";
+import { commandHelp } from "./usage.ts";
 import { versionText } from "./version-text.ts";
 import { parseRootArgs, ROOT_ARGS, toRunConfig, UsageError, type RootOptions } from "./root-args.ts";
 
@@ -23,10 +22,7 @@ export async function runRoot(argv: string[], env: Record<string, string | undef
   if (options.help) {
     // Help goes to stdout only when stdout is for people.
     const out = options.mode === "json" || options.mode === "rpc" ? process.stderr : process.stdout;
-    const usage = await renderUsage(ROOT_COMMAND);
-    // citty colours usage whatever the output is; colour only a terminal, and never with NO_COLOR.
-    // node:util only here: its stripVTControlCharacters getter loads util.inspect, which a run never needs.
-    out.write(`${colorEnabled(env, Boolean(out.isTTY)) ? usage : (await import("node:util")).stripVTControlCharacters(usage)}\n`);
+    out.write(await commandHelp(ROOT_COMMAND, undefined, out, env));
     return 0;
   }
   if (options.version) {

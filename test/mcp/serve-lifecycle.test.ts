@@ -115,6 +115,8 @@ describe("the process", () => {
     expect(unknown.stderr).toContain('zot: unknown command "mcp nope"');
     const help = await runServe(world, ["--help"]);
     expect([help.code, help.stderr]).toEqual([0, ""]);
-    expect(help.stdout).toContain("Usage: zot mcp serve [options]");
+    expect(help.stdout).toContain("USAGE zot mcp serve [OPTIONS]");
+    for (const flag of ["--cwd", "--tools", "--no-builtins", "--no-extension-tools", "-e, --ext", "--no-ext", "--jail", "--no-yolo"]) expect(help.stdout).toContain(flag);
+    expect(help.stdout).not.toContain("\u001b[");
   });
 });

@@ -1,9 +1,8 @@
 // `zot ext …`: the extension management commands. main.ts routes here with the arguments after
 // `ext`; each subcommand is a citty command whose run returns the exit code.
-import { stripVTControlCharacters } from "node:util";
-import { colorEnabled } from "../../modes/repl/style.ts";
-import { type ArgsDef, type CommandDef, renderUsage, runCommand } from "citty";
-import { checkArgs, UsageError } from "./args.ts";
+import { type ArgsDef, type CommandDef, runCommand } from "citty";
+import { checkArgs, UsageError } from "../args.ts";
+import { commandHelp } from "../usage.ts";
 import { doctorCommand } from "./doctor.ts";
 import { installCommand } from "./install.ts";
 import { listCommand } from "./list.ts";
@@ -29,8 +28,6 @@ export const EXT_COMMANDS: Record<string, AnyCommand> = {
   new: newCommand,
   test: testCommand,
 };
-
-const parent: AnyCommand = { meta: { name: "zot ext" } };
 
 /** A command's first sentence, on one row: the table stays one table however long the description. */
 export function summaryOf(description: string | undefined): string {
@@ -70,9 +67,7 @@ export async function runExt(argv: string[], env: Record<string, string | undefi
   if (!command) return fail(`unknown command "ext ${name}"`, 2, extUsage());
   const hint = `Run \`zot ext ${name} --help\` for usage.`;
   if (wantsHelp(rest)) {
-    const usage = await renderUsage(command, parent);
-    // citty colours usage whatever the output is; keep escapes out of pipes and files.
-    process.stdout.write(`${colorEnabled(env, Boolean(process.stdout.isTTY)) ? usage : stripVTControlCharacters(usage)}\n`);
+    process.stdout.write(await commandHelp(command, "zot ext", process.stdout, env));
     return 0;
   }
   try {

@@ -1,11 +1,33 @@
-// `zot mcp add NAME [--project] [--env K=V]… [--cwd-server DIR] [--no-prefix] -- COMMAND ARGS…`
-// and `zot mcp add NAME [--project] --url URL [--header K=V]…`: writes an MCP extension folder.
+// `zot mcp add NAME [--project] [--env K=V]… [--no-prefix] -- COMMAND ARGS…` and
+// `zot mcp add NAME [--project] --url URL [--header K=V]…`: writes an MCP extension folder. The
+// flags are declared for citty and checked strictly; what follows `--` is the server's, verbatim.
+import type { ArgsDef } from "citty";
 import { addMcpExtension } from "../../extensions/mcp/add.ts";
 import type { McpServerConfig } from "../../extensions/mcp/manifest-mcp.ts";
-import { rootsFor, UsageError } from "../ext/args.ts";
+import { checkArgs, parseChecked, takeRepeated, UsageError } from "../args.ts";
+import { cwdArg, rootsFor } from "../ext/args.ts";
 
-export const ADD_USAGE = "Usage: zot mcp add NAME [--project] [--env KEY=VALUE]… [--no-prefix] -- COMMAND [ARGS…]\n"
-  + "       zot mcp add NAME [--project] --url URL [--header KEY=VALUE]… [--no-prefix]";
+export const ADD_ARGS = {
+  name: { type: "positional", required: true, description: "Extension name; its tools are named NAME_<tool>" },
+  project: { type: "boolean", description: "Add to ./.zot/extensions instead of $ZOT_HOME/extensions" },
+  global: { type: "boolean", description: "Add to $ZOT_HOME/extensions (the default)" },
+  env: { type: "string", alias: "e", valueHint: "KEY=VALUE", description: "Environment of a stdio server (repeatable)" },
+  url: { type: "string", valueHint: "URL", description: "A Streamable HTTP server's URL, instead of -- COMMAND" },
+  header: { type: "string", alias: "H", valueHint: "KEY=VALUE",
+    description: "HTTP header of a --url server (repeatable; `Name: value` also works)" },
+  "no-prefix": { type: "boolean", description: "Keep the server's tool names" },
+  ...cwdArg,
+} as const satisfies ArgsDef;
+
+/** For `--help`: citty renders it from the declared flags. */
+export const addCommand = {
+  meta: {
+    name: "add",
+    description: "Add an MCP server as an extension: zot mcp add NAME [OPTIONS] -- COMMAND [ARGS…] for a stdio server, "
+      + "zot mcp add NAME --url URL for a Streamable HTTP one",
+  },
+  args: ADD_ARGS,
+};
 
 interface AddArgs {
   name: string;
@@ -18,41 +40,41 @@ interface AddArgs {
   command: string[];
 }
 
-function pair(flag: string, value: string, into: Record<string, string>): void {
-  // Headers are `Name: value` in HTTP; accept that spelling as well as KEY=VALUE.
-  const at = flag === "--header" && !value.includes("=") ? value.indexOf(":") : value.indexOf("=");
-  if (at <= 0) throw new UsageError(`${flag} expects KEY=VALUE, got "${value}"`);
-  into[value.slice(0, at).trim()] = value.slice(at + 1).trim();
+function pairs(flag: string, values: string[]): Record<string, string> {
+  const into: Record<string, string> = {};
+  for (const value of values) {
+    // Headers are `Name: value` in HTTP; accept that spelling as well as KEY=VALUE.
+    const at = flag === "--header" && !value.includes("=") ? value.indexOf(":") : value.indexOf("=");
+    if (at <= 0) throw new UsageError(`${flag} expects KEY=VALUE, got "${value}"`);
+    into[value.slice(0, at).trim()] = value.slice(at + 1).trim();
+  }
+  return into;
 }
 
 export function parseAddArgs(argv: string[]): AddArgs {
   const end = argv.indexOf("--");
   const flags = end < 0 ? argv : argv.slice(0, end);
-  const args: AddArgs = { name: "", project: false, prefix: true, headers: {}, env: {}, command: end < 0 ? [] : argv.slice(end + 1) };
-  const names: string[] = [];
-  for (let i = 0; i < flags.length; i++) {
-    const token = flags[i]!;
-    const eq = token.startsWith("--") ? token.indexOf("=") : -1;
-    const flag = eq > 0 ? token.slice(0, eq) : token;
-    const value = () => {
-      if (eq > 0) return token.slice(eq + 1);
-      const next = flags[++i];
-      if (next === undefined) throw new UsageError(`${flag} needs a value`);
-      return next;
-    };
-    if (flag === "--project") args.project = true;
-    else if (flag === "--global") args.project = false;
-    else if (flag === "--no-prefix") args.prefix = false;
-    else if (flag === "--url") args.url = value();
-    else if (flag === "--header" || flag === "-H") pair("--header", value(), args.headers);
-    else if (flag === "--env" || flag === "-e") pair("--env", value(), args.env);
-    else if (flag === "--cwd") args.cwd = value();
-    else if (token.startsWith("-")) throw new UsageError(`unknown option ${flag}`);
-    else names.push(token);
+  let present: Set<string>;
+  try {
+    present = checkArgs(flags, ADD_ARGS);
+  } catch (err) {
+    const stray = err instanceof UsageError && err.message.startsWith("unexpected argument");
+    throw stray ? new UsageError(`${err.message} (put the server's command after --)`) : err;
   }
-  if (names.length === 0) throw new UsageError("missing NAME");
-  if (names.length > 1) throw new UsageError(`unexpected argument "${names[1]}" (put the server's command after --)`);
-  args.name = names[0]!;
+  const { values, rest } = takeRepeated(flags, ADD_ARGS, ["env", "header"]);
+  const parsed = parseChecked(rest, ADD_ARGS, present);
+  if (parsed.project === true && parsed.global === true) throw new UsageError("--project and --global exclude each other");
+  const args: AddArgs = {
+    name: String(parsed.name),
+    project: parsed.project === true,
+    // citty turns any --no-X into X=false.
+    prefix: !(parsed.prefix === false || parsed["no-prefix"] === true),
+    ...(typeof parsed.cwd === "string" ? { cwd: parsed.cwd } : {}),
+    ...(typeof parsed.url === "string" ? { url: parsed.url } : {}),
+    headers: pairs("--header", values.header!),
+    env: pairs("--env", values.env!),
+    command: end < 0 ? [] : argv.slice(end + 1),
+  };
   if (args.url !== undefined && args.command.length > 0) throw new UsageError("give either --url or -- COMMAND, not both");
   if (args.url === undefined && args.command.length === 0) throw new UsageError("missing the server: -- COMMAND [ARGS…] or --url URL");
   if (args.url !== undefined && Object.keys(args.env).length > 0) throw new UsageError("--env is for stdio servers (-- COMMAND)");

@@ -1,22 +1,25 @@
 // `zot mcp …`: MCP servers as zot extensions. main.ts routes here with the arguments after `mcp`.
+import type { ArgsDef, CommandDef } from "citty";
 import { UsageError } from "../../errors.ts";
-import { ADD_USAGE, runAdd } from "./add.ts";
+import { commandHelp } from "../usage.ts";
+import { addCommand, runAdd } from "./add.ts";
 import { runList } from "./list.ts";
 import { runRemove } from "./remove.ts";
 import { runMcpServe } from "./serve.ts";
-import { SERVE_USAGE } from "./serve-args.ts";
+import { serveCommand } from "./serve-args.ts";
 
 interface McpCommand {
   summary: string;
-  usage: string;
-  run(argv: string[]): Promise<number>;
+  /** A usage line, or the citty command whose declared args citty renders as the usage. */
+  usage: string | CommandDef<ArgsDef>;
+  run(argv: string[], env: Record<string, string | undefined>): Promise<number>;
 }
 
 /** The subcommand table, in the order `zot mcp --help` lists them. */
 export const MCP_COMMANDS: Record<string, McpCommand> = {
-  add: { summary: "Add an MCP server as an extension (stdio command or Streamable HTTP URL)", usage: ADD_USAGE, run: runAdd },
+  add: { summary: "Add an MCP server as an extension (stdio command or Streamable HTTP URL)", usage: addCommand, run: runAdd },
   list: { summary: "List the MCP servers zot loads (extension folders and ./.mcp.json)", usage: "Usage: zot mcp list [--json] [--cwd PATH]", run: runList },
-  serve: { summary: "Serve zot's tools to an MCP client over stdio", usage: SERVE_USAGE, run: (argv) => runMcpServe(argv) },
+  serve: { summary: "Serve zot's tools to an MCP client over stdio", usage: serveCommand, run: runMcpServe },
   remove: { summary: "Remove an MCP server added with `zot mcp add`", usage: "Usage: zot mcp remove NAME [--project|--global] [--cwd PATH]", run: runRemove },
 };
 
@@ -33,7 +36,7 @@ function wantsHelp(argv: string[]): boolean {
 }
 
 /** Runs `zot mcp <argv…>`; returns the exit code (0 ok, 1 failure, 2 usage error). */
-export async function runMcp(argv: string[]): Promise<number> {
+export async function runMcp(argv: string[], env: Record<string, string | undefined> = process.env): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined) {
     process.stderr.write(`zot: missing command\n${mcpUsage()}`);
@@ -49,14 +52,16 @@ export async function runMcp(argv: string[]): Promise<number> {
     return 2;
   }
   if (wantsHelp(rest)) {
-    process.stdout.write(`${command.summary}.\n\n${command.usage}\n`);
+    const { usage } = command;
+    process.stdout.write(typeof usage === "string" ? `${command.summary}.\n\n${usage}\n` : await commandHelp(usage, "zot mcp", process.stdout, env));
     return 0;
   }
+  const hint = typeof command.usage === "string" ? command.usage : `Run \`zot mcp ${name} --help\` for usage.`;
   try {
-    return await command.run(rest);
+    return await command.run(rest, env);
   } catch (err) {
     if (err instanceof UsageError) {
-      process.stderr.write(`zot: ${err.message}\n${command.usage}\n`);
+      process.stderr.write(`zot: ${err.message}\n${hint}\n`);
       return 2;
     }
     process.stderr.write(`zot: ${err instanceof Error ? err.message : String(err)}\n`);

@@ -1,27 +1,32 @@
-// Flags of `zot mcp serve`. Parsed by hand, strictly: -e/--ext repeats, and an unknown flag or a
-// missing value is a usage error (exit 2) before anything starts.
+// Flags of `zot mcp serve`, declared for citty and checked strictly: an unknown flag or a missing
+// value is a usage error (exit 2) before anything starts. -e/--ext repeats, so it is collected
+// before citty parses the rest.
+import type { ArgsDef } from "citty";
 import type { RunConfigInput } from "../../app/run-config.ts";
-import { UsageError } from "../../errors.ts";
 import type { ServeToolSelection } from "../../mcp/serve-tools.ts";
 import { BUILTIN_TOOL_NAMES } from "../../protocol/limits.ts";
+import { checkArgs, parseChecked, takeRepeated, UsageError } from "../args.ts";
 
-export const SERVE_USAGE = `Usage: zot mcp serve [options]
-(stdout carries only MCP messages)
+export const SERVE_ARGS = {
+  cwd: { type: "string", valueHint: "path", description: "Working directory of the tools (default: the current directory)" },
+  tools: { type: "string", valueHint: "a,b", description: "Offer only these tools (built-in or extension tool names)" },
+  "no-builtins": { type: "boolean", description: "Offer no built-in tools (read, write, edit, bash, skill, agent)" },
+  "no-extension-tools": { type: "boolean", description: "Offer no extension tools (extensions still load, guard and observe)" },
+  ext: { type: "string", alias: "e", valueHint: "path", description: "Load an extension for this run (repeatable)" },
+  "no-ext": { type: "boolean", description: "Skip extension discovery (-e extensions still load)" },
+  jail: { type: "boolean", description: "Confine the file tools to --cwd" },
+  "no-yolo": { type: "boolean",
+    description: "Confirm each call through the client (MCP elicitation); a client that cannot elicit gets every call refused" },
+  "with-skills": { type: "boolean", description: "Also offer the user's own skills to the skill tool" },
+  "no-skill": { type: "boolean", description: "No skills, no skill tool" },
+  help: { type: "boolean", alias: "h", description: "Show this help" },
+} as const satisfies ArgsDef;
 
-Options:
-  --cwd PATH              working directory of the tools (default: the current directory)
-  --tools a,b             offer only these tools (built-in or extension tool names)
-  --no-builtins           offer no built-in tools (read, write, edit, bash, skill, agent)
-  --no-extension-tools    offer no extension tools (extensions still load, guard and observe)
-  -e, --ext PATH          load an extension for this run (repeatable)
-  --no-ext                skip extension discovery (-e extensions still load)
-  --jail                  confine the file tools to --cwd
-  --no-yolo               confirm each call through the client (MCP elicitation); a client
-                          that cannot elicit gets every call refused
-  --with-skills           also offer the user's own skills to the skill tool
-  --no-skill              no skills, no skill tool
-  -h, --help              show this help
-`;
+/** For `--help`: citty renders it from the declared flags. */
+export const serveCommand = {
+  meta: { name: "serve", description: "Serve zot's tools to an MCP client over stdio (stdout carries only MCP messages)" },
+  args: SERVE_ARGS,
+};
 
 export interface ServeArgs {
   help: boolean;
@@ -29,47 +34,39 @@ export interface ServeArgs {
   selection: ServeToolSelection;
 }
 
-const BOOLEANS = new Set(["--no-builtins", "--no-extension-tools", "--no-ext", "--jail", "--no-yolo", "--with-skills", "--no-skill", "--help", "-h"]);
-const VALUED = new Set(["--cwd", "--tools", "--ext", "-e"]);
+const SEE_HELP = " (see zot mcp serve --help)";
 
 export function parseServeArgs(argv: string[]): ServeArgs {
-  const flags = new Set<string>();
-  const values: Record<string, string | undefined> = {};
-  const ext: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
-    const flag = eq > 0 ? arg.slice(0, eq) : arg;
-    if (BOOLEANS.has(flag)) {
-      if (eq > 0) throw new UsageError(`${flag} takes no value`);
-      flags.add(flag);
-    } else if (VALUED.has(flag)) {
-      const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
-      if (value === undefined || value === "") throw new UsageError(`${flag} needs a value`);
-      if (flag === "-e" || flag === "--ext") ext.push(value);
-      else values[flag] = value;
-    } else if (arg.startsWith("-")) {
-      throw new UsageError(`unknown option ${flag} (see zot mcp serve --help)`);
-    } else {
-      throw new UsageError(`unexpected argument "${arg}" (see zot mcp serve --help)`);
-    }
+  let present: Set<string>;
+  try {
+    present = checkArgs(argv, SERVE_ARGS);
+  } catch (err) {
+    throw err instanceof UsageError ? new UsageError(`${err.message}${SEE_HELP}`) : err;
   }
-  const only = values["--tools"]?.split(",").map((t) => t.trim()).filter(Boolean);
+  const { values, rest } = takeRepeated(argv, SERVE_ARGS, ["ext"]);
+  const ext = values.ext!;
+  if (ext.includes("")) throw new UsageError("--ext needs a value");
+  const args = parseChecked(rest, SERVE_ARGS, present);
+  // citty turns any --no-X into X=false.
+  const no = (name: string) => args[name] === false || args[`no-${name}`] === true;
+  for (const name of ["cwd", "tools"]) if (args[name] === "") throw new UsageError(`--${name} needs a value`);
+  const cwd = args.cwd as string | undefined;
+  const only = (args.tools as string | undefined)?.split(",").map((t) => t.trim()).filter(Boolean);
   if (only && only.length === 0) throw new UsageError("--tools needs at least one tool name");
-  const builtins = !flags.has("--no-builtins");
-  const extensionTools = !flags.has("--no-extension-tools");
+  const builtins = !no("builtins");
+  const extensionTools = !no("extension-tools");
   if (!builtins && !extensionTools) throw new UsageError("--no-builtins with --no-extension-tools leaves no tool to offer");
   const isBuiltin = (name: string) => (BUILTIN_TOOL_NAMES as readonly string[]).includes(name);
   return {
-    help: flags.has("--help") || flags.has("-h"),
+    help: args.help === true,
     config: {
-      ...(values["--cwd"] !== undefined ? { cwd: values["--cwd"] } : {}),
+      ...(cwd !== undefined ? { cwd } : {}),
       // Only the built-ins that will be offered are built.
       ...(!builtins ? { tools: [] } : only ? { tools: only.filter(isBuiltin) } : {}),
-      extensions: { paths: ext, discover: !flags.has("--no-ext") },
-      skills: { enabled: !flags.has("--no-skill"), user: flags.has("--with-skills") },
-      yolo: !flags.has("--no-yolo"),
-      jail: flags.has("--jail"),
+      extensions: { paths: ext, discover: !no("ext") },
+      skills: { enabled: !no("skill"), user: args["with-skills"] === true },
+      yolo: !no("yolo"),
+      jail: args.jail === true,
       // The served tools need no system prompt: AGENTS.md and the like are not read.
       contextFiles: false,
     },

@@ -1,7 +1,8 @@
 // `zot mcp serve [options]`: parses the flags, then serves until the client closes stdin. The MCP
 // SDK loads only here, so other commands never pay for it.
 import { UsageError } from "../../errors.ts";
-import { parseServeArgs, SERVE_USAGE, type ServeArgs } from "./serve-args.ts";
+import { commandHelp } from "../usage.ts";
+import { parseServeArgs, serveCommand, type ServeArgs } from "./serve-args.ts";
 
 export async function runMcpServe(argv: string[], env: Record<string, string | undefined> = process.env): Promise<number> {
   let args: ServeArgs;
@@ -13,7 +14,7 @@ export async function runMcpServe(argv: string[], env: Record<string, string | u
     return 2;
   }
   if (args.help) {
-    process.stdout.write(SERVE_USAGE);
+    process.stdout.write(await commandHelp(serveCommand, "zot mcp", process.stdout, env));
     return 0;
   }
   const { serveMcp } = await import("../../mcp/serve.ts");
