@@ -127,7 +127,7 @@ export class LoadedExtension {
     const sandbox = this.sink.sandboxFor?.(this.candidate);
     if (!sandbox) this.spawn(undefined);
     // Deciding on a sandbox may wait for the bubblewrap probe; the event loop runs meanwhile.
-    else void sandbox.then((s) => this.spawn(s), (err: unknown) => this.fail(`cannot start: ${(err as Error).message}`));
+    else void sandbox.then((s) => this.spawn(s)).catch((err: unknown) => this.fail(`cannot start: ${(err as Error).message}`));
     return this;
   }
 
