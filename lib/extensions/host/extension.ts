@@ -33,8 +33,11 @@ export interface ExtensionSink {
   onRuntimeFailure(ext: LoadedExtension, message: string): void;
   /** A registration broke a rule and was dropped; the extension keeps running. */
   onRegistrationDropped(ext: LoadedExtension, message: string): void;
-  /** Whether and how to sandbox a candidate's process (its manifest declares fs or network). */
-  sandboxFor?(candidate: Candidate): SpawnRequest["sandbox"];
+  /**
+   * Whether and how to sandbox a candidate's process (its manifest declares fs or network);
+   * settles once the machine's sandbox program is known (the bubblewrap probe).
+   */
+  sandboxFor?(candidate: Candidate): Promise<SpawnRequest["sandbox"]>;
 }
 
 /** How the host calls an extension that is not driven by protocol frames. */
@@ -120,16 +123,26 @@ export class LoadedExtension {
 
   /** Spawns the process and runs the handshake; `settled` resolves when it is over. */
   start(): this {
-    const manifest = this.candidate.loaded!.manifest;
     this.startedAt = Date.now();
+    const sandbox = this.sink.sandboxFor?.(this.candidate);
+    if (!sandbox) this.spawn(undefined);
+    // Deciding on a sandbox may wait for the bubblewrap probe; the event loop runs meanwhile.
+    else void sandbox.then((s) => this.spawn(s)).catch((err: unknown) => this.fail(`cannot start: ${(err as Error).message}`));
+    return this;
+  }
+
+  private spawn(sandbox: SpawnRequest["sandbox"]): void {
+    // Shut down (zot stopping, a reload) before its sandbox was decided: it never starts.
+    if (this.stopping || this.phase !== "starting") return;
+    const manifest = this.candidate.loaded!.manifest;
     let proc: ExtensionProcess;
     try {
       proc = spawnExtension({ name: this.name, dir: this.dir, exec: this.exec, args: manifest.args ?? [],
-        logPath: this.sink.logPath(this.name), sandbox: this.sink.sandboxFor?.(this.candidate) });
+        logPath: this.sink.logPath(this.name), sandbox });
     } catch (err) {
-      // spawn throws synchronously only for arguments it cannot pass to the OS at all.
+      // spawn throws synchronously only for arguments it cannot pass to the OS at all, or a sandbox this machine cannot set up.
       this.fail(`cannot start: ${(err as Error).message}`);
-      return this;
+      return;
     }
     this.process = proc;
     for (const warning of this.warnings) proc.log(`warning: ${warning}`);
@@ -155,7 +168,6 @@ export class LoadedExtension {
     void proc.stdoutClosedEarly.then((early) => {
       if (early && !this.stopping) this.fail("closed its stdout but kept running; stopping it");
     });
-    return this;
   }
 
   /** Appends a diagnostic line to this extension's log. */

@@ -10,7 +10,7 @@ import { ZOT_VERSION } from "../../version.ts";
 import { processAlive, trackGroup, untrackGroup } from "../../process/group.ts";
 import { descendantsOf, killMarked, killSnapshot, newRunMarker, type ProcessIdentity, RUN_MARKER_VAR, trackMarker, untrackMarker } from "../../process/escapees.ts";
 import { withoutCredentials } from "../permissions/manifest-permissions.ts";
-import { sandboxCommand, type SandboxOptions, type SandboxRequest } from "../sandbox/launch.ts";
+import { sandboxCommand, type SandboxOptions, type SandboxProgram, type SandboxRequest } from "../sandbox/launch.ts";
 import { explainSpawnError, interpreterProblem, resolveExec } from "./exec-resolve.ts";
 import { bundledBun, extensionEnv, pythonSdkDir } from "./sdk-env.ts";
 
@@ -34,10 +34,12 @@ export interface SpawnRequest {
   /** Added to zot's environment for extensions. */
   env?: Record<string, string>;
   /**
-   * Run it in an OS sandbox built from this grant (its manifest declares fs or network), or
-   * `disabled` to run such an extension unsandboxed (--no-sandbox). Absent: no sandbox.
+   * Run it in an OS sandbox built from this grant (its manifest declares fs or network) with
+   * `program` (findSandboxProgram: it may say there is none), or `disabled` to run such an
+   * extension unsandboxed (--no-sandbox). Absent: no sandbox.
    */
-  sandbox?: (Pick<SandboxRequest, "grant" | "dataDir" | "project" | "home" | "privateDirs"> & { disabled?: false; options?: SandboxOptions })
+  sandbox?: (Pick<SandboxRequest, "grant" | "dataDir" | "project" | "home" | "privateDirs">
+    & { disabled?: false; program: SandboxProgram; options?: SandboxOptions })
     | { disabled: true };
 }
 
@@ -146,7 +148,7 @@ function launchLine(request: SpawnRequest, command: string): { program: string; 
   // Throws SandboxUnavailableError, which the caller reports as "cannot start".
   const wrapped = sandboxCommand({ name: request.name, dir: request.dir, command, args: request.args, grant: sandbox.grant,
     dataDir: sandbox.dataDir, project: sandbox.project, home: sandbox.home, privateDirs: sandbox.privateDirs, sdkDirs: sdk ? [sdk] : [], ...(bun ? { bun } : {}) },
-  sandbox.options);
+  sandbox.program, sandbox.options);
   return { program: wrapped.command, args: wrapped.args, dataDir: sandbox.dataDir, sandboxed: wrapped.mechanism, grantedEnv: sandbox.grant.env ?? [],
     notes: [`sandboxed with ${wrapped.mechanism}: read-only ${wrapped.plan.readOnly.join(", ")}; read-write ${wrapped.plan.readWrite.join(", ")}; `
       + `network ${wrapped.plan.network ? "allowed" : "none"}`, ...wrapped.plan.warnings.map((w) => `warning: ${w}`)] };

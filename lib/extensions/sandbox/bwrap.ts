@@ -2,7 +2,7 @@
 // lists (system folders read-only, a private /tmp, /dev and /proc), a PID namespace whose first
 // process takes every other one down with it (so nothing the extension starts can outlive it),
 // and no network namespace unless the plan allows network.
-import { spawnSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { lstatSync, readlinkSync } from "node:fs";
 import type { SandboxPlan } from "./plan.ts";
 import { existing } from "./plan.ts";
@@ -38,20 +38,34 @@ export function bwrapArgs(plan: SandboxPlan, command: string, args: string[], op
   return out;
 }
 
-const probed = new Map<string, string | undefined>();
+const PROBE_TIMEOUT_MS = 5_000;
+const probes = new Map<string, Promise<string | undefined>>();
 
 /**
  * Why bubblewrap at `bwrap` cannot set up a sandbox here (not installed, user namespaces
- * disabled, …), or undefined when it can. Checked once per path and process: a trivial sandbox
- * with the same namespaces as the real ones.
+ * disabled, …), or undefined when it can. Checked once per path and process, without blocking
+ * the event loop (the probe takes 30–130 ms): every sandboxed start shares the same probe.
  */
-export function bwrapProblem(bwrap: string): string | undefined {
-  if (probed.has(bwrap)) return probed.get(bwrap);
-  const result = spawnSync(bwrap, ["--unshare-pid", "--unshare-ipc", "--unshare-net", "--die-with-parent",
-    "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--", "true"], { encoding: "utf8", timeout: 5_000 });
-  let problem: string | undefined;
-  if (result.error) problem = `${bwrap} could not be run: ${result.error.message}`;
-  else if (result.status !== 0) problem = `${bwrap} could not create a sandbox: ${(result.stderr || `exit status ${result.status}`).trim()}`;
-  probed.set(bwrap, problem);
-  return problem;
+export function bwrapProblem(bwrap: string): Promise<string | undefined> {
+  let probe = probes.get(bwrap);
+  if (!probe) {
+    probe = probeBwrap(bwrap);
+    probes.set(bwrap, probe);
+  }
+  return probe;
+}
+
+/** A trivial sandbox with the same namespaces as the real ones. */
+function probeBwrap(bwrap: string): Promise<string | undefined> {
+  const args = ["--unshare-pid", "--unshare-ipc", "--unshare-net", "--die-with-parent",
+    "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--", "true"];
+  return new Promise((resolve) => {
+    execFile(bwrap, args, { encoding: "utf8", timeout: PROBE_TIMEOUT_MS }, (error, _stdout, stderr) => {
+      if (!error) return resolve(undefined);
+      if (error.killed) return resolve(`${bwrap} could not be run: it did not finish within ${PROBE_TIMEOUT_MS} ms`);
+      // A string code is the spawn's own error (ENOENT, EACCES); a number, bwrap's exit status.
+      if (typeof error.code === "string") return resolve(`${bwrap} could not be run: ${error.message}`);
+      resolve(`${bwrap} could not create a sandbox: ${(stderr || `exit status ${error.code}`).trim()}`);
+    });
+  });
 }

@@ -79,15 +79,39 @@ export function programsOf(command: string, pathVar: string | undefined): string
   return programs;
 }
 
+/** The sandbox program this machine offers for a grant, or the message of why it offers none. */
+export type SandboxProgram = { mechanism: SandboxedCommand["mechanism"]; path: string } | { unavailable: string };
+
 /**
- * The command line that runs `request` inside an OS sandbox built from its grant. Throws
- * SandboxUnavailableError when this machine cannot sandbox it (no bubblewrap, no sandbox-exec,
- * an unsupported platform).
+ * Which sandbox program runs an extension with `grant` here: bwrap (once it has proved it can
+ * create the namespaces, a probe shared by every start of the process) or sandbox-exec. When
+ * there is none the answer is the message its start fails with: the cause and the fix.
  */
-export function sandboxCommand(request: SandboxRequest, options: SandboxOptions = {}): SandboxedCommand {
+export async function findSandboxProgram(grant: PermissionGrant, options: SandboxOptions = {}): Promise<SandboxProgram> {
   const platform = options.platform ?? process.platform;
-  const why = `its manifest declares ${declares(request.grant)} permissions, so it runs in an OS sandbox`;
+  const why = `its manifest declares ${declares(grant)} permissions, so it runs in an OS sandbox`;
   const noSandbox = "or start zot with --no-sandbox to run it unsandboxed";
+  if (platform === "linux") {
+    const bwrap = options.bwrap ?? findOnPath("bwrap", options.path ?? process.env.PATH);
+    if (!bwrap) return { unavailable: `${why}, and bubblewrap (bwrap) is not installed: ${BWRAP_INSTALL}, ${noSandbox}` };
+    const problem = await bwrapProblem(bwrap);
+    if (problem) return { unavailable: `${why}, and ${problem}; ${BWRAP_INSTALL} with user namespaces enabled, ${noSandbox}` };
+    return { mechanism: "bubblewrap", path: bwrap };
+  }
+  if (platform === "darwin") {
+    const sandboxExec = options.sandboxExec ?? "/usr/bin/sandbox-exec";
+    if (!existsSync(sandboxExec)) return { unavailable: `${why}, and ${sandboxExec} does not exist; ${noSandbox}` };
+    return { mechanism: "sandbox-exec", path: sandboxExec };
+  }
+  return { unavailable: `${why}, and zot has no OS sandbox for ${platform}; ${noSandbox}` };
+}
+
+/**
+ * The command line that runs `request` inside `program`'s sandbox built from its grant. Throws
+ * SandboxUnavailableError when this machine cannot sandbox it (findSandboxProgram said why).
+ */
+export function sandboxCommand(request: SandboxRequest, program: SandboxProgram, options: Pick<SandboxOptions, "path"> = {}): SandboxedCommand {
+  if ("unavailable" in program) throw new SandboxUnavailableError(program.unavailable);
   const pathVar = options.path ?? process.env.PATH;
   const command = locate(request.command, pathVar);
   const context = {
@@ -96,23 +120,12 @@ export function sandboxCommand(request: SandboxRequest, options: SandboxOptions 
     ...(request.bun ? { files: [request.bun] } : {}), ...(request.privateDirs ? { privateDirs: request.privateDirs } : {}),
   };
   const tempGranted = [...(request.grant.fs?.read ?? []), ...(request.grant.fs?.write ?? [])].some((p) => p.startsWith("{temp}"));
-  if (platform === "linux") {
-    const bwrap = options.bwrap ?? findOnPath("bwrap", pathVar);
-    if (!bwrap) throw new SandboxUnavailableError(`${why}, and bubblewrap (bwrap) is not installed: ${BWRAP_INSTALL}, ${noSandbox}`);
-    const problem = bwrapProblem(bwrap);
-    if (problem) throw new SandboxUnavailableError(`${why}, and ${problem}; ${BWRAP_INSTALL} with user namespaces enabled, ${noSandbox}`);
-    mkdirSync(request.dataDir, { recursive: true });
+  mkdirSync(request.dataDir, { recursive: true });
+  if (program.mechanism === "bubblewrap") {
     const plan = planSandbox(request.grant, context, LINUX_SYSTEM_PATHS);
-    return { command: bwrap, args: bwrapArgs(plan, command, request.args, { tempGranted, systemPaths: LINUX_SYSTEM_PATHS }),
+    return { command: program.path, args: bwrapArgs(plan, command, request.args, { tempGranted, systemPaths: LINUX_SYSTEM_PATHS }),
       plan, mechanism: "bubblewrap" };
   }
-  if (platform === "darwin") {
-    const sandboxExec = options.sandboxExec ?? "/usr/bin/sandbox-exec";
-    if (!existsSync(sandboxExec)) throw new SandboxUnavailableError(`${why}, and ${sandboxExec} does not exist; ${noSandbox}`);
-    mkdirSync(request.dataDir, { recursive: true });
-    const plan = planSandbox(request.grant, context, MACOS_SYSTEM_PATHS);
-    return { command: sandboxExec, args: ["-p", seatbeltProfile(plan), command, ...request.args],
-      plan, mechanism: "sandbox-exec" };
-  }
-  throw new SandboxUnavailableError(`${why}, and zot has no OS sandbox for ${platform}; ${noSandbox}`);
+  const plan = planSandbox(request.grant, context, MACOS_SYSTEM_PATHS);
+  return { command: program.path, args: ["-p", seatbeltProfile(plan), command, ...request.args], plan, mechanism: "sandbox-exec" };
 }
