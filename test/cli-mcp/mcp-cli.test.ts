@@ -21,6 +21,21 @@ describe("zot mcp", () => {
     expect(await zot("mcp", "frob")).toMatchObject({ code: 2, stderr: expect.stringMatching(/^zot: unknown command "mcp frob"/) });
     expect(await zot("mcp", "add", "--help")).toMatchObject({ code: 0, stdout: expect.stringContaining("zot mcp add NAME") });
   });
+
+  it("list and remove render their declared flags as --help and answer a bad flag with exit 2 and a pointer to it", async () => {
+    const listHelp = await zot("mcp", "list", "--help");
+    expect(listHelp).toMatchObject({ code: 0, stdout: expect.stringMatching(/USAGE zot mcp list \[OPTIONS\]/) });
+    expect(listHelp.stdout).toMatch(/--json\s+Print a JSON array/);
+    const removeHelp = await zot("mcp", "remove", "-h");
+    expect(removeHelp).toMatchObject({ code: 0, stdout: expect.stringMatching(/USAGE zot mcp remove \[OPTIONS\] <NAME>/) });
+    expect(removeHelp.stdout).toMatch(/--project\s+Only consider project servers/);
+    expect(await zot("mcp", "list", "--frob")).toMatchObject({ code: 2, stdout: "",
+      stderr: "zot: unknown option --frob\nRun `zot mcp list --help` for usage.\n" });
+    expect(await zot("mcp", "remove")).toMatchObject({ code: 2, stdout: "",
+      stderr: "zot: missing <name>\nRun `zot mcp remove --help` for usage.\n" });
+    expect(await zot("mcp", "remove", "files", "--project", "--global")).toMatchObject({ code: 2,
+      stderr: expect.stringMatching(/^zot: --project and --global exclude each other\n/) });
+  });
 });
 
 describe("zot mcp add", () => {
@@ -59,6 +74,8 @@ describe("zot mcp list and remove", () => {
     mkdirSync(join(sb.globalRoot, "plain"), { recursive: true });
     writeFileSync(join(sb.globalRoot, "plain", "extension.json"), JSON.stringify({ name: "plain", exec: "node" }));
     const list = await zot("mcp", "list", "--json");
+    // --cwd=PATH names the project from anywhere, and lists the same servers.
+    expect(await runZot(["mcp", "list", "--json", `--cwd=${sb.project}`], { cwd: sb.base, env: sb.env })).toMatchObject({ code: 0, stdout: list.stdout });
     expect(list.code).toBe(0);
     expect(JSON.parse(list.stdout)).toEqual([
       expect.objectContaining({ name: "web", scope: "project", transport: "http", path: join(sb.project, ".mcp.json") }),

@@ -4,7 +4,7 @@ import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { ArgsDef } from "citty";
 import { zotPaths } from "../../paths.ts";
-import { extensionRoots, type ExtensionRoots } from "../../extensions/install/installed.ts";
+import { extensionRoots, type ExtensionRoots, type InstallScope } from "../../extensions/install/installed.ts";
 
 import { UsageError } from "../../errors.ts";
 
@@ -14,6 +14,12 @@ export { UsageError };
 export const cwdArg = {
   cwd: { type: "string", valueHint: "path", description: "Project folder (default: the current directory)" },
 } as const satisfies ArgsDef;
+
+/** The scope `--project` or `--global` narrows a lookup to; neither means both scopes. */
+export function scopeOf(args: { project?: boolean; global?: boolean }): InstallScope | undefined {
+  if (args.project && args.global) throw new UsageError("--project and --global exclude each other");
+  return args.project ? "project" : args.global ? "global" : undefined;
+}
 
 /** `--timeout-ms`: a whole number of milliseconds, at least 1; `fallback` when absent. */
 export function parseTimeoutMs(value: unknown, fallback: number): number {

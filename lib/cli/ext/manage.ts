@@ -1,8 +1,8 @@
 // `zot ext remove|enable|disable <name>`: by manifest name or folder name, project and global.
 import { defineCommand } from "citty";
-import { listInstalled, type InstallScope, type InstalledExtension } from "../../extensions/install/installed.ts";
+import { listInstalled, type InstalledExtension } from "../../extensions/install/installed.ts";
 import { findInstalled, removeInstalled, setEnabled } from "../../extensions/install/manage.ts";
-import { cwdArg, rootsFor, UsageError } from "./args.ts";
+import { cwdArg, rootsFor, scopeOf } from "./args.ts";
 import { confirm } from "./ask.ts";
 
 const targetArgs = {
@@ -11,11 +11,6 @@ const targetArgs = {
   global: { type: "boolean", description: "Only consider global installs ($ZOT_HOME/extensions)" },
   ...cwdArg,
 } as const;
-
-function scopeOf(args: { project?: boolean; global?: boolean }): InstallScope | undefined {
-  if (args.project && args.global) throw new UsageError("--project and --global exclude each other");
-  return args.project ? "project" : args.global ? "global" : undefined;
-}
 
 export async function target(args: { name: string; cwd?: string; project?: boolean; global?: boolean }) {
   const roots = rootsFor(args.cwd);

@@ -3,24 +3,24 @@ import type { ArgsDef, CommandDef } from "citty";
 import { UsageError } from "../../errors.ts";
 import { commandHelp } from "../usage.ts";
 import { addCommand, runAdd } from "./add.ts";
-import { runList } from "./list.ts";
-import { runRemove } from "./remove.ts";
+import { listCommand, runList } from "./list.ts";
+import { removeCommand, runRemove } from "./remove.ts";
 import { runMcpServe } from "./serve.ts";
 import { serveCommand } from "./serve-args.ts";
 
 interface McpCommand {
   summary: string;
-  /** A usage line, or the citty command whose declared args citty renders as the usage. */
-  usage: string | CommandDef<ArgsDef>;
+  /** The citty command whose declared args citty renders as the usage. */
+  usage: CommandDef<ArgsDef>;
   run(argv: string[], env: Record<string, string | undefined>): Promise<number>;
 }
 
 /** The subcommand table, in the order `zot mcp --help` lists them. */
 export const MCP_COMMANDS: Record<string, McpCommand> = {
   add: { summary: "Add an MCP server as an extension (stdio command or Streamable HTTP URL)", usage: addCommand, run: runAdd },
-  list: { summary: "List the MCP servers zot loads (extension folders and ./.mcp.json)", usage: "Usage: zot mcp list [--json] [--cwd PATH]", run: runList },
+  list: { summary: "List the MCP servers zot loads (extension folders and ./.mcp.json)", usage: listCommand, run: runList },
   serve: { summary: "Serve zot's tools to an MCP client over stdio", usage: serveCommand, run: runMcpServe },
-  remove: { summary: "Remove an MCP server added with `zot mcp add`", usage: "Usage: zot mcp remove NAME [--project|--global] [--cwd PATH]", run: runRemove },
+  remove: { summary: "Remove an MCP server added with `zot mcp add`", usage: removeCommand, run: runRemove },
 };
 
 export function mcpUsage(): string {
@@ -52,11 +52,10 @@ export async function runMcp(argv: string[], env: Record<string, string | undefi
     return 2;
   }
   if (wantsHelp(rest)) {
-    const { usage } = command;
-    process.stdout.write(typeof usage === "string" ? `${command.summary}.\n\n${usage}\n` : await commandHelp(usage, "zot mcp", process.stdout, env));
+    process.stdout.write(await commandHelp(command.usage, "zot mcp", process.stdout, env));
     return 0;
   }
-  const hint = typeof command.usage === "string" ? command.usage : `Run \`zot mcp ${name} --help\` for usage.`;
+  const hint = `Run \`zot mcp ${name} --help\` for usage.`;
   try {
     return await command.run(rest, env);
   } catch (err) {

@@ -1,9 +1,33 @@
 // `zot mcp list [--json] [--cwd PATH]`: the MCP extensions discovery finds (folders with an `mcp`
-// manifest and the project's .mcp.json servers), without starting them.
+// manifest and the project's .mcp.json servers), without starting them. The flags are declared for
+// citty and checked strictly.
+import type { ArgsDef } from "citty";
 import { listInstalled, type InstalledExtension } from "../../extensions/install/installed.ts";
 import { describeServer, isHttpConfig } from "../../extensions/mcp/manifest-mcp.ts";
+import { checkArgs, parseChecked } from "../args.ts";
+import { cwdArg, rootsFor } from "../ext/args.ts";
 import { formatTable } from "../ext/list.ts";
-import { rootsFor, UsageError } from "../ext/args.ts";
+
+export const LIST_ARGS = {
+  json: { type: "boolean", description: "Print a JSON array instead of a table" },
+  ...cwdArg,
+} as const satisfies ArgsDef;
+
+/** For `--help`: citty renders it from the declared flags. */
+export const listCommand = {
+  meta: { name: "list", description: "List the MCP servers zot loads: extension folders with an mcp manifest and ./.mcp.json servers" },
+  args: LIST_ARGS,
+};
+
+export interface ListArgs {
+  json: boolean;
+  cwd?: string;
+}
+
+export function parseListArgs(argv: string[]): ListArgs {
+  const parsed = parseChecked(argv, LIST_ARGS, checkArgs(argv, LIST_ARGS));
+  return { json: parsed.json === true, ...(typeof parsed.cwd === "string" ? { cwd: parsed.cwd } : {}) };
+}
 
 export interface McpListEntry {
   name: string;
@@ -29,15 +53,7 @@ function toEntry(ext: InstalledExtension): McpListEntry {
 }
 
 export async function runList(argv: string[]): Promise<number> {
-  let json = false;
-  let cwd: string | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const token = argv[i]!;
-    if (token === "--json") json = true;
-    else if (token === "--cwd") cwd = argv[++i] ?? "";
-    else if (token.startsWith("--cwd=")) cwd = token.slice("--cwd=".length);
-    else throw new UsageError(`unexpected argument "${token}"`);
-  }
+  const { json, cwd } = parseListArgs(argv);
   const roots = rootsFor(cwd);
   const entries = (await listInstalled(roots)).filter(isMcp).map(toEntry);
   if (json) {
