@@ -53,6 +53,7 @@ export interface PendingRequestsOptions {
 
 export class PendingRequests<R, M = undefined> {
   private readonly live = new Map<string, PendingRequest<R, M>>();
+  private readonly aborts = new AbortWatch();
   private readonly idPrefix: string;
   private counter = 0;
   private closeReason: string | undefined;
@@ -103,57 +104,19 @@ export class PendingRequests<R, M = undefined> {
   open(options: OpenOptions<R, M>): PendingRequest<R, M> {
     const id = options.id ?? this.newId();
     if (this.live.has(id)) throw new Error(`a request with id "${id}" is already pending`);
-    const { signal, timeoutMs } = options;
-    // Made on first use only: most callers learn the outcome from onSettle.
-    let settled: Promise<Settlement<R>> | undefined;
-    let resolveSettled: ((settlement: Settlement<R>) => void) | undefined;
-    let outcome: Settlement<R> | undefined;
-    let done = false;
-    let deadlineStarted = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const finish = (settlement: Settlement<R>): boolean => {
-      if (done) return false;
-      done = true;
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", onAbort);
-      if (this.live.get(id) === request) this.live.delete(id);
-      outcome = settlement;
-      resolveSettled?.(settlement);
-      options.onSettle?.(settlement);
-      return true;
-    };
-    const onAbort = (): void => {
-      finish({ ok: false, reason: "aborted", message: "cancelled", cause: signal?.reason });
-    };
-    const request: PendingRequest<R, M> = {
-      id,
-      meta: options.meta as M,
-      get settled() {
-        settled ??= outcome ? Promise.resolve(outcome) : new Promise<Settlement<R>>((r) => (resolveSettled = r));
-        return settled;
-      },
-      get done() {
-        return done;
-      },
-      startDeadline: () => {
-        if (done || deadlineStarted || timeoutMs === undefined || timeoutMs === null) return;
-        deadlineStarted = true;
-        timer = setTimeout(() => finish({ ok: false, reason: "timeout", message: `no reply within ${timeoutMs} ms` }), timeoutMs);
-      },
-      resolve: (reply) => finish({ ok: true, reply }),
-      fail: (reason, message, cause) => finish({ ok: false, reason, message, ...(cause !== undefined ? { cause } : {}) }),
-    };
+    const request = new Pending<R, M>(id, options, this.live, this.aborts);
     if (this.closeReason !== undefined) {
-      finish({ ok: false, reason: "closed", message: this.closeReason });
+      request.fail("closed", this.closeReason);
       return request;
     }
+    const { signal } = options;
     if (signal?.aborted) {
-      onAbort();
+      request.abort();
       return request;
     }
     this.live.set(id, request);
     if (!options.deferDeadline) request.startDeadline();
-    signal?.addEventListener("abort", onAbort, { once: true });
+    if (signal) this.aborts.watch(signal, request);
     return request;
   }
 
@@ -162,5 +125,94 @@ export class PendingRequests<R, M = undefined> {
     if (this.closeReason !== undefined) return;
     this.closeReason = reason;
     for (const request of [...this.live.values()]) request.fail("closed", reason);
+  }
+}
+
+/** What a signal's firing does to one waiting request. */
+interface Abortable {
+  abort(): void;
+}
+
+/**
+ * One abort listener per signal, however many requests wait on it: a run's tool calls share its
+ * signal, and an EventTarget adds and removes each listener by scanning all the others.
+ */
+class AbortWatch {
+  private readonly waiting = new WeakMap<AbortSignal, Set<Abortable>>();
+
+  watch(signal: AbortSignal, request: Abortable): void {
+    let requests = this.waiting.get(signal);
+    if (!requests) {
+      const watched = new Set<Abortable>();
+      requests = watched;
+      this.waiting.set(signal, watched);
+      signal.addEventListener("abort", () => {
+        this.waiting.delete(signal);
+        for (const waiter of [...watched]) waiter.abort();
+      }, { once: true });
+    }
+    requests.add(request);
+  }
+
+  unwatch(signal: AbortSignal, request: Abortable): void {
+    this.waiting.get(signal)?.delete(request);
+  }
+}
+
+/** One pending request: settles once, by reply, failure, deadline, abort or close. */
+class Pending<R, M> implements PendingRequest<R, M>, Abortable {
+  readonly meta: M;
+  private outcome: Settlement<R> | undefined;
+  // Made on first use only: most callers learn the outcome from onSettle.
+  private settledPromise: Promise<Settlement<R>> | undefined;
+  private resolveSettled: ((settlement: Settlement<R>) => void) | undefined;
+  private deadlineStarted = false;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(readonly id: string, private readonly options: BaseOpenOptions<R> & { meta?: M },
+    private readonly live: Map<string, PendingRequest<R, M>>, private readonly aborts: AbortWatch) {
+    this.meta = options.meta as M;
+  }
+
+  get settled(): Promise<Settlement<R>> {
+    this.settledPromise ??= this.outcome
+      ? Promise.resolve(this.outcome)
+      : new Promise<Settlement<R>>((resolve) => (this.resolveSettled = resolve));
+    return this.settledPromise;
+  }
+
+  get done(): boolean {
+    return this.outcome !== undefined;
+  }
+
+  startDeadline(): void {
+    const { timeoutMs } = this.options;
+    if (this.done || this.deadlineStarted || timeoutMs === undefined || timeoutMs === null) return;
+    this.deadlineStarted = true;
+    this.timer = setTimeout(() => this.finish({ ok: false, reason: "timeout", message: `no reply within ${timeoutMs} ms` }), timeoutMs);
+  }
+
+  resolve(reply: R): boolean {
+    return this.finish({ ok: true, reply });
+  }
+
+  fail(reason: RequestFailureReason, message: string, cause?: unknown): boolean {
+    return this.finish({ ok: false, reason, message, ...(cause !== undefined ? { cause } : {}) });
+  }
+
+  abort(): void {
+    this.finish({ ok: false, reason: "aborted", message: "cancelled", cause: this.options.signal?.reason });
+  }
+
+  private finish(settlement: Settlement<R>): boolean {
+    if (this.outcome !== undefined) return false;
+    this.outcome = settlement;
+    clearTimeout(this.timer);
+    const { signal } = this.options;
+    if (signal) this.aborts.unwatch(signal, this);
+    if (this.live.get(this.id) === this) this.live.delete(this.id);
+    this.resolveSettled?.(settlement);
+    this.options.onSettle?.(settlement);
+    return true;
   }
 }

@@ -126,4 +126,22 @@ describe("PendingRequests close", () => {
     expect(later.done).toBe(true);
     expect(await later.settled).toEqual(closed); // closed takes precedence over aborted
   });
+
+  it("requests sharing a signal each settle aborted when it fires, and one already answered stays answered", async () => {
+    const requests = new PendingRequests<string>();
+    const controller = new AbortController();
+    const answered = requests.open({ id: "a", signal: controller.signal });
+    const waiting = [requests.open({ id: "b", signal: controller.signal }), requests.open({ id: "c", signal: controller.signal })];
+    expect(answered.resolve("reply")).toBe(true);
+    const late = requests.open({ id: "d", signal: controller.signal });
+    controller.abort("stop");
+    expect(await answered.settled).toEqual({ ok: true, reply: "reply" });
+    for (const request of [...waiting, late]) {
+      expect(await request.settled).toEqual({ ok: false, reason: "aborted", message: "cancelled", cause: "stop" });
+    }
+    expect(requests.size).toBe(0);
+    // The signal has fired: a request opened on it now comes back aborted at once.
+    expect(requests.open({ id: "e", signal: controller.signal }).done).toBe(true);
+  });
 });
+
