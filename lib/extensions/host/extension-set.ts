@@ -77,12 +77,13 @@ export class ExtensionSet {
    * extension's fault.
    */
   async load(cwd: string): Promise<void> {
-    this.found = await this.discover(cwd);
+    // config.json is read on every load, so /reload-ext picks up a change; alongside discovery.
+    const [found, config] = await Promise.all([this.discover(cwd), readConfig(this.options.paths.config)]);
+    this.found = found;
     this.spawnedFrom = new Map();
     this.spawned = [];
     this.merged = this.newRegistry();
-    // Read on every load, so /reload-ext picks up a changed config.json.
-    const policies = userFailurePolicies(await readConfig(this.options.paths.config));
+    const policies = userFailurePolicies(config);
     for (const candidate of this.found) {
       if (candidate.decision !== "spawn") continue;
       const Kind = candidate.loaded?.kind === "mcp" ? McpExtension : LoadedExtension;
