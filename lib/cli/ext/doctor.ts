@@ -2,7 +2,7 @@
 // and reports, per extension, what happened. Exit 1 when any extension failed to load, 2 on a
 // usage error.
 import { resolve } from "node:path";
-import { defineCommand } from "citty";
+import { type ArgsDef, defineCommand } from "citty";
 import { BUILTIN_COMMANDS } from "../../app/builtin-commands.ts";
 import { savedModel } from "../../app/settings.ts";
 import { readConfig } from "../../config.ts";
@@ -10,6 +10,7 @@ import { diagnoseExtensions, type DoctorResult } from "../../extensions/install/
 import type { ExtensionReport } from "../../extensions/host/report.ts";
 import { describeGrant, grantFromJson, grantFromManifest } from "../../extensions/permissions/manifest-permissions.ts";
 import { projectExtensionsDir, zotPaths } from "../../paths.ts";
+import { checkArgs, parseChecked, takeRepeated, UsageError } from "../args.ts";
 
 interface DoctorArgs {
   json: boolean;
@@ -17,30 +18,25 @@ interface DoctorArgs {
   cwd: string;
 }
 
-class DoctorUsageError extends Error {}
+const DOCTOR_ARGS = {
+  json: { type: "boolean", description: "Print one JSON object instead of a report" },
+  ext: { type: "string", alias: "e", valueHint: "path", description: "Also load this extension folder (repeatable)" },
+  cwd: { type: "string", valueHint: "path", description: "Project folder (default: the current directory)" },
+} as const satisfies ArgsDef;
 
-/** Parses argv by hand: `-e/--ext` is repeatable, which citty's string flags are not. */
+/** Checked strictly like every subcommand; `-e/--ext` is collected first, since citty keeps only its last value. */
 export function parseDoctorArgs(argv: string[]): DoctorArgs {
-  const args: DoctorArgs = { json: false, explicit: [], cwd: process.cwd() };
-  for (let i = 0; i < argv.length; i++) {
-    const token = argv[i]!;
-    const eq = token.indexOf("=");
-    const flag = token.startsWith("-") && eq > 0 ? token.slice(0, eq) : token;
-    const value = () => {
-      if (eq > 0 && token.startsWith("-")) return token.slice(eq + 1);
-      const next = argv[++i];
-      if (next === undefined || next.startsWith("-")) throw new DoctorUsageError(`${flag} needs a value`);
-      return next;
-    };
-    if (flag === "--json") {
-      if (eq > 0) throw new DoctorUsageError("--json takes no value");
-      args.json = true;
-    } else if (flag === "-e" || flag === "--ext") args.explicit.push(resolve(value())); // like zot: against the shell's directory
-    else if (flag === "--cwd") args.cwd = resolve(value());
-    else if (token.startsWith("-")) throw new DoctorUsageError(`unknown option ${flag}`);
-    else throw new DoctorUsageError(`unexpected argument "${token}"`);
-  }
-  return args;
+  const present = checkArgs(argv, DOCTOR_ARGS);
+  const { values, rest } = takeRepeated(argv, DOCTOR_ARGS, ["ext"]);
+  const args = parseChecked(rest, DOCTOR_ARGS, present);
+  const ext = values.ext!;
+  if (ext.includes("")) throw new UsageError("--ext needs a value");
+  if (args.cwd === "") throw new UsageError("--cwd needs a value");
+  return {
+    json: args.json === true,
+    explicit: ext.map((dir) => resolve(dir)), // like zot: against the shell's directory
+    cwd: resolve(typeof args.cwd === "string" ? args.cwd : process.cwd()),
+  };
 }
 
 const MARK: Record<ExtensionReport["status"], string> = { ok: "✓", error: "✗", disabled: "-", shadowed: "~", needs_approval: "!" };
@@ -145,7 +141,7 @@ export async function runDoctor(argv: string[]): Promise<number> {
   try {
     args = parseDoctorArgs(argv);
   } catch (err) {
-    if (!(err instanceof DoctorUsageError)) throw err;
+    if (!(err instanceof UsageError)) throw err;
     process.stderr.write(`zot: ${err.message}\nUsage: zot ext doctor [--json] [-e PATH…] [--cwd PATH]\n`);
     return 2;
   }
@@ -160,10 +156,6 @@ export async function runDoctor(argv: string[]): Promise<number> {
 /** The citty entry for the `zot ext` subcommand table; arguments are parsed by runDoctor. */
 export const doctorCommand = defineCommand({
   meta: { name: "doctor", description: "Diagnose extension loading, registration and conflicts" },
-  args: {
-    json: { type: "boolean", description: "Print one JSON object instead of a report" },
-    ext: { type: "string", alias: "e", valueHint: "path", description: "Also load this extension folder (repeatable)" },
-    cwd: { type: "string", valueHint: "path", description: "Project folder (default: the current directory)" },
-  },
+  args: DOCTOR_ARGS,
   run: ({ rawArgs }) => runDoctor(rawArgs),
 });
