@@ -1,10 +1,11 @@
 // Flags of the root command (host.md "Invocation"). citty parses and renders usage; what citty
 // cannot do is done here: repeatable flags (-e, --append-system-prompt), `-r [ID]` with an
 // optional value, and refusing unknown flags (citty accepts them silently).
-import { parseArgs, type ArgsDef } from "citty";
+import type { ArgsDef } from "citty";
 import { resolveRunConfig, type RunConfig } from "../app/run-config.ts";
 import type { SessionSelection } from "../agent/session/session-select.ts";
 import { UsageError } from "../errors.ts";
+import { parseChecked } from "./args.ts";
 
 export const ROOT_ARGS = {
   prompt: { type: "positional", required: false, description: "prompt to submit (a leading / runs a slash command)" },
@@ -123,17 +124,6 @@ function knownFlags(): Map<string, string> {
   return known;
 }
 
-/**
- * The definitions of the flags that occur, plus the positional prompt. citty runs every name it
- * is given through case conversions (several ms for all of ROOT_ARGS, in every invocation),
- * and a flag that does not occur cannot change the result: none has a default.
- */
-function definitionsFor(flags: Iterable<string>): ArgsDef {
-  const defs: ArgsDef = { prompt: ROOT_ARGS.prompt };
-  for (const name of flags) defs[name] = ROOT_ARGS[name as keyof typeof ROOT_ARGS];
-  return defs;
-}
-
 export function parseRootArgs(argv: string[]): RootOptions {
   const known = knownFlags();
   const repeated: Record<string, string[]> = { ext: [], "append-system-prompt": [] };
@@ -173,8 +163,7 @@ export function parseRootArgs(argv: string[]): RootOptions {
     rest.push(arg);
   }
 
-  // A plain copy: citty's result is a proxy that case-converts every name looked up and not found.
-  const args = { ...parseArgs(rest, definitionsFor(present)) } as Record<string, unknown> & { _: string[] };
+  const args = parseChecked(rest, ROOT_ARGS, present);
   const str = (name: string): string | undefined => {
     const value = args[name];
     if (value === undefined || value === false) return undefined;

@@ -3,7 +3,7 @@
 import type { RunResult } from "../agent/loop/loop.ts";
 import type { EventBus } from "../agent/event-bus.ts";
 import { createRuntime, type Runtime } from "../app/runtime.ts";
-import { isCommandLine, runSlash, type SlashOutcome } from "../app/slash.ts";
+import { isCommandLine, parseSlash, runSlash, type SlashOutcome } from "../app/slash.ts";
 import type { RunConfig } from "../app/run-config.ts";
 import { UsageError } from "../errors.ts";
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, exitCodeOf } from "./exit-code.ts";
@@ -29,8 +29,9 @@ export async function runHeadless(config: RunConfig, argPrompt: string | undefin
 
   let rt: Runtime;
   try {
-    // A prompt (not a slash command) reaches the model first thing: warm the provider up meanwhile.
-    rt = await createRuntime(config, { env, interactive: false, warn: view.warn, onBus: view.onBus, warmProvider: !prompt.trimStart().startsWith("/") });
+    // A prompt that cannot be a slash command reaches the model first thing: warm the provider up meanwhile.
+    rt = await createRuntime(config, { env, interactive: false, warn: view.warn, onBus: view.onBus,
+      warmProvider: parseSlash(prompt) === undefined });
   } catch (err) {
     if (err instanceof UsageError) throw err;
     view.failedEarly((err as Error).message);

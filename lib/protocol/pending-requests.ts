@@ -141,21 +141,22 @@ class AbortWatch {
   private readonly waiting = new WeakMap<AbortSignal, Set<Abortable>>();
 
   watch(signal: AbortSignal, request: Abortable): void {
-    let requests = this.waiting.get(signal);
-    if (!requests) {
-      const watched = new Set<Abortable>();
-      requests = watched;
-      this.waiting.set(signal, watched);
-      signal.addEventListener("abort", () => {
-        this.waiting.delete(signal);
-        for (const waiter of [...watched]) waiter.abort();
-      }, { once: true });
-    }
-    requests.add(request);
+    (this.waiting.get(signal) ?? this.listen(signal)).add(request);
   }
 
   unwatch(signal: AbortSignal, request: Abortable): void {
     this.waiting.get(signal)?.delete(request);
+  }
+
+  /** The set of `signal`'s waiters, with the one listener that aborts them all. */
+  private listen(signal: AbortSignal): Set<Abortable> {
+    const waiters = new Set<Abortable>();
+    this.waiting.set(signal, waiters);
+    signal.addEventListener("abort", () => {
+      this.waiting.delete(signal);
+      for (const waiter of [...waiters]) waiter.abort();
+    }, { once: true });
+    return waiters;
   }
 }
 
