@@ -3,7 +3,8 @@
 // runtime's own start, the floor), all measured in the same run with the cases interleaved.
 // A benchmark, not a test: it prints numbers and asserts no speed. Build the binary first.
 //   node_modules/.bin/bun build.ts && node_modules/.bin/bun bench/startup.ts [runs=15] [binary…]
-// Under bun it also measures an empty compiled program, Bun's own start, for reference.
+// Under bun it also measures, for reference, an empty compiled program (Bun's own start) and two
+// compiled programs that make only the run's one streamed request (bench/fixtures/startup).
 // Several binaries (default dist/zot) are measured in the same round-robin, each against its own
 // `--version`, which is how a change is compared with the build before it.
 import { spawn, spawnSync } from "node:child_process";
@@ -99,19 +100,33 @@ const printCase = (binary: string): Case => ({
     if (stdout.trim() !== REPLY) throw new Error(`-p printed ${JSON.stringify(stdout)}`);
   },
 });
-// For reference, Bun's own start: an empty program compiled the same way. `zot --version` is the
-// floor the ratios use, but it also pays for loading zot's entry chunk.
-function runtimeCase(): Case {
-  const source = join(work, "empty.ts");
-  writeFileSync(source, "console.log('0.0.0');\n");
-  const binary = join(work, "empty");
-  const built = spawnSync(process.execPath, ["build", source, "--compile", "--minify", "--bytecode", "--format=esm", `--outfile=${binary}`], { encoding: "utf8" });
-  if (built.status !== 0) throw new Error(`could not compile the empty program (run the benchmark with bun):\n${built.stderr}`);
-  return { ...floorCase(binary), label: "bun, empty program" };
+// For reference, programs compiled the way build.ts compiles zot: an empty one (Bun's own start;
+// `zot --version` is the floor the ratios use, but it also pays for loading zot's entry chunk), and
+// two that make the one-shot run's single streamed request and print it as NDJSON, with the
+// runtime's fetch and with the official SDK: the least any one-shot run can cost.
+const REFERENCE_FLAGS = ["--compile", "--splitting", "--minify", "--bytecode", "--format=esm"];
+function referenceCase(label: string, source: string, prompts: boolean): Case {
+  const name = label.replace(/\W+/g, "-");
+  const binary = join(work, `${name}.bin`);
+  const built = spawnSync(process.execPath, ["build", source, ...REFERENCE_FLAGS, `--outfile=${binary}`], { encoding: "utf8" });
+  if (built.status !== 0) throw new Error(`could not compile ${source} (run the benchmark with bun):\n${built.stderr}`);
+  return prompts
+    ? { label, binary, args: [], prompts, home: homeFor(name), check: jsonDone }
+    : { ...floorCase(binary), label };
 }
-const runtime = process.versions.bun ? runtimeCase() : undefined;
+function referenceCases(): Case[] {
+  const empty = join(work, "empty.ts");
+  writeFileSync(empty, "console.log('0.0.0');\n");
+  const fixtures = join(import.meta.dirname, "fixtures", "startup");
+  return [
+    referenceCase("bun, empty program", empty, false),
+    referenceCase("bun, one fetch request", join(fixtures, "one-request-fetch.ts"), true),
+    referenceCase("bun, one SDK request", join(fixtures, "one-request-sdk.ts"), true),
+  ];
+}
+const references = process.versions.bun ? referenceCases() : [];
 const suites = BINARIES.map((binary) => [floorCase(binary), jsonCase(binary, 0), jsonCase(binary, 5), jsonCase(binary, 20), printCase(binary)]);
-const cases = [...(runtime ? [runtime] : []), ...suites.flat()];
+const cases = [...references, ...suites.flat()];
 
 /** Wall ms, peak RSS, and CPU ms (user + system, which background load disturbs far less than wall time). */
 interface Sample { ms: number; rssKb: number; cpuMs: number }
@@ -162,9 +177,16 @@ try {
     }
   }
   const median = (c: Case, pick: (s: Sample) => number) => percentile(samples.get(c)!.map(pick).sort((a, b) => a - b), 0.5);
-  if (runtime) {
-    console.log(`\n${"".padEnd(26)}${"wall ms".padStart(9)}${"RSS MB".padStart(9)}${"CPU ms".padStart(9)}`);
-    console.log(`${runtime.label.padEnd(26)}${msText(median(runtime, (s) => s.ms))}${mbText(median(runtime, (s) => s.rssKb))}${msText(median(runtime, (s) => s.cpuMs))}`);
+  const floorMs = median(suites[0]![0]!, (s) => s.ms);
+  const floorKb = median(suites[0]![0]!, (s) => s.rssKb);
+  if (references.length > 0) {
+    console.log(`\nreferences, against the first zot's --version`);
+    console.log(`${"".padEnd(26)}${"wall ms".padStart(9)}${"÷ floor".padStart(9)}${"RSS MB".padStart(9)}${"÷ floor".padStart(9)}${"CPU ms".padStart(9)}`);
+    for (const c of references) {
+      const ms = median(c, (s) => s.ms);
+      const kb = median(c, (s) => s.rssKb);
+      console.log(`${c.label.padEnd(26)}${msText(ms)}${ratio(ms, floorMs)}${mbText(kb)}${ratio(kb, floorKb)}${msText(median(c, (s) => s.cpuMs))}`);
+    }
   }
   for (const [index, suite] of suites.entries()) {
     const floor = suite[0]!;
