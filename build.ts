@@ -1,8 +1,10 @@
 // Builds zot: a Node bundle (dist/zot.mjs with dist/chunks/) and, unless --node-only, single binaries with
-// `bun build --compile`. Run with bun: `bun build.ts [--node-only] [--targets=a,b] [--package]`.
+// `bun build --compile`. Run with bun: `bun build.ts [--node-only] [--targets=a,b] [--package]
+// [--no-bytecode-order]`.
 // --package also builds the npm package's library entry: dist/mod.js and its .d.ts under dist/types.
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -55,11 +57,34 @@ if (packageEntry) {
 
 if (!nodeOnly) {
   const targets = targetsArg ? targetsArg.split(",") : ["bun"];
-  for (const target of targets) {
-    const suffix = target === "bun" ? "" : `-${target.replace(/^bun-/, "")}`;
-    // --splitting here too: the binary embeds the chunks, and a chunk's node: built-ins load only
-    // with it (one chunk would load every built-in any command imports, readline, zlib and all).
-    run(["build", "bin/zot.ts", "--compile", "--splitting", "--minify", "--bytecode", "--format=esm",
-      `--target=${target}`, `--outfile=dist/zot${suffix}`, ...stamp(target)]);
+  // --splitting here too: the binary embeds the chunks, and a chunk's node: built-ins load only
+  // with it (one chunk would load every built-in any command imports, readline, zlib and all).
+  const compile = ["build", "bin/zot.ts", "--compile", "--splitting", "--minify", "--bytecode", "--format=esm"];
+  const orderDir = mkdtempSync(join(tmpdir(), "zot-bytecode-order-"));
+  try {
+    const order = args.includes("--no-bytecode-order") ? [] : await bytecodeOrder(compile, orderDir);
+    for (const target of targets) {
+      const suffix = target === "bun" ? "" : `-${target.replace(/^bun-/, "")}`;
+      run([...compile, ...order, `--target=${target}`, `--outfile=dist/zot${suffix}`, ...stamp(target)]);
+    }
+  } finally {
+    rmSync(orderDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The --bytecode-order flag from runs of a first build for this machine (release/bytecode-order.ts),
+ * which every target's build can use: the order names functions, not machine code. Without it
+ * (recording failed) the binaries work the same and start a little slower.
+ */
+async function bytecodeOrder(compile: string[], dir: string): Promise<string[]> {
+  const probe = join(dir, "zot");
+  run([...compile, `--outfile=${probe}`, ...stamp("bun")]);
+  try {
+    const { recordBytecodeOrder } = await import("./release/bytecode-order.ts");
+    return [`--bytecode-order=${(await recordBytecodeOrder(probe, dir)).join(",")}`];
+  } catch (err) {
+    process.stderr.write(`build: binaries without a bytecode order: ${(err as Error).message}\n`);
+    return [];
   }
 }
