@@ -7,6 +7,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, w
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { COMPILE_FLAGS } from "./release/compile-flags.ts";
 
 const root = dirname(fileURLToPath(import.meta.url));
 const bun = process.execPath;
@@ -57,9 +58,7 @@ if (packageEntry) {
 
 if (!nodeOnly) {
   const targets = targetsArg ? targetsArg.split(",") : ["bun"];
-  // --splitting here too: the binary embeds the chunks, and a chunk's node: built-ins load only
-  // with it (one chunk would load every built-in any command imports, readline, zlib and all).
-  const compile = ["build", "bin/zot.ts", "--compile", "--splitting", "--minify", "--bytecode", "--format=esm"];
+  const compile = ["build", "bin/zot.ts", ...COMPILE_FLAGS];
   const orderDir = mkdtempSync(join(tmpdir(), "zot-bytecode-order-"));
   try {
     const order = args.includes("--no-bytecode-order") ? [] : await bytecodeOrder(compile, orderDir);

@@ -11,6 +11,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { COMPILE_FLAGS } from "../release/compile-flags.ts";
 import { startModelServer } from "../test/support/model-server.ts";
 import { benchToolName, writeExtensions } from "./startup-extensions.ts";
 import { percentile } from "./timing.ts";
@@ -104,11 +105,10 @@ const printCase = (binary: string): Case => ({
 // `zot --version` is the floor the ratios use, but it also pays for loading zot's entry chunk), and
 // two that make the one-shot run's single streamed request and print it as NDJSON, with the
 // runtime's fetch and with the official SDK: the least any one-shot run can cost.
-const REFERENCE_FLAGS = ["--compile", "--splitting", "--minify", "--bytecode", "--format=esm"];
 function referenceCase(label: string, source: string, prompts: boolean): Case {
   const name = label.replace(/\W+/g, "-");
   const binary = join(work, `${name}.bin`);
-  const built = spawnSync(process.execPath, ["build", source, ...REFERENCE_FLAGS, `--outfile=${binary}`], { encoding: "utf8" });
+  const built = spawnSync(process.execPath, ["build", source, ...COMPILE_FLAGS, `--outfile=${binary}`], { encoding: "utf8" });
   if (built.status !== 0) throw new Error(`could not compile ${source} (run the benchmark with bun):\n${built.stderr}`);
   return prompts
     ? { label, binary, args: [], prompts, home: homeFor(name), check: jsonDone }

@@ -1,0 +1,95 @@
+// The single binary as build.ts compiles it (release/compile-flags.ts), run for real: what it
+// reads from the directory it starts in, and the bytecode-order recording (release/bytecode-order.ts).
+import { spawn, spawnSync } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { recordBytecodeOrder } from "../../release/bytecode-order.ts";
+import { COMPILE_FLAGS } from "../../release/compile-flags.ts";
+import { ROOT } from "../e2e/support.ts";
+import { startModelServer, type ModelServer } from "../support/model-server.ts";
+
+const work = mkdtempSync(join(tmpdir(), "zot-compiled-test-"));
+const binary = join(work, "zot");
+let server: ModelServer;
+
+beforeAll(async () => {
+  const built = spawnSync(join(ROOT, "node_modules", ".bin", "bun"), ["build", "bin/zot.ts", ...COMPILE_FLAGS, `--outfile=${binary}`],
+    { cwd: ROOT, encoding: "utf8" });
+  if (built.status !== 0) throw new Error(`could not compile zot:\n${built.stderr}`);
+  server = await startModelServer();
+}, 120_000);
+afterAll(async () => {
+  await server.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+/** A project folder and its own ZOT_HOME; the binary runs there with only these variables. */
+function project(name: string, files: Record<string, string>): { dir: string; env: Record<string, string> } {
+  const dir = join(work, name);
+  mkdirSync(join(dir, "home"), { recursive: true });
+  for (const [file, text] of Object.entries(files)) writeFileSync(join(dir, file), text);
+  return { dir, env: { PATH: process.env.PATH ?? "", HOME: join(dir, "home"), ZOT_HOME: join(dir, "home") } };
+}
+
+function run(args: string[], cwd: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string }> {
+  return new Promise((done, fail) => {
+    const child = spawn(binary, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk));
+    child.on("error", fail);
+    child.on("close", (code) => done({ code, stdout }));
+  });
+}
+
+describe("the compiled binary and the directory it starts in", () => {
+  it("runs no bunfig.toml preload: a cloned repository's code never runs inside zot", async () => {
+    const marker = join(work, "preloaded");
+    const { dir, env } = project("bunfig", {
+      "bunfig.toml": 'preload = ["./preload.ts"]\n',
+      "preload.ts": `require("node:fs").writeFileSync(${JSON.stringify(marker)}, "ran");\n`,
+    });
+    const result = await run(["--version"], dir, env);
+    expect(result).toMatchObject({ code: 0, stdout: expect.stringMatching(/^\d+\.\d+\.\d+/) });
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it("loads no .env: a project's file cannot move the model endpoint (and the key sent there)", async () => {
+    const before = server.requests.length;
+    const { dir, env } = project("dotenv", { ".env": `ZOT_BASE_URL=${server.url}\nZOT_PROVIDER=anthropic\n` });
+    const result = await run(["--mode", "json", "--no-session", "hi"], dir, { ...env, ZOT_PROVIDER: "anthropic" });
+    const done = JSON.parse(result.stdout.trim().split("\n").at(-1)!);
+    // Read, ZOT_BASE_URL would make the loopback server the endpoint and need no key.
+    expect(done).toMatchObject({ type: "done", stop: "error", error: expect.stringMatching(/no API key for anthropic/) });
+    expect(server.requests.length).toBe(before);
+  });
+});
+
+/** The function entries of an order file (`F <hash>` lines after the `v2` header). */
+function functionsIn(file: string): string[] {
+  const [header, ...lines] = readFileSync(file, "utf8").trim().split("\n");
+  expect(header).toBe("v2");
+  return lines.filter((l) => l.startsWith("F "));
+}
+
+describe("bytecode order recording", () => {
+  it("records one order per start, json first, and a one-shot run uses more functions than --version", async () => {
+    const dir = mkdtempSync(join(work, "record-"));
+    const files = await recordBytecodeOrder(binary, dir);
+    expect(files.map((f) => f.slice(dir.length + 1))).toEqual(["json.order", "print.order", "version.order"]);
+    const [json, print, version] = files.map(functionsIn);
+    expect(version!.length).toBeGreaterThan(0);
+    // The one-shot runs reached the model: they ran the provider and the agent loop as well.
+    expect(json!.length).toBeGreaterThan(version!.length);
+    expect(print!.length).toBeGreaterThan(version!.length);
+  }, 60_000);
+
+  it("a start that fails is an error naming it, so the build can go on without an order", async () => {
+    const failing = join(work, "failing");
+    writeFileSync(failing, "#!/bin/sh\necho 'no model here' >&2\nexit 3\n");
+    chmodSync(failing, 0o755);
+    await expect(recordBytecodeOrder(failing, mkdtempSync(join(work, "fail-")))).rejects.toThrow(
+      /zot --mode json --no-session review this ended with 3: no model here/);
+  });
+});
