@@ -20,6 +20,8 @@ export interface HeadlessView {
   closed?(): void;
   /** Setup failed before any run (bad settings, missing key, broken session file). */
   failedEarly(message: string): void;
+  /** Once the runtime exists: how the view stops the run as Ctrl+C does (its output's reader went away). */
+  attachStop?(stop: () => void): void;
 }
 
 export async function runHeadless(config: RunConfig, argPrompt: string | undefined, env: Record<string, string | undefined>,
@@ -45,9 +47,12 @@ export async function runHeadless(config: RunConfig, argPrompt: string | undefin
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
+  view.attachStop?.(onSignal);
   try {
     let code = EXIT_OK;
-    if (isCommandLine(rt, prompt)) {
+    if (interrupted) {
+      // Stopped before the prompt started (output closed while starting up): nothing runs.
+    } else if (isCommandLine(rt, prompt)) {
       const outcome = await runSlash(rt, prompt.trim(), { interactive: false });
       if (outcome.result.kind === "run") {
         const result = await outcome.result.run;

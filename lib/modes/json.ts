@@ -3,15 +3,26 @@
 // shutdown such as session_end come before it). Nothing else ever reaches stdout.
 import type { RunConfig } from "../app/run-config.ts";
 import { eventStream, failedDone, type DoneEvent } from "./event-stream.ts";
+import { EXIT_FAILURE } from "./exit-code.ts";
 import { runHeadless } from "./headless.ts";
+import { modeOutput, outputClosedMessage } from "./mode-output.ts";
 import { ndjsonSink, sessionLine } from "./ndjson.ts";
 
-export function runJson(config: RunConfig, prompt: string | undefined, env: Record<string, string | undefined>): Promise<number> {
-  const sink = ndjsonSink();
-  const stream = eventStream(sink);
+export async function runJson(config: RunConfig, prompt: string | undefined, env: Record<string, string | undefined>): Promise<number> {
   const err = (text: string) => process.stderr.write(`${text}\n`);
+  let stop = () => {};
+  const output = modeOutput(process.stdout, (reason) => {
+    err(`zot: ${outputClosedMessage(reason)}; the run was stopped`);
+    stop();
+  });
+  const sink = ndjsonSink(output);
+  const stream = eventStream(sink);
   let done: DoneEvent | undefined;
-  return runHeadless(config, prompt, env, {
+  const code = await runHeadless(config, prompt, env, {
+    attachStop(stopRun) {
+      stop = stopRun;
+      if (output.closed) stopRun();
+    },
     onBus(bus, info) {
       sink.write(sessionLine(info));
       bus.subscribe((event) => {
@@ -36,4 +47,6 @@ export function runJson(config: RunConfig, prompt: string | undefined, env: Reco
       stream.done(failedDone(message));
     },
   });
+  // An I/O failure (host.md's exit code 1), not an interruption by the user.
+  return output.closed ? EXIT_FAILURE : code;
 }

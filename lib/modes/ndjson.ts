@@ -19,6 +19,6 @@ export function sessionLine(
   };
 }
 
-export function ndjsonSink(out: NodeJS.WritableStream = process.stdout): LineSink {
+export function ndjsonSink(out: { write(text: string): unknown }): LineSink {
   return { write: (line) => void out.write(encodeFrame(line as { type: string } & Record<string, unknown>)) };
 }

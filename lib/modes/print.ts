@@ -1,13 +1,16 @@
 // `zot -p`: only the final assistant text on stdout (nothing when the run fails); notes,
 // warnings and errors on stderr, extension notes prefixed with the extension's name.
 import type { RunConfig } from "../app/run-config.ts";
+import { EXIT_FAILURE } from "./exit-code.ts";
 import { runHeadless } from "./headless.ts";
+import { modeOutput, outputClosedMessage } from "./mode-output.ts";
 import { renderPanelText, stderrNoteLine } from "./notes.ts";
 
-export function runPrint(config: RunConfig, prompt: string | undefined, env: Record<string, string | undefined>): Promise<number> {
-  const out = (text: string) => process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
+export async function runPrint(config: RunConfig, prompt: string | undefined, env: Record<string, string | undefined>): Promise<number> {
   const err = (text: string) => process.stderr.write(`${text}\n`);
-  return runHeadless(config, prompt, env, {
+  const output = modeOutput(process.stdout, (reason) => err(`zot: ${outputClosedMessage(reason)}`));
+  const out = (text: string) => output.write(text.endsWith("\n") ? text : `${text}\n`);
+  const code = await runHeadless(config, prompt, env, {
     onBus(bus) {
       bus.subscribe((event) => {
         const line = stderrNoteLine(event);
@@ -32,4 +35,5 @@ export function runPrint(config: RunConfig, prompt: string | undefined, env: Rec
     },
     failedEarly: (message) => err(`zot: ${message}`),
   });
+  return output.closed ? EXIT_FAILURE : code;
 }

@@ -64,6 +64,22 @@ describe("the compiled binary and the directory it starts in", () => {
     expect(done).toMatchObject({ type: "done", stop: "error", error: expect.stringMatching(/no API key for anthropic/) });
     expect(server.requests.length).toBe(before);
   });
+
+  it("stops a json run whose reader goes away, with one line on stderr and exit 1 (Bun's stdout)", async () => {
+    server.push({ text: Array.from({ length: 40 }, (_, i) => `word${i}`).join(" "), chunk_delay_ms: 25 });
+    const { dir, env } = project("reader-leaves", {});
+    const child = spawn(binary, ["--mode", "json", "--no-session", "hi"], { cwd: dir, stdio: ["ignore", "pipe", "pipe"],
+      env: { ...env, ZOT_PROVIDER: "anthropic", ZOT_BASE_URL: server.url } });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk));
+    let seen = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      seen += chunk;
+      if (seen.includes('"text_delta"')) child.stdout.destroy();
+    });
+    const code = await new Promise((done) => child.on("close", done));
+    expect({ code, stderr }).toEqual({ code: 1, stderr: "zot: stdout was closed (its reader went away); the run was stopped\n" });
+  });
 });
 
 /** The function entries of an order file (`F <hash>` lines after the `v2` header). */

@@ -10,6 +10,7 @@ import { LineDecoder } from "../../protocol/codec.ts";
 import { eventStream, failedDone } from "../event-stream.ts";
 import { UsageError } from "../../errors.ts";
 import { EXIT_FAILURE, EXIT_OK } from "../exit-code.ts";
+import { modeOutput, outputClosedMessage } from "../mode-output.ts";
 import { ndjsonSink, sessionLine } from "../ndjson.ts";
 import { endsWithDone, parseRpcCommand, type RpcCommand } from "./rpc-commands.ts";
 import { handleRpcCommand, type RpcContext } from "./rpc-handlers.ts";
@@ -18,9 +19,18 @@ type Id = string | number | undefined;
 
 export async function runRpc(config: RunConfig, env: Record<string, string | undefined>,
   stdin: NodeJS.ReadableStream = process.stdin): Promise<number> {
-  const sink = ndjsonSink();
-  const stream = eventStream(sink);
   const err = (text: string) => process.stderr.write(`${text}\n`);
+  let fatal: number | undefined;
+  // The client stopped reading: nothing it asked for can reach it, so end as at EOF, aborting.
+  let endLoop = () => {};
+  const output = modeOutput(process.stdout, (reason) => {
+    err(`zot: ${outputClosedMessage(reason)}; rpc mode ends`);
+    fatal = EXIT_FAILURE;
+    rt?.session.abort();
+    endLoop();
+  });
+  const sink = ndjsonSink(output);
+  const stream = eventStream(sink);
   const respond = (id: Id, command: string | undefined, outcome: { data: unknown } | { error: string }) =>
     sink.write({ type: "response", ...(id !== undefined ? { id } : {}), command: command ?? null,
       success: "data" in outcome, ...outcome });
@@ -44,7 +54,6 @@ export async function runRpc(config: RunConfig, env: Record<string, string | und
       return runtime;
     }));
 
-  let fatal: number | undefined;
   let authed = token === undefined;
   const handle = async (command: RpcCommand) => {
     if (!authed) {
@@ -108,6 +117,8 @@ export async function runRpc(config: RunConfig, env: Record<string, string | und
     });
   };
   await new Promise<void>((resolveEnd) => {
+    endLoop = resolveEnd;
+    if (fatal !== undefined) resolveEnd();
     const enqueue = (work: () => Promise<void>) => {
       queue = queue.then(work).then(() => {
         if (fatal !== undefined) resolveEnd();
