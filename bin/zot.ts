@@ -3,6 +3,10 @@
 // pipes or a still-open stdin must not keep a finished zot alive).
 import { main } from "../lib/cli/main.ts";
 
+// A stderr whose reader went away (`zot … 2>&1 | head -1`) has nobody left to tell: its write
+// errors must not crash zot before it has stopped its extensions.
+process.stderr.on("error", () => {});
+
 function exit(code: number): void {
   process.stdout.write("", () => process.stderr.write("", () => process.exit(code)));
 }

@@ -13,7 +13,7 @@ afterEach(async () => {
   world = undefined;
 });
 
-/** An extension that leaves its pid in `pidFile` and answers the handshake and shutdown. */
+/** An extension that leaves its pid in `pidFile`, answers the handshake, and notes `shutdown` in `pidFile.shutdown`. */
 function pidExtension(w: World, pidFile: string): string {
   const dir = join(w.cwd, "..", "pid-ext");
   mkdirSync(dir, { recursive: true });
@@ -27,7 +27,11 @@ send({ type: "hello", name: "pidext", version: "1.0.0" });
 createInterface({ input: process.stdin }).on("line", (line) => {
   const msg = JSON.parse(line);
   if (msg.type === "hello_ack") send({ type: "ready" });
-  else if (msg.type === "shutdown") { send({ type: "shutdown_ack" }); process.exit(0); }
+  else if (msg.type === "shutdown") {
+    writeFileSync(${JSON.stringify(pidFile)} + ".shutdown", "");
+    send({ type: "shutdown_ack" });
+    process.exit(0);
+  }
 });
 `, { mode: 0o755 });
   return dir;
@@ -42,8 +46,8 @@ function alive(pid: number): boolean {
   }
 }
 
-/** Starts zot, reads stdout until `until` appears, then stops reading (closes the pipe). */
-async function runUntilReaderLeaves(w: World, args: string[], until: string) {
+/** Starts zot, reads stdout until `until` appears, then stops reading (closes the pipe, and stderr's too with `both`). */
+async function runUntilReaderLeaves(w: World, args: string[], until: string, both = false) {
   const child = w.start(args);
   child.stdin!.end();
   let stderr = "";
@@ -51,7 +55,9 @@ async function runUntilReaderLeaves(w: World, args: string[], until: string) {
   let seen = "";
   child.stdout!.on("data", (d) => {
     seen += d;
-    if (seen.includes(until)) child.stdout!.destroy();
+    if (!seen.includes(until)) return;
+    child.stdout!.destroy();
+    if (both) child.stderr!.destroy();
   });
   const [code] = await once(child, "close");
   return { code, stderr, seen };
@@ -67,6 +73,18 @@ describe("a reader that closes zot's stdout", () => {
     expect(r.stderr).toBe("zot: stdout was closed (its reader went away); the run was stopped\n");
     // The run stopped instead of reading the reply to its end.
     expect(await world.server.requests[0]!.outcome).toBe("client_closed");
+    expect(existsSync(`${pidFile}.shutdown`)).toBe(true);
+    expect(alive(Number(readFileSync(pidFile, "utf8")))).toBe(false);
+  });
+
+  it("still shuts down in order when stderr went with stdout (`2>&1 | head -1`): its message is dropped", async () => {
+    world = await makeWorld([{ text: Array.from({ length: 40 }, (_, i) => `word${i}`).join(" "), chunk_delay_ms: 25 }]);
+    const pidFile = join(world.cwd, "..", "ext.pid");
+    const ext = pidExtension(world, pidFile);
+    const r = await runUntilReaderLeaves(world, ["--mode", "json", "-e", ext, "hi"], '"text_delta"', true);
+    expect(r.code).toBe(1);
+    // The extension was told to shut down: zot went through its close, not a crash.
+    expect(existsSync(`${pidFile}.shutdown`)).toBe(true);
     expect(alive(Number(readFileSync(pidFile, "utf8")))).toBe(false);
   });
 
