@@ -73,7 +73,7 @@ export async function serveMcp(options: ServeOptions): Promise<number> {
   runtime.session.start();
   const serving = new ToolServer(server, runtime, options.selection);
   await server.connect(new StdioServerTransport(input, output));
-  await untilClosed(server, input, options.listCheckMs ?? DEFAULT_LIST_CHECK_MS, () => serving.announceChanges());
+  await untilClosed(server, input, output, options.listCheckMs ?? DEFAULT_LIST_CHECK_MS, () => serving.announceChanges());
   await serving.close();
   return 0;
 }
@@ -152,8 +152,12 @@ class ToolServer {
   }
 }
 
-/** Resolves once the client is gone (stdin ended or the transport closed) or a signal asks to stop. */
-async function untilClosed(server: Server, input: Readable, checkMs: number, check: () => void): Promise<void> {
+/**
+ * Resolves once the client is gone (stdin ended, stdout's reader left, or the transport closed) or
+ * a signal asks to stop.
+ */
+async function untilClosed(server: Server, input: Readable, output: NodeJS.WritableStream, checkMs: number,
+  check: () => void): Promise<void> {
   const timer = setInterval(check, checkMs);
   let stop!: () => void;
   const stopped = new Promise<void>((resolve) => (stop = resolve));
@@ -161,6 +165,9 @@ async function untilClosed(server: Server, input: Readable, checkMs: number, che
   for (const s of signals) process.on(s, stop);
   input.once("end", stop);
   input.once("close", stop);
+  // A write into a pipe nobody reads fails (EPIPE): the client is gone. Kept for good, so a
+  // write during shutdown cannot crash zot either.
+  output.on("error", stop);
   server.onclose = stop;
   try {
     await stopped;

@@ -75,6 +75,26 @@ describe("the process", () => {
     expect(liveProbePids(world)).toEqual([]);
   });
 
+  it("a client that stops reading ends zot as closing stdin does: exit 0, extensions stopped, no crash", async () => {
+    const { command, args } = serveCommand(["-e", PROBE]);
+    const child = spawn(command, args, { cwd: world.cwd, env: world.env, stdio: ["pipe", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (d) => (stderr += d));
+    const initialized = new Promise<void>((resolve) => createInterface({ input: child.stdout }).once("line", () => resolve()));
+    const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on("close", (code, signal) => resolve([code, signal])));
+    const send = (message: object) => child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`);
+    send({ id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
+    await initialized;
+    await eventually(async () => (liveProbePids(world).length > 0 ? true : undefined));
+    // stdin stays open: only the reply to this call, written into the closed pipe, tells zot.
+    child.stdout.destroy();
+    send({ method: "notifications/initialized" });
+    send({ id: 2, method: "tools/call", params: { name: "shout", arguments: { text: "into the void" } } });
+    expect(await exited).toEqual([0, null]);
+    expect(stderr).not.toMatch(/EPIPE|Unhandled/);
+    expect(liveProbePids(world)).toEqual([]);
+  });
+
   it("SIGTERM stops zot and the extensions it started", async () => {
     const served = await connectServe(world, ["-e", PROBE]);
     open.push(served);
