@@ -3,8 +3,11 @@
 // pipes or a still-open stdin must not keep a finished zot alive).
 import { main } from "../lib/cli/main.ts";
 
-// A stderr whose reader went away (`zot … 2>&1 | head -1`) has nobody left to tell: its write
-// errors must not crash zot before it has stopped its extensions.
+// A stdout or stderr whose reader went away (`zot … 2>&1 | head -1`) has nobody left to tell:
+// its write errors must not crash zot before it has stopped its extensions. A command that only
+// prints finishes with its output dropped; the modes that run an agent stop their run
+// (modes/mode-output.ts).
+process.stdout.on("error", () => {});
 process.stderr.on("error", () => {});
 
 function exit(code: number): void {

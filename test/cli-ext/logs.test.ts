@@ -66,4 +66,16 @@ describe("zot ext logs", () => {
     expect(await follower.exited).toBe(0);
     expect(follower.stderr()).toBe("");
   });
+
+  it("-f ends quietly once its reader leaves (`zot ext logs x -f | head -1`)", async () => {
+    const file = join(logs, "ext-live.log");
+    writeFileSync(file, "old 1\n");
+    const follower = startZot(["ext", "logs", "live", "-f", "-n", "1"], { cwd: sb.project, env: sb.env });
+    await follower.waitForStdout((out) => out === "old 1\n");
+    follower.child.stdout!.destroy();
+    // The next appended line is written into the closed pipe, which ends the follow.
+    appendFileSync(file, "new 1\n");
+    expect(await follower.exited).toBe(0);
+    expect(follower.stderr()).toBe("");
+  });
 });

@@ -66,7 +66,10 @@ function write(bytes: Buffer): void {
   if (bytes.length > 0) process.stdout.write(bytes);
 }
 
-/** Prints bytes appended to `path` after `offset` until SIGINT or SIGTERM; a truncated file restarts at 0. */
+/**
+ * Prints bytes appended to `path` after `offset` until SIGINT or SIGTERM, or until stdout's reader
+ * leaves (`zot ext logs x -f | head`); a truncated file restarts at 0.
+ */
 async function follow(path: string, offset: number, intervalMs = FOLLOW_INTERVAL_MS): Promise<void> {
   let position = offset;
   let busy = false;
@@ -101,10 +104,12 @@ async function follow(path: string, offset: number, intervalMs = FOLLOW_INTERVAL
       clearInterval(timer);
       process.off("SIGINT", stop);
       process.off("SIGTERM", stop);
+      process.stdout.off("error", stop);
       resolve();
     };
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);
+    process.stdout.on("error", stop);
   });
 }
 
