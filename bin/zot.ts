@@ -11,7 +11,13 @@ process.stdout.on("error", () => {});
 process.stderr.on("error", () => {});
 
 function exit(code: number): void {
-  process.stdout.write("", () => process.stderr.write("", () => process.exit(code)));
+  process.stdout.write("", (err) => {
+    // Output lost for want of space or a broken device, on a run that otherwise succeeded: say so.
+    // (A reader that left chose to stop reading; the modes that stream report their own failures.)
+    const lost = err !== undefined && err !== null && (err as NodeJS.ErrnoException).code !== "EPIPE" && code === 0;
+    if (lost) process.stderr.write(`zot: cannot write to stdout (${err.message})\n`);
+    process.stderr.write("", () => process.exit(lost ? 1 : code));
+  });
 }
 
 main(process.argv.slice(2)).then(exit, (err: unknown) => {

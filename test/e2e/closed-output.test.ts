@@ -1,11 +1,12 @@
 // When the program reading zot's stdout goes away (`zot --mode json … | head -1`): the run stops,
 // zot says so in one line on stderr, exits 1 (host.md: an I/O failure), keeps the session file
 // whole and leaves no extension running, instead of dying of an unhandled EPIPE.
+import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { makeWorld, type World } from "./support.ts";
+import { makeWorld, ZOT, type World } from "./support.ts";
 
 let world: World | undefined;
 afterEach(async () => {
@@ -100,6 +101,20 @@ describe("a reader that closes zot's stdout", () => {
     for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
     // The prompt was recorded before the reader left.
     expect(lines.some((l) => l.includes('"hi"'))).toBe(true);
+  });
+
+  it.runIf(process.platform === "linux")("a print run whose answer cannot be written (a full disk) says so and exits 1", async () => {
+    world = await makeWorld([{ text: "the answer" }]);
+    const full = openSync("/dev/full", "w");
+    try {
+      const child = spawn(process.execPath, [ZOT, "-p", "hi"], { cwd: world.cwd, env: world.env, stdio: ["ignore", full, "pipe"] });
+      let stderr = "";
+      child.stderr!.on("data", (d) => (stderr += d));
+      const [code] = await once(child, "close");
+      expect({ code, stderr }).toEqual({ code: 1, stderr: "zot: cannot write to stdout (ENOSPC: no space left on device, write)\n" });
+    } finally {
+      closeSync(full);
+    }
   });
 
   it("ends rpc mode as at EOF when its client stops reading, aborting the prompt in flight", async () => {
