@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ZOT_VERSION } from "../../lib/version.ts";
+import { COMPILE_FLAGS } from "../../release/compile-flags.ts";
 import type { Turn } from "../support/model-server.ts";
 import { jsonLines, KIT, makeWorld, requestText, ROOT, ZOT, type World, type ZotRun } from "./support.ts";
 import { processAlive } from "../../lib/process/group.ts";
@@ -53,7 +54,7 @@ const sourceRuntimes: Runtime[] = [
     argv: [compiled],
     runsTsAlone: true,
     build: () => {
-      execFileSync(bin("bun"), ["build", SOURCE, "--compile", "--minify", "--bytecode", "--format=esm", "--outfile", compiled],
+      execFileSync(bin("bun"), ["build", SOURCE, ...COMPILE_FLAGS, "--outfile", compiled],
         { cwd: ROOT, stdio: "pipe" });
     },
   },
