@@ -5,24 +5,17 @@ import type { RunConfig } from "../app/run-config.ts";
 import { eventStream, failedDone, type DoneEvent } from "./event-stream.ts";
 import { EXIT_FAILURE } from "./exit-code.ts";
 import { runHeadless } from "./headless.ts";
-import { modeOutput, outputClosedMessage } from "./mode-output.ts";
+import { stoppingOutput } from "./mode-output.ts";
 import { ndjsonSink, sessionLine } from "./ndjson.ts";
 
 export async function runJson(config: RunConfig, prompt: string | undefined, env: Record<string, string | undefined>): Promise<number> {
   const err = (text: string) => process.stderr.write(`${text}\n`);
-  let stop = () => {};
-  const output = modeOutput(process.stdout, (reason) => {
-    err(`zot: ${outputClosedMessage(reason)}; the run was stopped`);
-    stop();
-  });
+  const output = stoppingOutput(process.stdout, err, "the run was stopped");
   const sink = ndjsonSink(output);
   const stream = eventStream(sink);
   let done: DoneEvent | undefined;
   const code = await runHeadless(config, prompt, env, {
-    attachStop(stopRun) {
-      stop = stopRun;
-      if (output.closed) stopRun();
-    },
+    attachStop: (stopRun) => output.stopWith(stopRun),
     onBus(bus, info) {
       sink.write(sessionLine(info));
       bus.subscribe((event) => {

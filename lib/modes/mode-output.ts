@@ -23,7 +23,7 @@ export function modeOutput(stream: NodeJS.WritableStream, onClosed: (err: unknow
     closed = true;
     onClosed(err);
   };
-  // Node reports a failed pipe write as an 'error' event; without a listener it is fatal.
+  // Node reports a failed pipe write as an 'error' event, Bun at times by throwing from write().
   stream.on("error", close);
   return {
     get closed() {
@@ -36,6 +36,31 @@ export function modeOutput(stream: NodeJS.WritableStream, onClosed: (err: unknow
       } catch (err) {
         close(err);
       }
+    },
+  };
+}
+
+/** A ModeOutput whose closing stops the work attached with `stopWith`, saying so in one line. */
+export interface StoppingOutput extends ModeOutput {
+  /** The work to stop; attached after the output closed (a run starts only once the runtime exists), it is stopped at once. */
+  stopWith(stop: () => void): void;
+}
+
+/** `stopped` ends the line said on stderr: "the run was stopped", "rpc mode ends". */
+export function stoppingOutput(stream: NodeJS.WritableStream, say: (line: string) => void, stopped: string): StoppingOutput {
+  let stop = () => {};
+  const output = modeOutput(stream, (reason) => {
+    say(`zot: ${outputClosedMessage(reason)}; ${stopped}`);
+    stop();
+  });
+  return {
+    write: (text) => output.write(text),
+    get closed() {
+      return output.closed;
+    },
+    stopWith(work) {
+      stop = work;
+      if (output.closed) work();
     },
   };
 }

@@ -6,7 +6,7 @@ import { createRuntime, type Runtime } from "../app/runtime.ts";
 import { decodeSpec, type SwarmChildSpec } from "../app/swarm/child-spec.ts";
 import { eventStream } from "./event-stream.ts";
 import { EXIT_FAILURE, EXIT_INTERRUPTED, exitCodeOf } from "./exit-code.ts";
-import { modeOutput, outputClosedMessage } from "./mode-output.ts";
+import { stoppingOutput } from "./mode-output.ts";
 import { ndjsonSink, sessionLine } from "./ndjson.ts";
 
 /** Reads the first line of `stdin`; `closed` resolves when stdin ends after it. */
@@ -41,11 +41,7 @@ export async function runSwarmChild(env: Record<string, string | undefined> = pr
   }
   const spec: SwarmChildSpec = decoded;
   // The parent stopped reading: stop the task, as when it closes stdin.
-  let stop = () => {};
-  const output = modeOutput(process.stdout, (reason) => {
-    err(`zot: ${outputClosedMessage(reason)}; the task was stopped`);
-    stop();
-  });
+  const output = stoppingOutput(process.stdout, err, "the task was stopped");
   const sink = ndjsonSink(output);
   const stream = eventStream(sink);
   let rt: Runtime;
@@ -71,8 +67,7 @@ export async function runSwarmChild(env: Record<string, string | undefined> = pr
     rt.session.abort();
   };
   void input.closed.then(interrupt);
-  stop = interrupt;
-  if (output.closed) interrupt();
+  output.stopWith(interrupt);
   process.on("SIGTERM", interrupt);
   process.on("SIGINT", interrupt);
   try {

@@ -10,7 +10,7 @@ import { LineDecoder } from "../../protocol/codec.ts";
 import { eventStream, failedDone } from "../event-stream.ts";
 import { UsageError } from "../../errors.ts";
 import { EXIT_FAILURE, EXIT_OK } from "../exit-code.ts";
-import { modeOutput, outputClosedMessage } from "../mode-output.ts";
+import { stoppingOutput } from "../mode-output.ts";
 import { ndjsonSink, sessionLine } from "../ndjson.ts";
 import { endsWithDone, parseRpcCommand, type RpcCommand } from "./rpc-commands.ts";
 import { handleRpcCommand, type RpcContext } from "./rpc-handlers.ts";
@@ -23,8 +23,8 @@ export async function runRpc(config: RunConfig, env: Record<string, string | und
   let fatal: number | undefined;
   // The client stopped reading: nothing it asked for can reach it, so end as at EOF, aborting.
   let endLoop = () => {};
-  const output = modeOutput(process.stdout, (reason) => {
-    err(`zot: ${outputClosedMessage(reason)}; rpc mode ends`);
+  const output = stoppingOutput(process.stdout, err, "rpc mode ends");
+  output.stopWith(() => {
     fatal = EXIT_FAILURE;
     rt?.session.abort();
     endLoop();
