@@ -5,22 +5,16 @@ import { commandHelp } from "../usage.ts";
 import { parseServeArgs, serveCommand, type ServeArgs } from "./serve-args.ts";
 
 export async function runMcpServe(argv: string[], env: Record<string, string | undefined> = process.env): Promise<number> {
-  let args: ServeArgs;
   try {
-    args = parseServeArgs(argv);
-  } catch (err) {
-    if (!(err instanceof UsageError)) throw err;
-    process.stderr.write(`zot: ${err.message}\n`);
-    return 2;
-  }
-  if (args.help) {
-    process.stdout.write(await commandHelp(serveCommand, "zot mcp", process.stdout, env));
-    return 0;
-  }
-  const { serveMcp } = await import("../../mcp/serve.ts");
-  try {
+    const args: ServeArgs = parseServeArgs(argv);
+    if (args.help) {
+      process.stdout.write(await commandHelp(serveCommand, "zot mcp", process.stdout, env));
+      return 0;
+    }
+    const { serveMcp } = await import("../../mcp/serve.ts");
     return await serveMcp({ config: args.config, selection: args.selection, env });
   } catch (err) {
+    // A bad flag, or a bad --cwd or --tools found once the runtime starts.
     if (!(err instanceof UsageError)) throw err;
     process.stderr.write(`zot: ${err.message}\n`);
     return 2;
