@@ -43,6 +43,8 @@ export type LifecyclePayload =
       source: PermissionSource;
       stage: PermissionStage;
       reason?: string;
+      /** The extensions whose tool_call interception rewrote the arguments that were decided on. */
+      rewritten_by?: string[];
       origin_extension?: string;
     }
   | {

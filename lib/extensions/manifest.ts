@@ -4,14 +4,18 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import * as v from "valibot";
 import { describeIssues, issuePath } from "../protocol/issues.ts";
+import { extensionNameProblem } from "./names.ts";
 import { McpServerSchema } from "./mcp/manifest-mcp.ts";
 import { OnFailureSchema, PermissionsSchema } from "./permissions/manifest-permissions.ts";
 
 export const MANIFEST_FILE = "extension.json";
 
 export const ManifestSchema = v.looseObject({
-  name: v.pipe(v.string("name must be a string"), v.minLength(1, "name must not be empty"),
-    v.regex(/^[^/\\\0]+$/, "name must not contain slashes")),
+  name: v.pipe(v.string("name must be a string"),
+    v.rawCheck(({ dataset, addIssue }) => {
+      const problem = dataset.typed ? extensionNameProblem(dataset.value) : undefined;
+      if (problem) addIssue({ message: `name ${problem}` });
+    })),
   version: v.optional(v.string("version must be a string")),
   exec: v.optional(v.pipe(v.string("exec must be a string"), v.minLength(1, "exec must not be empty"))),
   args: v.optional(v.array(v.string("args must be strings"), "args must be an array of strings")),

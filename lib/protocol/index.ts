@@ -9,5 +9,5 @@ export * from "./parse.ts";
 export * from "./codec.ts";
 export * from "./transport.ts";
 export * from "./pending-requests.ts";
-export { isJsonObject } from "./json-object.ts";
+export { isJsonObject, sameJson } from "./json-object.ts";
 export { describeIssues } from "./issues.ts";

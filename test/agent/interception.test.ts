@@ -49,6 +49,14 @@ describe("tool_call interception", () => {
     ]);
   });
 
+  it("permission_decision names the interceptors that rewrote the arguments it decided on", async () => {
+    const rewriter: AgentHooks = { ...NO_HOOKS, interceptToolCall: async () => ({ block: false, args: { command: "echo rewritten" }, rewrittenBy: ["fixer"] }) };
+    h = await startHarness([{ tool_calls: [{ id: "r1", name: "bash", args: { command: "ls" } }] }, { text: "ok" }], { hooks: rewriter });
+    await h.session.prompt("list files");
+    expect(h.ofType("permission_decision")).toEqual([expect.objectContaining({ tool_id: "r1", decision: "approved", rewritten_by: ["fixer"] })]);
+    expect(h.ofType("tool_result")[0]).toMatchObject({ tool_args: { command: "echo rewritten" } });
+  });
+
   it("a rewrite changes the arguments the tool runs with, and tool_result reports the effective ones", async () => {
     h = await startHarness([{ tool_calls: [{ id: "l1", name: "bash", args: { command: "ls -la" } }] }, { text: "ok" }], { hooks: guard });
     await h.session.prompt("list files");

@@ -107,7 +107,7 @@ describe("install from a local folder", () => {
     expect(a.code).toBe(1);
     expect(a.stderr).toMatch(/extension\.json from .*invalid is invalid: exec: exec must be a string/);
     expect(b.code).toBe(1);
-    expect(b.stderr).toMatch(/cannot be used as a folder name/);
+    expect(b.stderr).toMatch(/is invalid: name: name must not be "\.\."/);
     expect(entries(sb.globalRoot)).toEqual([]);
     expect(readdirSync(sb.home)).toEqual(["extensions"]);
   });

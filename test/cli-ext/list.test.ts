@@ -22,7 +22,7 @@ describe("zot ext list", () => {
     expect(JSON.parse(json.stdout)).toEqual([]);
   });
 
-  it("lists project installs first, marks a global copy of the same name shadowed, and sorts by name", async () => {
+  it("lists project installs first and sorts by name; a project copy waiting for trust shadows no global one", async () => {
     writeExtension(join(sb.globalRoot, "weather"), { name: "weather", version: "1.0.0", language: "go", description: "global copy" });
     writeExtension(join(sb.globalRoot, "b-folder"), { name: "alpha", enabled: false });
     writeExtension(join(sb.globalRoot, "zeta"), { name: "zeta" });
@@ -44,7 +44,7 @@ describe("zot ext list", () => {
       { name: "alpha", version: null, scope: "global", enabled: false, language: null, description: null,
         path: join(sb.globalRoot, "b-folder"), shadowed: false, full_access: true, permissions: null },
       { name: "weather", version: "1.0.0", scope: "global", enabled: true, language: "go", description: "global copy",
-        path: join(sb.globalRoot, "weather"), shadowed: true, full_access: true, permissions: null },
+        path: join(sb.globalRoot, "weather"), shadowed: false, full_access: true, permissions: null },
       { name: "zeta", version: null, scope: "global", enabled: true, language: null, description: null,
         path: join(sb.globalRoot, "zeta"), shadowed: false, full_access: true, permissions: null },
     ]);
@@ -53,7 +53,7 @@ describe("zot ext list", () => {
     const lines = table.stdout.split("\n");
     expect(lines[0]).toMatch(/^NAME\s+VERSION\s+SCOPE\s+STATE\s+LANGUAGE\s+ACCESS\s+FOLDER\s+DESCRIPTION$/);
     const weatherGlobal = lines.find((l) => l.includes(join(sb.globalRoot, "weather")));
-    expect(weatherGlobal).toMatch(/^weather\s+1\.0\.0\s+global\s+enabled, shadowed\s+go/);
+    expect(weatherGlobal).toMatch(/^weather\s+1\.0\.0\s+global\s+enabled\s+go/);
     expect(lines.find((l) => l.startsWith("alpha"))).toMatch(/disabled/);
     expect(lines.find((l) => l.startsWith("todo"))).toMatch(/enabled, needs approval/);
     expect(table.stdout).not.toContain("state-only-leftover");

@@ -155,8 +155,8 @@ describe("zot ext doctor", () => {
     const result = await diagnoseExtensions({ cwd: sb.cwd, paths: sb.paths, provider: "anthropic", model: "m",
       builtinCommands: BUILTIN_COMMANDS.map((c) => c.name), timeouts: { ...FAST, intercept: 150 } });
     expect(result.extensions[0]!.interceptors).toEqual([
-      { event: "tool_call", on_failure: "block", on_failure_from: "manifest", probe: "timed_out", latency_ms: expect.any(Number) },
-      { event: "turn_start", on_failure: "block", on_failure_from: "manifest", probe: "timed_out", latency_ms: expect.any(Number) },
+      { event: "tool_call", on_failure: "block", on_failure_from: "manifest", probe: "timed_out", latency_ms: expect.any(Number), rewrote: false, rewrites: 0 },
+      { event: "turn_start", on_failure: "block", on_failure_from: "manifest", probe: "timed_out", latency_ms: expect.any(Number), rewrote: false, rewrites: 0 },
     ]);
     expect(result.extensions[0]!.interceptors[0]!.latency_ms).toBeGreaterThanOrEqual(140);
   });

@@ -37,7 +37,7 @@ describe("event_intercept: an interceptor that keeps timing out", () => {
     for (let i = 0; i < 2; i++) expect((await timed()).ms).toBeGreaterThanOrEqual(190);
     for (let i = 0; i < 3; i++) {
       const { decision, ms } = await timed();
-      expect(decision).toEqual({ block: false, args: { n: 1, guarded: true } });
+      expect(decision).toEqual({ block: false, args: { n: 1, guarded: true }, rewrittenBy: ["guard"] });
       expect(ms).toBeLessThan(150);
     }
     expect(deaf.asked()).toHaveLength(3);
@@ -78,11 +78,13 @@ describe("event_intercept: tool_call", () => {
   });
 
   it("modified_args chain: each interceptor sees the previous rewrite; a non-object rewrite is ignored with a warning", async () => {
-    interceptor(sb.globalDir, "a", ["tool_call"], `{modified_args: {command: "echo GUARDED: " + msg.tool_args.command}}`);
+    const prefix = `msg.tool_args.command.startsWith("echo GUARDED: ") ? msg.tool_args.command : "echo GUARDED: " + msg.tool_args.command`;
+    interceptor(sb.globalDir, "a", ["tool_call"], `{modified_args: {...msg.tool_args, command: ${prefix}}}`);
     interceptor(sb.globalDir, "b", ["tool_call"], `{modified_args: "not an object"}`);
     const c = interceptor(sb.globalDir, "c", ["tool_call"], `{modified_args: {...msg.tool_args, extra: true}}`);
     t = await startHost(sb);
-    expect(await t.host.interceptToolCall(call({ command: "ls" }))).toEqual({ block: false, args: { command: "echo GUARDED: ls", extra: true } });
+    expect(await t.host.interceptToolCall(call({ command: "ls" }))).toEqual({ block: false, args: { command: "echo GUARDED: ls", extra: true },
+      rewrittenBy: ["a", "c"] });
     expect(c.asked()[0]!.tool_args).toEqual({ command: "echo GUARDED: ls" });
     expect(t.of("ext_notify")).toEqual([{ type: "ext_notify", extension: "b", level: "warn", message: expect.stringMatching(/modified_args must be a JSON object/) }]);
   });
@@ -91,7 +93,7 @@ describe("event_intercept: tool_call", () => {
     interceptor(sb.globalDir, "a", ["tool_call"], `{modified_args: {command: "safe"}}`);
     interceptor(sb.globalDir, "b", ["tool_call"], `{block: true, modified_args: {command: "ignored"}}`);
     t = await startHost(sb);
-    expect(await t.host.interceptToolCall(call())).toEqual({ block: true, reason: 'blocked by extension "b"', args: { command: "safe" } });
+    expect(await t.host.interceptToolCall(call())).toEqual({ block: true, reason: 'blocked by extension "b"', args: { command: "safe" }, rewrittenBy: ["a"] });
   });
 
   it("explicit extensions are consulted first", async () => {

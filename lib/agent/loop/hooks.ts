@@ -27,6 +27,8 @@ export interface InterceptedToolCall {
   reason?: string;
   /** The effective arguments after every accepted rewrite. */
   args: Record<string, unknown>;
+  /** The interceptors whose rewrites made `args`, in order (absent: the model's own arguments). */
+  rewrittenBy?: string[];
 }
 
 /** What the turn_start interceptor chain decided. */

@@ -91,6 +91,8 @@ export async function runToolCall(call: ToolCallRequest, env: ToolRunEnv): Promi
   };
   const refuse = (args: Record<string, unknown>, status: ToolStatus, text: string, raw?: string) =>
     finish(args, { content: [{ type: "text", text }], isError: true, status, executed: false }, raw);
+  /** The interceptors that rewrote the call's arguments: named in every decision about it. */
+  let rewrittenBy: string[] | undefined;
   const decide = (decision: "approved" | "denied" | "cancelled", source: "user" | "remembered" | "policy" | "yolo", stage: "pre_execution" | "tool_execution", reason?: string) =>
     env.emit.lifecycle({
       type: "permission_decision",
@@ -100,6 +102,7 @@ export async function runToolCall(call: ToolCallRequest, env: ToolRunEnv): Promi
       source,
       stage,
       ...(reason !== undefined ? { reason } : {}),
+      ...(rewrittenBy ? { rewritten_by: rewrittenBy } : {}),
       ...origin,
     });
 
@@ -136,6 +139,7 @@ export async function runToolCall(call: ToolCallRequest, env: ToolRunEnv): Promi
         env.signal,
       );
       if (isJsonObject(verdict.args)) args = verdict.args;
+      if (verdict.rewrittenBy?.length) rewrittenBy = verdict.rewrittenBy;
       if (verdict.block) {
         const reason = verdict.reason?.trim() ? verdict.reason : `${call.toolName} was blocked by an extension.`;
         decide("denied", "policy", "pre_execution", reason);

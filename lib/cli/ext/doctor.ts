@@ -79,12 +79,17 @@ function permissionLines(report: ExtensionReport): Array<[string, string]> {
   return lines;
 }
 
+const REWRITTEN: Record<string, string> = {
+  tool_call: "tool arguments", assistant_message: "the assistant's text", before_agent_start: "the system prompt",
+};
+
 function describeGuard(g: ExtensionReport["interceptors"][number]): string {
   const policy = `${g.event}: on_failure ${g.on_failure}${g.on_failure_from === "default" ? " (default)" : ` (${g.on_failure_from})`}`;
-  if (g.probe === null) return policy;
+  const rewrites = g.rewrote || g.rewrites > 0 ? `, rewrites ${REWRITTEN[g.event] ?? "what it intercepts"}` : "";
+  if (g.probe === null) return `${policy}${rewrites}`;
   const probe = g.probe === "answered" ? `answered in ${g.latency_ms} ms` : g.probe === "timed_out" ? `no answer within ${g.latency_ms} ms`
     : `failed after ${g.latency_ms} ms`;
-  return `${policy}, ${probe}`;
+  return `${policy}, ${probe}${rewrites}`;
 }
 
 export function renderReport(report: ExtensionReport): string {
@@ -116,15 +121,22 @@ export function renderReport(report: ExtensionReport): string {
   return lines.join("\n");
 }
 
+/** One paragraph per configured fail-closed guard that is not running. */
+function renderAbsentGuards(result: DoctorResult): string {
+  return result.absent_guards.map((g) => `✗ ${g.name}  fail-closed guard (config.json) not running: ${g.reason}\n`
+    + `    refused:   ${g.events.join(", ")}, until it runs or config.json stops setting on_failure block for it\n`).join("\n");
+}
+
 export function renderDoctor(result: DoctorResult, roots: { project: string; global: string }): string {
+  const guards = result.absent_guards.length > 0 ? `\n${renderAbsentGuards(result)}` : "";
   if (result.extensions.length === 0) {
-    return `No extensions found.\n  project: ${roots.project}\n  global:  ${roots.global}\n`;
+    return `No extensions found.\n  project: ${roots.project}\n  global:  ${roots.global}\n${guards}`;
   }
   const count = (s: ExtensionReport["status"]) => result.extensions.filter((e) => e.status === s).length;
   const summary = (["ok", "error", "disabled", "shadowed", "needs_approval"] as const).filter((s) => count(s) > 0)
     .map((s) => `${count(s)} ${s.replace("_", " ")}`).join(", ");
   const n = result.extensions.length;
-  return `${n} extension${n === 1 ? "" : "s"}: ${summary}\n\n${result.extensions.map(renderReport).join("\n\n")}\n`;
+  return `${n} extension${n === 1 ? "" : "s"}: ${summary}\n\n${result.extensions.map(renderReport).join("\n\n")}\n${guards}`;
 }
 
 async function hostInfo(configPath: string): Promise<{ provider: string; model: string }> {

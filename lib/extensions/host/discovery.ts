@@ -1,8 +1,9 @@
 // Startup discovery: which extension folders exist, in which order they load, and which copy of
 // a name wins. Explicit `--ext` paths come first, then `<cwd>/.zot/extensions/*`, then the
 // servers of `<cwd>/.mcp.json`, then `$ZOT_HOME/extensions/*`. The first candidate of a manifest
-// name (in that order) claims it, whatever its enabled state; later ones are reported as shadowed. Folders without a manifest
-// are ignored in the search roots (state leftovers), but an explicit path must have one.
+// name (in that order) that will be used claims it; later ones are reported as shadowed, and
+// disabled or untrusted ones claim nothing. Folders without a manifest are ignored in the search
+// roots (state leftovers), but an explicit path must have one.
 import { existsSync } from "node:fs";
 import { readdir, realpath, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
@@ -10,6 +11,7 @@ import { projectExtensionsDir, type ZotPaths } from "../../paths.ts";
 import { loadManifest, MANIFEST_FILE, type LoadedManifest } from "../manifest.ts";
 import { MCP_JSON_FILE, readMcpJson } from "../mcp/dot-mcp-json.ts";
 import type { TrustGate, TrustProblem } from "../trust/gate.ts";
+import { nameKey } from "../names.ts";
 import { execOutsideFolder } from "./exec-resolve.ts";
 
 /** Where discovery found a folder: an `--ext` path, the project, or the global root. */
@@ -135,40 +137,33 @@ export async function discoverExtensions(options: DiscoveryOptions): Promise<Can
     seen.add(key);
     candidates.push(candidate);
   }
-  decide(candidates);
-  if (options.trust) applyTrust(candidates, options.trust);
+  decide(candidates, options.trust);
   return candidates;
 }
 
-/** Decisions that never run code: the trust gate leaves them alone. */
-const INERT = new Set<Candidate["decision"]>(["error", "disabled", "shadowed", "bundle"]);
-
 /**
- * Holds back what the gate refuses. Applied to every candidate that would run (whatever its kind
- * or however discovery found it), so project-local code of any kind passes the same gate.
+ * Applies enabled state, bundle kinds, the trust gate and name claiming to candidates in load
+ * order. Only a copy that will be used claims its name: a disabled copy, or one the trust gate
+ * holds back (project-local code of any kind passes the same gate), never shadows another, so a
+ * cloned repository cannot switch off a global extension by naming a folder after it. A name that
+ * differs from a claimed one only by case is refused: it would share the claimed one's folders
+ * on a case-insensitive file system and pass for it in every listing.
  */
-function applyTrust(candidates: Candidate[], gate: TrustGate): void {
-  for (const c of candidates) {
-    if (INERT.has(c.decision)) continue;
-    const problem = gate(c);
-    if (!problem) continue;
-    c.decision = "untrusted";
-    c.trust = problem;
-  }
-}
-
-/** Applies name claiming, enabled state and bundle kinds to candidates in load order. */
-function decide(candidates: Candidate[]): void {
-  const claimedBy = new Map<string, string>();
+function decide(candidates: Candidate[], gate: TrustGate | undefined): void {
+  const claimedBy = new Map<string, Candidate>();
   for (const c of candidates) {
     if (c.decision === "error" || !c.loaded) continue;
-    const owner = claimedBy.get(c.name);
-    if (owner !== undefined) {
-      c.decision = "shadowed";
-      c.shadowedBy = owner;
+    const owner = claimedBy.get(nameKey(c.name));
+    if (owner && owner.name !== c.name) {
+      c.decision = "error";
+      c.error = `${join(c.dir, MANIFEST_FILE)}: name "${c.name}" differs only by case from "${owner.name}" in ${owner.dir}; rename one of them`;
       continue;
     }
-    claimedBy.set(c.name, c.dir);
+    if (owner) {
+      c.decision = "shadowed";
+      c.shadowedBy = owner.dir;
+      continue;
+    }
     // `enabled: false` applies to every kind: a disabled skills or theme bundle contributes nothing.
     if (!c.loaded.enabled) {
       // An explicit path is a request to load this folder now, so it overrides `enabled: false`.
@@ -179,5 +174,14 @@ function decide(candidates: Candidate[]): void {
       }
     }
     if (c.loaded.kind !== "protocol" && c.loaded.kind !== "mcp") c.decision = "bundle";
+    else {
+      const problem = gate?.(c);
+      if (problem) {
+        c.decision = "untrusted";
+        c.trust = problem;
+        continue;
+      }
+    }
+    claimedBy.set(nameKey(c.name), c);
   }
 }

@@ -11,6 +11,7 @@ import { BUILTIN_TOOL_NAMES } from "../../protocol/index.ts";
 import { discoverExtensions, type Candidate } from "./discovery.ts";
 import { LoadedExtension, type ExtensionSink } from "./extension.ts";
 import { McpExtension } from "../mcp/mcp-extension.ts";
+import { absentGuards, type AbsentGuard } from "../permissions/absent-guards.ts";
 import { userFailurePolicies } from "../permissions/user-policy.ts";
 import { ExtensionRegistry } from "./registry.ts";
 import { ensurePythonSdk } from "./sdk-env.ts";
@@ -41,6 +42,7 @@ export class ExtensionSet {
   private spawned: LoadedExtension[] = [];
   private spawnedFrom = new Map<Candidate, LoadedExtension>();
   private merged: ExtensionRegistry;
+  private absent: AbsentGuard[] = [];
   /** Projects whose untrusted extensions the user was asked about in this run. */
   private readonly askedProjectTrust = new Set<string>();
 
@@ -64,6 +66,11 @@ export class ExtensionSet {
 
   get registry(): ExtensionRegistry {
     return this.merged;
+  }
+
+  /** Fail-closed guards of config.json that this set does not run (they refuse what they guard). */
+  get absentGuards(): readonly AbsentGuard[] {
+    return this.absent;
   }
 
   /** Commands, tools or subscriptions of an extension changed. */
@@ -94,6 +101,7 @@ export class ExtensionSet {
       this.spawned.push(ext);
       this.spawnedFrom.set(candidate, ext);
     }
+    this.absent = absentGuards(policies.byName, this.found, new Set(this.spawned.map((ext) => ext.name)), this.options.discover !== false);
     if (this.spawned.some((ext) => !(ext instanceof McpExtension))) await ensurePythonSdk(this.options.paths.home);
     for (const ext of this.spawned) ext.start();
     await Promise.all(this.spawned.map((ext) => ext.settled));
@@ -130,6 +138,10 @@ export class ExtensionSet {
     for (const c of this.found) {
       if (c.decision === "error") this.options.publish({ type: "ext_error", extension: c.name, message: c.error ?? "invalid extension" });
       if (c.decision === "untrusted") this.options.publish({ type: "ext_notify", extension: c.name, level: "warn", message: c.trust?.message ?? "not trusted" });
+    }
+    for (const guard of this.absent) {
+      this.options.publish({ type: "ext_error", extension: guard.name,
+        message: `fail-closed guard ${guard.name} is not running (${guard.why}): ${[...guard.events].join(", ")} refused until it runs` });
     }
     for (const ext of this.spawned) {
       if (ext.phase !== "failed") continue;

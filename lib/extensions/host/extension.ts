@@ -72,6 +72,8 @@ export class LoadedExtension {
   readonly tools: RegisterToolFrame[] = [];
   readonly events = new Set<string>();
   readonly intercepts = new Set<string>();
+  /** Rewrites its interception made this session, by event (for doctor and /ext). */
+  readonly rewrites = new Map<string, number>();
   readonly errors: string[] = [];
   readonly warnings: string[];
   /** Its grant and guard policies (manifest `permissions` / `on_failure`, user config). */
@@ -173,6 +175,12 @@ export class LoadedExtension {
   /** Appends a diagnostic line to this extension's log. */
   log(message: string): void {
     this.process?.log(message);
+  }
+
+  /** Counts and logs a rewrite its interception of `event` made. */
+  noteRewrite(event: string, what: string): void {
+    this.rewrites.set(event, (this.rewrites.get(event) ?? 0) + 1);
+    this.log(`${event} interception rewrote ${what}`);
   }
 
   warn(message: string): void {

@@ -22,6 +22,7 @@ import { Panels, type OpenPanel } from "./panels.ts";
 import { commandKey, type ExtensionToolEntry } from "./registry.ts";
 import { buildReports, type ExtensionReport } from "./report.ts";
 import { routeRuntimeFrame, type RuntimeFrameRoutes } from "./runtime-frames.ts";
+import type { AbsentGuard } from "../permissions/absent-guards.ts";
 import { sandboxForCandidate, type HostSandboxSettings } from "../sandbox/for-candidate.ts";
 import type { HostTrust } from "../trust/host-trust.ts";
 import { DEFAULT_LIMITS, DEFAULT_TIMEOUTS, type HostLimits, type HostTimeouts } from "./settings.ts";
@@ -101,6 +102,7 @@ export class ExtensionHost implements AgentHooks {
     this.panels = new Panels((event) => this.publish(event), (owner) => this.activeCalls.hasActive(owner, { interactive: true }));
     this.interceptors = new InterceptorChains({
       extensions: () => this.set.loaded,
+      absentGuards: () => this.set.absentGuards,
       timeoutMs: () => this.timeouts.intercept,
       warn: (ext, message) => this.warn(ext, message),
     });
@@ -151,6 +153,11 @@ export class ExtensionHost implements AgentHooks {
       if (delivery.extensions && isLifecycleEvent(event)) deliverEvent(event, this.set.loaded);
     });
     await this.set.load(this.cwd);
+  }
+
+  /** Fail-closed guards of config.json that are not running (doctor reports them). */
+  absentGuards(): readonly AbsentGuard[] {
+    return this.set.absentGuards;
   }
 
   /** The doctor's data: one report per discovered folder, in load order. */
@@ -263,7 +270,7 @@ export class ExtensionHost implements AgentHooks {
   }
 
   interceptsAssistantMessage(): boolean {
-    return this.interceptors.interceptors("assistant_message").length > 0;
+    return this.interceptors.interceptors("assistant_message").length > 0 || this.interceptors.absentGuard("assistant_message") !== undefined;
   }
 
   interceptAssistantMessage(text: string, signal?: AbortSignal): Promise<InterceptedAssistantMessage> {

@@ -1,7 +1,7 @@
 // `zot ext doctor`'s interceptor probe: one harmless `event_intercept` per event an extension
 // intercepts, to learn whether and how fast it answers under its real deadline. The answer is
 // discarded (nothing runs in doctor); the payloads are marked as a probe where a field allows.
-import type { EventInterceptResponseFrame } from "../../protocol/index.ts";
+import { sameJson, type EventInterceptResponseFrame } from "../../protocol/index.ts";
 import type { FailurePolicy } from "../permissions/manifest-permissions.ts";
 import type { FailurePolicySource } from "../permissions/extension-permissions.ts";
 import type { LoadedExtension } from "./extension.ts";
@@ -12,6 +12,8 @@ export interface InterceptorProbe {
   outcome: "answered" | "timed_out" | "failed";
   /** From the request to the reply (or to the failure). */
   latency_ms: number;
+  /** The answer changed what it was shown (modified_args, replace_text, system_prompt). */
+  rewrote: boolean;
 }
 
 /** What an interceptor of one event does when it fails, and how it answered the probe. */
@@ -22,13 +24,19 @@ export interface InterceptorReport {
   /** null: not probed (only `zot ext doctor` probes). */
   probe: InterceptorProbe["outcome"] | null;
   latency_ms: number | null;
+  /** Whether its answer to the probe rewrote what it was shown; null: not probed. */
+  rewrote: boolean | null;
+  /** How many times it rewrote what it intercepted in this session. */
+  rewrites: number;
 }
+
+const PROBE_TEXT = "(zot ext doctor probe)";
 
 function probePayload(event: string, host: { cwd: string; provider: string; model: string }): Record<string, unknown> {
   switch (event) {
     case "tool_call": return { tool_id: "zot-doctor-probe", tool_name: "zot_doctor_probe", tool_args: {} };
     case "turn_start": return { step: 1 };
-    case "assistant_message": return { text: "(zot ext doctor probe)" };
+    case "assistant_message": return { text: PROBE_TEXT };
     default: return { session_id: "zot-doctor-probe", agent_run_id: "zot-doctor-probe", ...host, system_prompt: "" };
   }
 }
@@ -45,9 +53,18 @@ export async function probeInterceptors(ext: LoadedExtension, host: { cwd: strin
       { type: "event_intercept", id: conn.newId("probe"), event, ...probePayload(event, host) },
       "event_intercept_response", { timeoutMs, deadlineIncludesWrite: event === "before_agent_start" });
     const latency = Math.round(performance.now() - started);
-    probes.push({ event, outcome: reply.ok ? "answered" : reply.reason === "timeout" ? "timed_out" : "failed", latency_ms: latency });
+    probes.push({ event, outcome: reply.ok ? "answered" : reply.reason === "timeout" ? "timed_out" : "failed", latency_ms: latency,
+      rewrote: reply.ok && rewrites(event, reply.frame) });
   }
   return probes;
+}
+
+/** Whether an answer to the probe changes what the probe showed (probePayload's values). */
+function rewrites(event: string, frame: EventInterceptResponseFrame): boolean {
+  if (event === "tool_call") return frame.modified_args !== undefined && !sameJson(frame.modified_args, {});
+  if (event === "assistant_message") return frame.replace_text !== undefined && frame.replace_text !== PROBE_TEXT;
+  if (event === "before_agent_start") return frame.system_prompt !== undefined && frame.system_prompt !== "";
+  return false;
 }
 
 export function interceptorReports(ext: LoadedExtension, probes: InterceptorProbe[] | undefined): InterceptorReport[] {
@@ -55,7 +72,8 @@ export function interceptorReports(ext: LoadedExtension, probes: InterceptorProb
     const probe = probes?.find((p) => p.event === event);
     return {
       event, on_failure: ext.permissions.failurePolicy(event), on_failure_from: ext.permissions.failurePolicySource(event),
-      probe: probe?.outcome ?? null, latency_ms: probe?.latency_ms ?? null,
+      probe: probe?.outcome ?? null, latency_ms: probe?.latency_ms ?? null, rewrote: probe?.rewrote ?? null,
+      rewrites: ext.rewrites.get(event) ?? 0,
     };
   });
 }

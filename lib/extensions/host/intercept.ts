@@ -1,6 +1,8 @@
 // Interception: the host side of `event_intercept`. Interceptors are consulted serially in load
 // order (explicit extensions first). For tool_call, turn_start and assistant_message the first
-// `block` wins and rewrites chain (each interceptor sees the previous one's result). A timeout,
+// `block` wins and rewrites chain (each interceptor sees the previous one's result); a rewritten
+// tool call goes back to the interceptors that had already approved it, so what runs is what
+// every one of them approved. A timeout,
 // crash or invalid reply follows the interceptor's failure policy (`on_failure`, see
 // permissions/): "allow" (the spec's default, fail-open) continues unchanged with a diagnostic;
 // "block" (a fail-closed guard) refuses the action with "refused: guard <name> did not answer".
@@ -14,13 +16,16 @@
 import type {
   BeforeAgentStartInput, InterceptedAssistantMessage, InterceptedToolCall, InterceptedTurnStart, ProposedToolCall,
 } from "../../agent/loop/hooks.ts";
-import { isJsonObject, SYSTEM_PROMPT_MAX_BYTES, type EventInterceptResponseFrame } from "../../protocol/index.ts";
+import { isJsonObject, sameJson, SYSTEM_PROMPT_MAX_BYTES, type EventInterceptResponseFrame } from "../../protocol/index.ts";
+import { absentGuardRefusal, type AbsentGuard } from "../permissions/absent-guards.ts";
 import type { Reply } from "./connection.ts";
 import type { LoadedExtension } from "./extension.ts";
 
 export interface InterceptDeps {
   /** Live extensions in load order. */
   extensions(): readonly LoadedExtension[];
+  /** Configured fail-closed guards that are not running: they refuse what they guard. */
+  absentGuards(): readonly AbsentGuard[];
   timeoutMs(): number;
   /** A host-visible warning about one extension (extension log + ext_notify). */
   warn(ext: LoadedExtension, message: string): void;
@@ -51,6 +56,11 @@ export class InterceptorChains {
    */
   interceptors(event: string): LoadedExtension[] {
     return this.deps.extensions().filter((e) => this.consulted(e, event) || this.refusesAtOnce(e, event));
+  }
+
+  /** The first configured fail-closed guard of `event` that is not running, if any. */
+  absentGuard(event: string): AbsentGuard | undefined {
+    return this.deps.absentGuards().find((guard) => guard.events.has(event));
   }
 
   private consulted(ext: LoadedExtension, event: string): boolean {
@@ -133,29 +143,71 @@ export class InterceptorChains {
     return !answer.cancelled && this.failsClosed(ext, payload.event) ? "refuse" : undefined;
   }
 
+  /**
+   * The tool_call chain. The arguments that run are arguments every consulted interceptor
+   * approved: after a rewrite, the interceptors that answered before see the new arguments again
+   * (the one that rewrote approves its own result), until a pass brings no new rewrite. A rewrite
+   * needs the tool in the rewriter's permissions.tools (rewriting a call is making it). Rewrites
+   * that keep undoing each other for more passes than there are interceptors refuse the call.
+   */
   async toolCall(call: ProposedToolCall, signal?: AbortSignal): Promise<InterceptedToolCall> {
     let args = call.toolArgs;
-    for (const ext of this.interceptors("tool_call")) {
-      if (signal?.aborted) break;
-      const response = await this.consult(ext, {
-        event: "tool_call", tool_id: call.toolId, tool_name: call.toolName, tool_args: args,
-        ...(call.originExtension !== undefined ? { origin_extension: call.originExtension } : {}),
-      }, signal);
-      if (response === "refuse") return { block: true, reason: guardRefusal(ext.name), args };
-      if (!response) continue;
-      if (response.block) return { block: true, reason: response.reason || `blocked by extension "${ext.name}"`, args };
-      if (response.modified_args !== undefined) {
-        if (isJsonObject(response.modified_args)) args = response.modified_args;
-        else if (this.unusable(ext, "tool_call", "tool_call interception: modified_args must be a JSON object")) {
-          return { block: true, reason: guardRefusal(ext.name), args };
+    const absent = this.absentGuard("tool_call");
+    if (absent) return { block: true, reason: absentGuardRefusal(absent), args };
+    const chain = this.interceptors("tool_call");
+    const approved = new Set<LoadedExtension>();
+    // Those that failed to answer under a fail-open policy allow whatever runs: not asked again.
+    const indifferent = new Set<LoadedExtension>();
+    const rewrittenBy: string[] = [];
+    const outcome = (block: boolean, reason?: string): InterceptedToolCall =>
+      ({ block, ...(reason !== undefined ? { reason } : {}), args, ...(rewrittenBy.length ? { rewrittenBy } : {}) });
+    for (let pass = 0; chain.some((ext) => !approved.has(ext) && !indifferent.has(ext)); pass++) {
+      if (pass > chain.length) {
+        return outcome(true, `refused: the tool_call interceptors kept rewriting the arguments (${rewrittenBy.join(", ")}); a rewrite shown its own result must leave it unchanged`);
+      }
+      for (const ext of chain) {
+        if (approved.has(ext) || indifferent.has(ext)) continue;
+        if (signal?.aborted) return outcome(false);
+        const response = await this.consult(ext, {
+          event: "tool_call", tool_id: call.toolId, tool_name: call.toolName, tool_args: args,
+          ...(call.originExtension !== undefined ? { origin_extension: call.originExtension } : {}),
+        }, signal);
+        if (response === "refuse") return outcome(true, guardRefusal(ext.name));
+        if (!response) {
+          indifferent.add(ext);
+          continue;
         }
+        if (response.block) return outcome(true, response.reason || `blocked by extension "${ext.name}"`);
+        const rewrite = response.modified_args;
+        if (rewrite !== undefined && !isJsonObject(rewrite)) {
+          if (this.unusable(ext, "tool_call", "tool_call interception: modified_args must be a JSON object")) return outcome(true, guardRefusal(ext.name));
+          indifferent.add(ext);
+          continue;
+        }
+        if (rewrite !== undefined && !sameJson(rewrite, args)) {
+          if (!ext.permissions.allowsTool(call.toolName)) {
+            ext.permissions.refuse("tools", call.toolName, `rewrite of a ${call.toolName} call refused: ${call.toolName} is not in permissions.tools`);
+            if (this.unusable(ext, "tool_call", `tool_call interception: rewriting the arguments of ${call.toolName} needs ${call.toolName} in permissions.tools`)) {
+              return outcome(true, guardRefusal(ext.name));
+            }
+            indifferent.add(ext);
+            continue;
+          }
+          args = rewrite;
+          if (!rewrittenBy.includes(ext.name)) rewrittenBy.push(ext.name);
+          ext.noteRewrite("tool_call", `the arguments of ${call.toolName} call ${call.toolId}`);
+          approved.clear();
+        }
+        approved.add(ext);
       }
     }
-    return { block: false, args };
+    return outcome(false);
   }
 
   async turnStart(step: number, signal?: AbortSignal): Promise<InterceptedTurnStart> {
     if (this.promptRefusal) return { block: true, ...this.promptRefusal };
+    const absent = this.absentGuard("turn_start");
+    if (absent) return { block: true, reason: absentGuardRefusal(absent), extension: absent.name };
     for (const ext of this.interceptors("turn_start")) {
       if (signal?.aborted) break;
       const response = await this.consult(ext, { event: "turn_start", step }, signal);
@@ -167,13 +219,18 @@ export class InterceptorChains {
 
   async assistantMessage(text: string, signal?: AbortSignal): Promise<InterceptedAssistantMessage> {
     let current = text;
+    const absent = this.absentGuard("assistant_message");
+    if (absent) return { block: true, reason: absentGuardRefusal(absent), extension: absent.name, text: current };
     for (const ext of this.interceptors("assistant_message")) {
       if (signal?.aborted) break;
       const response = await this.consult(ext, { event: "assistant_message", text: current }, signal);
       if (response === "refuse") return { block: true, reason: guardRefusal(ext.name), extension: ext.name, text: current };
       if (!response) continue;
       if (response.block) return { block: true, reason: response.reason || `blocked by extension "${ext.name}"`, extension: ext.name, text: current };
-      if (response.replace_text !== undefined) current = response.replace_text;
+      if (response.replace_text !== undefined && response.replace_text !== current) {
+        current = response.replace_text;
+        ext.noteRewrite("assistant_message", "the assistant's text");
+      }
     }
     return { block: false, text: current };
   }
@@ -190,6 +247,11 @@ export class InterceptorChains {
       this.promptRefusal = { extension: ext.name, reason: `${guardRefusal(ext.name)} (before_agent_start)` };
       return prompt;
     };
+    const absent = this.absentGuard("before_agent_start");
+    if (absent) {
+      this.promptRefusal = { extension: absent.name, reason: `${absentGuardRefusal(absent)} (before_agent_start)` };
+      return prompt;
+    }
     for (const ext of this.interceptors("before_agent_start")) {
       if (input.signal?.aborted) return input.systemPrompt;
       const response = await this.consult(ext, {
@@ -209,6 +271,7 @@ export class InterceptorChains {
         if (this.unusable(ext, "before_agent_start", `before_agent_start: system_prompt is ${encoded} bytes encoded; the limit is ${SYSTEM_PROMPT_MAX_BYTES}`)) return refuse(ext);
         continue;
       }
+      if (value !== prompt) ext.noteRewrite("before_agent_start", "the system prompt");
       prompt = value;
     }
     return prompt;

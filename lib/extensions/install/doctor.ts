@@ -23,9 +23,11 @@ export interface DoctorOptions {
 
 /** host.md's `zot ext doctor --json` object. */
 export interface DoctorResult {
-  /** false when any extension failed to load. */
+  /** false when any extension failed to load, or a fail-closed guard of config.json is not running. */
   ok: boolean;
   extensions: ExtensionReport[];
+  /** Fail-closed guards of config.json that are not running: what they guard is refused. */
+  absent_guards: Array<{ name: string; events: string[]; reason: string }>;
 }
 
 export async function diagnoseExtensions(options: DoctorOptions): Promise<DoctorResult> {
@@ -46,7 +48,8 @@ export async function diagnoseExtensions(options: DoctorOptions): Promise<Doctor
   try {
     await host.probeInterceptors();
     const extensions = host.reports();
-    return { ok: !extensions.some((e) => e.status === "error"), extensions };
+    const absent = host.absentGuards().map((g) => ({ name: g.name, events: [...g.events], reason: g.why }));
+    return { ok: !extensions.some((e) => e.status === "error") && absent.length === 0, extensions, absent_guards: absent };
   } finally {
     await host.shutdown();
   }

@@ -87,13 +87,6 @@ export interface InstallResult {
   replaced: boolean;
 }
 
-/** Manifest names become folder names: they must not address the root itself or hide. */
-function checkFolderName(name: string): void {
-  if (name === "." || name === ".." || name.startsWith(".")) {
-    throw new Error(`extension name "${name}" cannot be used as a folder name (it must not start with ".")`);
-  }
-}
-
 async function fetchInto(source: InstallSource, staging: string, options: InstallOptions): Promise<void> {
   if (source.kind === "folder") {
     options.progress?.(`Copying ${source.path} …`);
@@ -189,7 +182,6 @@ export async function installExtension(options: InstallOptions): Promise<Install
     const from = describeSource(source);
     await assertLinksInside(staging, from);
     const { manifest, kind } = await validateStaged(staging, from);
-    checkFolderName(manifest.name);
     const dest = join(root, manifest.name);
     if (!options.force && (await exists(dest))) {
       throw new Error(`${manifest.name} is already installed at ${dest}; pass --force to replace it`);

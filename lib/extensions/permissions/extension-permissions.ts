@@ -3,6 +3,7 @@
 // user's config.json), and a record of what it asked for and was refused, for the log and
 // `zot ext doctor`.
 import type { Manifest } from "../manifest.ts";
+import { eventsGuardedWhenAbsent, namedInterceptEvents } from "./absent-guards.ts";
 import {
   explicitFailurePolicy, grantFromManifest, isGranted, type FailurePolicy, type ManifestPermissions, type OnFailure,
   type PermissionGrant, type UiGrant,
@@ -70,14 +71,15 @@ export class ExtensionPermissions {
   }
 
   /**
-   * Whether the manifest names `event` as one this extension intercepts (in `permissions.intercept`
-   * or as a key of `on_failure`), so a fail-closed guard that never got to subscribe still counts.
+   * Whether a fail-closed policy covers `event` while this extension cannot answer (it crashed or
+   * never got to subscribe): the manifest names the event (in `permissions.intercept` or as a key
+   * of `on_failure`), or the user's policy does (see eventsGuardedWhenAbsent).
    */
   declaresIntercept(event: string): boolean {
     if (!this.allowsIntercept(event)) return false;
-    const listed = Array.isArray(this.requested?.intercept) && this.requested.intercept.includes(event);
-    const keyed = (on: OnFailure | undefined) => typeof on === "object" && on !== null && event in on;
-    return listed || keyed(this.manifestOnFailure) || keyed(this.userOnFailure);
+    const manifest = { permissions: this.requested, on_failure: this.manifestOnFailure };
+    if (namedInterceptEvents(manifest).has(event)) return true;
+    return this.userOnFailure !== undefined && eventsGuardedWhenAbsent(this.userOnFailure, manifest).has(event);
   }
 
   /** Records a refused request and logs why (bounded). */

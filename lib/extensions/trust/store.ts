@@ -6,6 +6,7 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { writeFileAtomic } from "../../fs/atomic-write.ts";
+import { canonicalJson } from "../../protocol/json-object.ts";
 import type { ZotPaths } from "../../paths.ts";
 import type { Manifest } from "../manifest.ts";
 import type { ManifestPermissions } from "../permissions/manifest-permissions.ts";
@@ -34,20 +35,11 @@ export const trustFilePath = (paths: ZotPaths) => join(paths.home, "trust.json")
 
 const empty = (): TrustFile => ({ version: 1, extensions: {}, projects: {} });
 
-/** Keys in a stable order, so the same manifest always hashes the same. */
-function canonical(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(canonical);
-  if (value && typeof value === "object") {
-    return Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical((value as Record<string, unknown>)[k])]));
-  }
-  return value;
-}
-
 export function manifestHash(manifest: Manifest | Record<string, unknown>): string {
   // Required here, not imported: node:crypto costs every run's start, and only runs with recorded
   // grants (or an install, a trust command) hash a manifest.
   const { createHash } = createRequire(import.meta.url)("node:crypto") as typeof import("node:crypto");
-  return createHash("sha256").update(JSON.stringify(canonical(manifest))).digest("hex");
+  return createHash("sha256").update(JSON.stringify(canonicalJson(manifest))).digest("hex");
 }
 
 export function grantRecord(manifest: Manifest, now = new Date()): ExtensionGrantRecord {

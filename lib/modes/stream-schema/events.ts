@@ -27,7 +27,7 @@ export const STREAM_EVENT_SCHEMAS = {
     decision: v.picklist(["approved", "denied", "cancelled"]),
     source: v.picklist(["user", "remembered", "policy", "yolo"]),
     stage: v.picklist(["pre_execution", "tool_execution"]),
-    reason: v.optional(v.string()), ...origin,
+    reason: v.optional(v.string()), rewritten_by: v.optional(v.array(v.string())), ...origin,
   }),
   tool_result: lifecycle("tool_result", {
     tool_id: v.string(), tool_name: v.string(), tool_args: v.optional(args), tool_args_raw: v.optional(v.string()),
