@@ -4,6 +4,7 @@ import { ZOT_VERSION } from "../version.ts";
 import { commandHelp } from "./usage.ts";
 import { versionText } from "./version-text.ts";
 import { parseRootArgs, ROOT_ARGS, toRunConfig, UsageError, type RootOptions } from "./root-args.ts";
+import { printable } from "../terminal-text.ts";
 
 const ROOT_COMMAND = {
   meta: { name: "zot", version: ZOT_VERSION, description: "A coding agent with an extension system. `zot ext --help` manages extensions, `zot mcp --help` MCP servers." },
@@ -16,7 +17,7 @@ export async function runRoot(argv: string[], env: Record<string, string | undef
     options = parseRootArgs(argv);
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
-    process.stderr.write(`zot: ${err.message}\n`);
+    process.stderr.write(`zot: ${printable(err.message)}\n`);
     return 2;
   }
   if (options.help) {
@@ -50,7 +51,7 @@ export async function runRoot(argv: string[], env: Record<string, string | undef
     }
   } catch (err) {
     if (err instanceof UsageError) {
-      process.stderr.write(`zot: ${err.message}\n`);
+      process.stderr.write(`zot: ${printable(err.message)}\n`);
       return 2;
     }
     throw err;

@@ -1,6 +1,7 @@
 // `zot --mode json`: NDJSON events on stdout — first line `session`, then every event of the
 // one event stream, last line `done` (held back until the session has ended, so events of the
 // shutdown such as session_end come before it). Nothing else ever reaches stdout.
+import { printable } from "../terminal-text.ts";
 import type { RunConfig } from "../app/run-config.ts";
 import { eventStream, failedDone, type DoneEvent } from "./event-stream.ts";
 import { EXIT_FAILURE } from "./exit-code.ts";
@@ -9,7 +10,7 @@ import { stoppingOutput } from "./mode-output.ts";
 import { ndjsonSink, sessionLine } from "./ndjson.ts";
 
 export async function runJson(config: RunConfig, prompt: string | undefined, env: Record<string, string | undefined>): Promise<number> {
-  const err = (text: string) => process.stderr.write(`${text}\n`);
+  const err = (text: string) => process.stderr.write(`${printable(text)}\n`);
   const output = stoppingOutput(process.stdout, err, "the run was stopped");
   const sink = ndjsonSink(output);
   const stream = eventStream(sink);

@@ -1,8 +1,15 @@
 // Extension notes and host warnings on stderr, for the modes whose stdout is not for people
 // (print) or is a protocol stream (json, rpc: they also get the events on stdout).
 import type { ZotEvent } from "../agent/events.ts";
+import { printable } from "../terminal-text.ts";
 
+/** The stderr line for a note, an extension error or a host warning; what an extension wrote is printed as text. */
 export function stderrNoteLine(event: ZotEvent): string | undefined {
+  const line = noteLine(event);
+  return line === undefined ? undefined : printable(line);
+}
+
+function noteLine(event: ZotEvent): string | undefined {
   switch (event.type) {
     case "ext_notify":
       return `[${event.extension}] ${event.level === "info" ? "" : `${event.level}: `}${event.message}`;

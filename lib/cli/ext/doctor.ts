@@ -3,6 +3,7 @@
 // usage error.
 import { resolve } from "node:path";
 import { type ArgsDef, defineCommand } from "citty";
+import { printable } from "../../terminal-text.ts";
 import { BUILTIN_COMMANDS } from "../../app/builtin-commands.ts";
 import { savedModel } from "../../app/settings.ts";
 import { readConfig } from "../../config.ts";
@@ -161,7 +162,7 @@ export async function runDoctor(argv: string[]): Promise<number> {
   const result = await diagnoseExtensions({ cwd: args.cwd, paths, explicit: args.explicit,
     builtinCommands: BUILTIN_COMMANDS.map((c) => c.name), ...(await hostInfo(paths.config)) });
   if (args.json) process.stdout.write(`${JSON.stringify(result)}\n`);
-  else process.stdout.write(renderDoctor(result, { project: projectExtensionsDir(args.cwd), global: paths.extensions }));
+  else process.stdout.write(printable(renderDoctor(result, { project: projectExtensionsDir(args.cwd), global: paths.extensions })));
   return result.ok ? 0 : 1;
 }
 

@@ -11,6 +11,7 @@ import { disableCommand, enableCommand, removeCommand } from "./manage.ts";
 import { newCommand } from "./new.ts";
 import { testCommand } from "./test.ts";
 import { trustCommand } from "./trust.ts";
+import { printable } from "../../terminal-text.ts";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyCommand = CommandDef<any>;
@@ -51,7 +52,7 @@ function wantsHelp(argv: string[]): boolean {
 }
 
 function fail(message: string, code: number, usageHint?: string): number {
-  process.stderr.write(`zot: ${message}\n${usageHint ? `${usageHint}\n` : ""}`);
+  process.stderr.write(`zot: ${printable(message)}\n${usageHint ? `${usageHint}\n` : ""}`);
   return code;
 }
 

@@ -1,6 +1,7 @@
 // `zot ext install <source> [--project] [--force] [--yes] [--timeout-ms N]`. Before an extension
 // that runs code lands, zot shows what it requests and asks; the approval is recorded in trust.json.
 import { defineCommand } from "citty";
+import { printable } from "../../terminal-text.ts";
 import { DEFAULT_IDLE_TIMEOUT_MS } from "../../extensions/install/download.ts";
 import { InstallCancelledError, installExtension } from "../../extensions/install/index.ts";
 import type { BundleKind, Manifest } from "../../extensions/manifest.ts";
@@ -12,7 +13,7 @@ import { confirm } from "./ask.ts";
 /** "notes 1.2.0 requests:" and one indented line per scope (or "full access"). */
 export function describeRequest(manifest: Manifest): string {
   const lines = describeGrant(grantFromManifest(manifest.permissions));
-  return `${manifest.name}${manifest.version ? ` ${manifest.version}` : ""} requests:\n${lines.map((l) => `  ${l}`).join("\n")}\n`;
+  return printable(`${manifest.name}${manifest.version ? ` ${manifest.version}` : ""} requests:\n${lines.map((l) => `  ${l}`).join("\n")}\n`);
 }
 
 /** The trust question: shown on stderr; --yes answers it; without a terminal and --yes, no. */
@@ -63,12 +64,12 @@ export const installCommand = defineCommand({
         idleTimeoutMs,
         exitOnSignal: true,
         progress: (line) => process.stderr.write(`${line}\n`),
-        warn: (line) => process.stderr.write(`zot: warning: ${line}\n`),
+        warn: (line) => process.stderr.write(`zot: warning: ${printable(line)}\n`),
         confirm: (manifest, kind) => approveInstall(manifest, kind, Boolean(args.yes)),
       });
     } catch (err) {
       if (!(err instanceof InstallCancelledError)) throw err;
-      process.stderr.write(`zot: ${err.message}\n`);
+      process.stderr.write(`zot: ${printable(err.message)}\n`);
       return 1;
     }
     // The approval is pinned to this manifest: a later version asking for more waits for `zot ext trust`.
@@ -83,7 +84,7 @@ export const installCommand = defineCommand({
     if (result.manifest.enabled === false) lines.push(`It is disabled in its manifest; enable it with \`zot ext enable ${result.name}\`.`);
     const where = scope === "project" ? ` from ${projectDir(args.cwd)}` : "";
     lines.push(`Try it: start zot${where} (extensions load at startup); \`zot ext doctor\` shows whether it loads.`);
-    process.stdout.write(`${lines.join("\n")}\n`);
+    process.stdout.write(printable(`${lines.join("\n")}\n`));
     return 0;
   },
 });

@@ -1,5 +1,6 @@
 // `zot ext list [--json]`: every install under the project and global roots.
 import { defineCommand } from "citty";
+import { printableLine } from "../../terminal-text.ts";
 import { listInstalled, type ExtensionRoots, type InstalledExtension } from "../../extensions/install/installed.ts";
 import type { ManifestPermissions, OnFailure } from "../../extensions/permissions/manifest-permissions.ts";
 import { cwdArg, rootsFor } from "./args.ts";
@@ -61,6 +62,7 @@ function state(ext: InstalledExtension): string {
 
 /** Left-aligned columns separated by two spaces; the last column is not padded. */
 export function formatTable(rows: string[][]): string {
+  rows = rows.map((row) => row.map(printableLine)); // cells from manifests are shown as text
   const widths = rows[0].map((_, col) => Math.max(...rows.map((r) => r[col].length)));
   return rows
     .map((r) => r.map((cell, col) => (col === r.length - 1 ? cell : cell.padEnd(widths[col]))).join("  ").trimEnd())
@@ -84,7 +86,7 @@ function render(installed: InstalledExtension[], roots: ExtensionRoots): string 
       + "(`zot ext doctor` shows what declared ones grant)");
   }
   if (installed.some((e) => e.shadowed)) notes.push("shadowed: another install of the same name is loaded instead");
-  for (const e of installed.filter((x) => x.needsApproval)) notes.push(`${e.name}: ${e.needsApproval}`);
+  for (const e of installed.filter((x) => x.needsApproval)) notes.push(printableLine(`${e.name}: ${e.needsApproval}`));
   return `${formatTable(rows)}\n${notes.map((n) => `\n${n}\n`).join("")}`;
 }
 

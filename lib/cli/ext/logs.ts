@@ -1,7 +1,9 @@
 // `zot ext logs <name> [-f] [-n N]`: the tail of an extension's stderr log, optionally followed.
+import { StringDecoder } from "node:string_decoder";
 import { existsSync } from "node:fs";
 import { open, stat } from "node:fs/promises";
 import { defineCommand } from "citty";
+import { printable } from "../../terminal-text.ts";
 import { extensionLogPath, zotPaths } from "../../paths.ts";
 import { listInstalled } from "../../extensions/install/installed.ts";
 import { findInstalled } from "../../extensions/install/manage.ts";
@@ -62,8 +64,12 @@ async function resolveLogPath(name: string, cwd: unknown): Promise<string> {
   throw new Error(`no log for "${name}" yet (${direct}); zot writes it when it starts the extension`);
 }
 
+// The log holds what the extension wrote to stderr: on a terminal it is shown as text (escape
+// sequences removed), into a pipe it goes byte for byte.
+const decoder = new StringDecoder("utf8");
 function write(bytes: Buffer): void {
-  if (bytes.length > 0) process.stdout.write(bytes);
+  if (bytes.length === 0) return;
+  process.stdout.write(process.stdout.isTTY ? printable(decoder.write(bytes)) : bytes);
 }
 
 /**

@@ -4,6 +4,7 @@ import { listInstalled, type InstalledExtension } from "../../extensions/install
 import { findInstalled, removeInstalled, setEnabled } from "../../extensions/install/manage.ts";
 import { cwdArg, rootsFor, scopeOf } from "./args.ts";
 import { confirm } from "./ask.ts";
+import { printable } from "../../terminal-text.ts";
 
 const targetArgs = {
   name: { type: "positional", description: "Manifest name or folder name", required: true },
@@ -35,13 +36,13 @@ export const removeCommand = defineCommand({
         throw new Error(`not removing ${describe(ext)} without confirmation: pass --yes`);
       }
       if (!(await confirm(`Remove ${describe(ext)} and everything in it? [y/N] `))) {
-        process.stderr.write("Nothing removed.\n");
+        process.stderr.write(printable("Nothing removed.\n"));
         return 1;
       }
     }
     await removeInstalled(ext, roots);
-    process.stdout.write(`Removed ${describe(ext)}.\n`
-      + "Running zot sessions keep the extension until they exit.\n");
+    process.stdout.write(printable(`Removed ${describe(ext)}.\n`
+      + "Running zot sessions keep the extension until they exit.\n"));
     return 0;
   },
 });
@@ -60,9 +61,9 @@ function toggleCommand(enabled: boolean) {
       const { ext } = await target(args);
       const { changed } = await setEnabled(ext, enabled);
       const state = enabled ? "enabled" : "disabled";
-      process.stdout.write(changed
+      process.stdout.write(printable(changed
         ? `${ext.name} is now ${state} (${ext.path}); this takes effect the next time zot starts.\n`
-        : `${ext.name} is already ${state} (${ext.path}).\n`);
+        : `${ext.name} is already ${state} (${ext.path}).\n`));
       return 0;
     },
   });

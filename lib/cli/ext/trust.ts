@@ -7,6 +7,7 @@ import { findInstalled } from "../../extensions/install/manage.ts";
 import { approveExtension, revokeExtension, trustProject, untrustProject } from "../../extensions/trust/records.ts";
 import { cwdArg, projectDir, rootsFor, UsageError } from "./args.ts";
 import { describeRequest } from "./install.ts";
+import { printable } from "../../terminal-text.ts";
 
 const show = (exts: InstalledExtension[]) => exts.map((e) => describeRequest(e.manifest!)).join("");
 
@@ -30,15 +31,15 @@ export const trustCommand = defineCommand({
       if (args.revoke) {
         if (name) throw new UsageError("--project --revoke withdraws the whole project's trust; leave out the name");
         const had = await untrustProject(roots.paths, cwd);
-        process.stdout.write(had ? `${cwd} is no longer trusted; its extensions do not start until you trust it again.\n`
-          : `${cwd} was not trusted.\n`);
+        process.stdout.write(printable(had ? `${cwd} is no longer trusted; its extensions do not start until you trust it again.\n`
+          : `${cwd} was not trusted.\n`));
         return 0;
       }
       const chosen = name ? [findInstalled(installed, name, "project")] : installed.filter((e) => e.scope === "project" && e.manifest);
       if (chosen.length === 0) throw new Error(`${roots.project} holds no extensions to trust`);
       await trustProject(roots.paths, cwd, chosen.map((e) => e.manifest!), Boolean(name));
-      process.stdout.write(`${show(chosen)}Trusted ${chosen.map((e) => e.name).join(", ")} in ${cwd}; `
-        + "they start in this project until their extension.json changes.\n");
+      process.stdout.write(printable(`${show(chosen)}Trusted ${chosen.map((e) => e.name).join(", ")} in ${cwd}; `
+        + "they start in this project until their extension.json changes.\n"));
       return 0;
     }
     if (!name) throw new UsageError("missing <name> (or pass --project to trust this project's extensions)");
@@ -46,11 +47,11 @@ export const trustCommand = defineCommand({
     if (!ext.manifest) throw new Error(`${ext.path}: ${ext.error ?? "its manifest cannot be read"}`);
     if (args.revoke) {
       await revokeExtension(roots.paths, ext.manifest);
-      process.stdout.write(`Revoked the grant of ${ext.name}; it does not start until \`zot ext trust ${ext.name}\` approves it again.\n`);
+      process.stdout.write(printable(`Revoked the grant of ${ext.name}; it does not start until \`zot ext trust ${ext.name}\` approves it again.\n`));
       return 0;
     }
     await approveExtension(roots.paths, ext.manifest);
-    process.stdout.write(`${show([ext])}Approved ${ext.name}.\n`);
+    process.stdout.write(printable(`${show([ext])}Approved ${ext.name}.\n`));
     return 0;
   },
 });

@@ -6,6 +6,7 @@ import { addMcpExtension } from "../../extensions/mcp/add.ts";
 import type { McpServerConfig } from "../../extensions/mcp/manifest-mcp.ts";
 import { checkArgs, parseChecked, takeRepeated, UsageError } from "../args.ts";
 import { cwdArg, rootsFor } from "../ext/args.ts";
+import { printable } from "../../terminal-text.ts";
 
 export const ADD_ARGS = {
   name: { type: "positional", required: true, description: "Extension name; its tools are named NAME_<tool>" },
@@ -90,8 +91,8 @@ export async function runAdd(argv: string[]): Promise<number> {
     : { command: args.command[0]!, ...(args.command.length > 1 ? { args: args.command.slice(1) } : {}),
       ...(Object.keys(args.env).length ? { env: args.env } : {}) };
   const dir = await addMcpExtension(args.project ? roots.project : roots.global, { name: args.name, server, prefix: args.prefix });
-  process.stdout.write(`Added MCP server ${args.name} (${args.project ? "project" : "global"}, ${dir}).\n`
+  process.stdout.write(printable(`Added MCP server ${args.name} (${args.project ? "project" : "global"}, ${dir}).\n`
     + `Its tools are named ${args.prefix ? `${args.name}_<tool>` : "as the server names them"}; `
-    + "check it with `zot ext doctor`.\n");
+    + "check it with `zot ext doctor`.\n"));
   return 0;
 }

@@ -7,6 +7,7 @@ import { listCommand, runList } from "./list.ts";
 import { removeCommand, runRemove } from "./remove.ts";
 import { runMcpServe } from "./serve.ts";
 import { serveCommand } from "./serve-args.ts";
+import { printable } from "../../terminal-text.ts";
 
 interface McpCommand {
   summary: string;
@@ -60,7 +61,7 @@ export async function runMcp(argv: string[], env: Record<string, string | undefi
     return await command.run(rest, env);
   } catch (err) {
     if (err instanceof UsageError) {
-      process.stderr.write(`zot: ${err.message}\n${hint}\n`);
+      process.stderr.write(`zot: ${printable(err.message)}\n${hint}\n`);
       return 2;
     }
     process.stderr.write(`zot: ${err instanceof Error ? err.message : String(err)}\n`);

@@ -6,6 +6,7 @@ import { listInstalled, type InstallScope } from "../../extensions/install/insta
 import { findInstalled, removeInstalled } from "../../extensions/install/manage.ts";
 import { checkArgs, parseChecked } from "../args.ts";
 import { cwdArg, rootsFor, scopeOf } from "../ext/args.ts";
+import { printable } from "../../terminal-text.ts";
 
 export const REMOVE_ARGS = {
   name: { type: "positional", required: true, description: "Name of the MCP server, as `zot mcp list` shows it" },
@@ -39,6 +40,6 @@ export async function runRemove(argv: string[]): Promise<number> {
   if (ext.source) throw new Error(`"${ext.name}" is declared in ${ext.source}; remove it from that file`);
   if (ext.kind !== "mcp") throw new Error(`"${ext.name}" (${ext.path}) is not an MCP server; remove it with \`zot ext remove\``);
   await removeInstalled(ext, roots);
-  process.stdout.write(`Removed MCP server ${ext.name} (${ext.scope}, ${ext.path}).\n`);
+  process.stdout.write(printable(`Removed MCP server ${ext.name} (${ext.scope}, ${ext.path}).\n`));
   return 0;
 }

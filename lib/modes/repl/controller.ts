@@ -15,7 +15,7 @@ import { panelKeyOf, type Key } from "./keys.ts";
 import { buildFrame, oneLine, PROMPT } from "./live-frame.ts";
 import { LiveScreen, type TerminalOut } from "./screen.ts";
 import type { Style } from "./style.ts";
-import { truncate } from "./text.ts";
+import { sanitize, truncate } from "./text.ts";
 
 interface TrackedRun {
   /** The prompt echoed into the transcript when this run starts (none for command-started runs). */
@@ -224,11 +224,11 @@ export class Repl {
 
   private showSlash({ result, error }: SlashOutcome): void {
     const s = this.o.style;
-    if (error) this.view.commitAside([s.red(`[${error.extension}] error: ${error.message}`)]);
+    if (error) this.view.commitAside([s.red(sanitize(`[${error.extension}] error: ${error.message}`))]);
     switch (result.kind) {
       case "output":
         if (result.reload) this.showReloadStatus(result.reload.failures);
-        else this.view.commitAside(result.text.split("\n"));
+        else this.view.commitAside(sanitize(result.text).split("\n"));
         break;
       case "run":
         this.track(result.run, undefined);
@@ -240,7 +240,7 @@ export class Repl {
         this.input.insert(result.text);
         break;
       case "failed":
-        this.view.commitAside([s.red(`zot: ${result.message}`)]);
+        this.view.commitAside([s.red(sanitize(`zot: ${result.message}`))]);
         break;
       case "exit":
         this.exit(0);
@@ -257,7 +257,7 @@ export class Repl {
     this.status = failures.length === 0
       ? [s.green("✓ extensions reloaded")]
       // A multi-line diagnostic keeps its line breaks: one row per line, continuations indented.
-      : failures.flatMap((f) => f.message.split("\n")
+      : failures.flatMap((f) => sanitize(f.message).split("\n")
         .map((line, i) => s.red(truncate(i === 0 ? `✗ ${f.extension}: ${line}` : `  ${line}`, width))));
     clearTimeout(this.statusTimer);
     this.statusTimer = setTimeout(() => {

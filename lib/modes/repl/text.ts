@@ -1,6 +1,8 @@
 // Terminal text measurement: how many columns a string takes (ANSI styling takes none, wide
 // CJK/emoji take two) and how many rows it wraps to, so the live area can be erased exactly.
 
+import { printable } from "../../terminal-text.ts";
+
 const ANSI = /\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07/g;
 
 export function stripAnsi(text: string): string {
@@ -67,7 +69,7 @@ export function splitFullRows(text: string, columns: number): { rows: string[]; 
   return { rows, rest: row };
 }
 
-/** Replaces tabs and strips control characters that would move the cursor. */
+/** Replaces tabs and strips escape sequences and control characters that would move the cursor. */
 export function sanitize(text: string): string {
-  return text.replace(/\t/g, "  ").replace(/\r/g, "").replace(/[\x00-\x08\x0b-\x1f\x7f]/g, "");
+  return printable(text).replace(/\t/g, "  ");
 }

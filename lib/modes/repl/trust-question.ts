@@ -1,6 +1,7 @@
 // The REPL's one question per project: this folder's ./.zot/extensions run code the user has not
 // trusted yet. Shown while extensions start (before the prompt exists), answered with y or n.
 import type { PendingExtension } from "../../extensions/trust/host-trust.ts";
+import { printableLine } from "../../terminal-text.ts";
 import type { Key } from "./keys.ts";
 import type { Style } from "./style.ts";
 
@@ -18,7 +19,8 @@ export class TrustQuestion {
     const s = this.style;
     const lines = [s.yellow("This project has extensions in .zot/extensions that you have not trusted:")];
     for (const ext of pending) {
-      lines.push(`  ${s.bold(ext.name)}  ${s.dim(ext.dir)}`, ...ext.permissions.map((p) => `    ${p}`));
+      // Everything here comes from the project: shown as text, never as terminal commands.
+      lines.push(`  ${s.bold(printableLine(ext.name))}  ${s.dim(printableLine(ext.dir))}`, ...ext.permissions.map((p) => `    ${printableLine(p)}`));
     }
     lines.push("They run as programs on your machine. Trust this project and start them? [y/N]");
     this.show(lines);

@@ -4,6 +4,7 @@
 // background, on the session's queue. Each command gets one `response` line; events stream as in
 // json mode. With ZOT_RPC_TOKEN (or ZOTCORE_RPC_TOKEN, the Go zot's name) set, nothing starts
 // until a `hello` with that token arrives.
+import { printable } from "../../terminal-text.ts";
 import { createRuntime, type Runtime } from "../../app/runtime.ts";
 import type { RunConfig } from "../../app/run-config.ts";
 import { LineDecoder } from "../../protocol/codec.ts";
@@ -19,7 +20,7 @@ type Id = string | number | undefined;
 
 export async function runRpc(config: RunConfig, env: Record<string, string | undefined>,
   stdin: NodeJS.ReadableStream = process.stdin): Promise<number> {
-  const err = (text: string) => process.stderr.write(`${text}\n`);
+  const err = (text: string) => process.stderr.write(`${printable(text)}\n`);
   let fatal: number | undefined;
   // The client stopped reading: nothing it asked for can reach it, so end as at EOF, aborting.
   let endLoop = () => {};
