@@ -43,6 +43,8 @@ const parentOf = (pid: number) => statOf(pid)?.parent;
 export interface ProcessIdentity {
   pid: number;
   start: string;
+  /** Its parent when the snapshot was taken. */
+  parent?: number;
 }
 
 /**
@@ -59,7 +61,7 @@ export function descendantsOf(root: number): ProcessIdentity[] {
     for (const [pid, stat] of stats) {
       if (stat && !found.has(pid) && found.has(stat.parent)) {
         found.add(pid);
-        result.push({ pid, start: stat.start });
+        result.push({ pid, start: stat.start, parent: stat.parent });
         grew = true;
       }
     }
@@ -67,20 +69,26 @@ export function descendantsOf(root: number): ProcessIdentity[] {
   return result;
 }
 
-/** SIGKILLs the processes of a snapshot that still run (the same process: same start time). */
-export function killSnapshot(snapshot: ProcessIdentity[]): number {
-  let killed = 0;
+/** Sends `signal` to the processes of a snapshot that still run (the same process: same start time); returns how many. */
+export function signalSnapshot(snapshot: ProcessIdentity[], signal: NodeJS.Signals): number {
+  let sent = 0;
   for (const { pid, start } of snapshot) {
     if (statOf(pid)?.start !== start) continue;
     try {
-      process.kill(pid, "SIGKILL");
-      killed++;
+      process.kill(pid, signal);
+      sent++;
     } catch {
       // exited meanwhile
     }
   }
-  return killed;
+  return sent;
 }
+
+/** SIGKILLs the processes of a snapshot that still run; returns how many. */
+export const killSnapshot = (snapshot: ProcessIdentity[]): number => signalSnapshot(snapshot, "SIGKILL");
+
+/** Whether a process of a snapshot still runs. */
+export const snapshotAlive = (snapshot: ProcessIdentity[]): boolean => snapshot.some(({ pid, start }) => statOf(pid)?.start === start);
 
 function carries(pid: number, needle: Buffer): boolean {
   try {

@@ -20,9 +20,9 @@ function pidExtension(w: World, pidFile: string): string {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, "extension.json"), JSON.stringify({ name: "pidext", version: "1.0.0", exec: "./ext.mjs", language: "javascript" }));
   writeFileSync(join(dir, "ext.mjs"), `#!/usr/bin/env node
-import { writeFileSync } from "node:fs";
+import { readlinkSync, writeFileSync } from "node:fs";
 import { createInterface } from "node:readline";
-writeFileSync(${JSON.stringify(pidFile)}, String(process.pid));
+writeFileSync(${JSON.stringify(pidFile)}, readlinkSync("/proc/self"));
 const send = (frame) => process.stdout.write(JSON.stringify(frame) + "\\n");
 send({ type: "hello", name: "pidext", version: "1.0.0" });
 createInterface({ input: process.stdin }).on("line", (line) => {

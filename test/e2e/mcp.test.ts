@@ -21,7 +21,8 @@ function addServer(w: World, name: string, command: string, args: string[], pidF
   mkdirSync(dir, { recursive: true });
   const line = [command, ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(" ");
   writeFileSync(join(dir, "extension.json"), JSON.stringify({ name,
-    mcp: { command: "sh", args: ["-c", `echo $$ > '${pidFile}'; exec ${line}`] } }));
+    // The pid as the host sees it (zot runs the server in a PID namespace): the shell reads its own /proc/self.
+    mcp: { command: "sh", args: ["-c", `read -r pid rest < /proc/self/stat; echo $pid > '${pidFile}'; exec ${line}`] } }));
 }
 
 /** A Node protocol extension that blocks every tool_call of `tool`. */

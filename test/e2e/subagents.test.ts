@@ -298,13 +298,14 @@ describe("subagents", () => {
     const dir = join(world.cwd, "..", "watcher");
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, "watcher.mjs"), `
-      import { appendFileSync } from "node:fs";
+      import { appendFileSync, readlinkSync } from "node:fs";
       import { createInterface } from "node:readline";
+      const pid = Number(readlinkSync("/proc/self")); // in its PID namespace, process.pid is the same for every copy
       const send = (f) => process.stdout.write(JSON.stringify(f) + "\\n");
       send({ type: "hello", name: "watcher", version: "1.0.0", capabilities: ["events"] });
       createInterface({ input: process.stdin }).on("line", (line) => {
         const msg = JSON.parse(line);
-        appendFileSync(${JSON.stringify(record)}, JSON.stringify({ type: msg.type, event: msg.event, status: msg.status, at: Date.now(), pid: process.pid }) + "\\n");
+        appendFileSync(${JSON.stringify(record)}, JSON.stringify({ type: msg.type, event: msg.event, status: msg.status, at: Date.now(), pid }) + "\\n");
         if (msg.type === "hello_ack") {
           send({ type: "subscribe", events: ["subagent_start", "subagent_stop"] });
           send({ type: "ready" });

@@ -131,7 +131,7 @@ describe("installing and approving global extensions", () => {
     expect(existsSync(started)).toBe(true);
     rmSync(started);
 
-    writeFileSync(installed, JSON.stringify({ ...manifest, permissions: { tools: ["read", "bash"] } }));
+    writeFileSync(installed, JSON.stringify({ ...manifest, permissions: { ...manifest.permissions, tools: ["read", "bash"] } }));
     const held = await world.run(["-p", "hi"]);
     expect(held.stdout).toBe("two\n");
     expect(held.stderr).toContain("needs approval: its extension.json now asks for more than you approved (tools); review it and run `zot ext trust notes`");

@@ -44,7 +44,7 @@ describe("diagnostics that say what happened", () => {
     expect(log("stubborn")).toMatch(/did not exit within 200 ms of shutdown; sending SIGTERM\n(.*\n)*\[zot\] did not exit within 200 ms of SIGTERM; sending SIGKILL to its process group\n/);
   });
 
-  it("an extension that exits while a process it started holds its stdout says so; that process is stopped too", async () => {
+  it("an extension that exits while a process it started holds its stdout says so; that process is stopped too (no PID namespace)", async () => {
     const pidFile = join(sb.scratch, "grandchild.pid");
     shExtension("forker", `echo '{"type":"hello","name":"forker","version":"1.0.0"}'
 read ack
@@ -53,12 +53,27 @@ sleep 30 &
 echo $! > ${JSON.stringify(pidFile)}
 exit 3
 `);
-    const t = await startHost(sb);
+    const t = await startHost(sb, { sandbox: { enabled: false } });
     const error = await waitFor(() => t.of("ext_error")[0], "ext_error");
     expect(error.message).toMatch(/^extension "forker" stopped: exited with status 3 unexpectedly; a process it started still held its stdout open \(stopped with its process group\)/);
     expect(log("forker")).toContain("[zot] exited, but its stdout is still open: a process it started inherited it and holds it; zot stops reading it");
     const grandchild = Number(readFileSync(pidFile, "utf8"));
     await waitFor(() => !processRunning(grandchild), "the grandchild to be stopped");
+  });
+
+  it("in its PID namespace, what an extension started dies the moment it exits, stdout and all", async () => {
+    const pidFile = join(sb.scratch, "grandchild.pid");
+    shExtension("forker", `echo '{"type":"hello","name":"forker","version":"1.0.0"}'
+read ack
+echo '{"type":"ready"}'
+sh -c 'read -r me rest < /proc/self/stat; echo $me > ${JSON.stringify(pidFile)}; exec sleep 30' &
+while [ ! -s ${JSON.stringify(pidFile)} ]; do sleep 0.01; done
+exit 3
+`);
+    const t = await startHost(sb);
+    const error = await waitFor(() => t.of("ext_error")[0], "ext_error");
+    expect(error.message).toMatch(/^extension "forker" stopped: exited with status 3 unexpectedly; its commands/);
+    expect(processRunning(Number(readFileSync(pidFile, "utf8")))).toBe(false);
   });
 
   it("a missing #! interpreter is named, not reported as ENOENT on the script", async () => {

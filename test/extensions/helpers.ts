@@ -1,10 +1,10 @@
 // Test support for the extension host: temp $ZOT_HOME and project folders, extensions written
 // as manifests around the programmable Node fixture, a host with short timeouts and a recorder
 // of every host event, and polling helpers. Extensions are always real subprocesses.
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { EventBus } from "../../lib/agent/event-bus.ts";
 import type { HostEvent, ZotEvent } from "../../lib/agent/events.ts";
 import { ExtensionHost, type ExtensionHostOptions, type HostTimeouts } from "../../lib/extensions/host/host.ts";
@@ -76,14 +76,24 @@ export interface ProgramConfig {
   start?: string;
 }
 
-/** Writes `<parent>/<folder>/extension.json` running the programmable fixture; returns the folder. */
+/**
+ * Writes `<parent>/<folder>/extension.json` running a copy of the programmable fixture in that
+ * folder (a sandboxed extension sees nothing of the repository); returns the folder. An extension
+ * with declared permissions but no `fs` scope is granted write access to the folders of its
+ * record and pid files, so tests about other permissions can still read what it saw.
+ */
 export function writeExtension(parent: string, folder: string, config: ProgramConfig,
   manifest: Record<string, unknown> = {}): string {
   const dir = join(parent, folder);
   mkdirSync(dir, { recursive: true });
+  copyFileSync(PROGRAMMABLE, join(dir, "ext.mjs"));
+  const permissions = manifest.permissions as Record<string, unknown> | undefined;
+  const scratch = [config.record, config.pidFile, config.forkGrandchild].filter((p): p is string => p !== undefined).map((p) => dirname(p));
+  const fs = permissions && !permissions.fs && scratch.length > 0 ? { fs: { write: [...new Set(scratch)] } } : {};
   writeFileSync(join(dir, "extension.json"), JSON.stringify({
     name: config.name, version: config.version ?? "1.0.0", exec: process.execPath,
-    args: [PROGRAMMABLE, JSON.stringify(config)], language: "javascript", ...manifest,
+    args: ["./ext.mjs", JSON.stringify(config)], language: "javascript", ...manifest, // run in its folder
+    ...(permissions ? { permissions: { ...permissions, ...fs } } : {}),
   }, null, 2));
   return dir;
 }

@@ -93,6 +93,18 @@ function describeGuard(g: ExtensionReport["interceptors"][number]): string {
   return `${policy}, ${probe}${rewrites}`;
 }
 
+/** How its process runs: the sandbox and its mounts, or full access, and whether in a PID namespace. */
+function isolationLines(report: ExtensionReport): Array<[string, string]> {
+  const i = report.isolation;
+  if (!i) return [];
+  const pid = i.pid_namespace ? "in a PID namespace of its own" : `no PID namespace${i.note ? ` (${i.note.replace(/^no PID namespace: /, "")})` : ""}`;
+  if (!i.sandbox) return [["process:", `full access, ${pid}`]];
+  const lines: Array<[string, string]> = [["process:", `sandboxed with ${i.sandbox}, ${pid}, network ${i.network ? "allowed" : "none"}`],
+    ["mounts ro:", (i.read_only ?? []).join("\n")], ["mounts rw:", (i.read_write ?? []).join("\n")]];
+  if (i.hidden.length) lines.push(["hidden:", i.hidden.join("\n")]);
+  return lines;
+}
+
 export function renderReport(report: ExtensionReport): string {
   const lines = [`${MARK[report.status]} ${report.name}${report.version ? ` ${report.version}` : ""}  [${report.scope}]  ${describeReady(report)}`];
   const field = (label: string, value: string) => lines.push(indent(`    ${label.padEnd(11)}${value}`, `    ${"".padEnd(11)}`));
@@ -114,6 +126,7 @@ export function renderReport(report: ExtensionReport): string {
   if (report.subscriptions.events.length) field("events:", report.subscriptions.events.join(", "));
   if (report.subscriptions.intercept.length) field("intercept:", report.subscriptions.intercept.join(", "));
   for (const line of permissionLines(report)) field(line[0], line[1]);
+  for (const line of isolationLines(report)) field(line[0], line[1]);
   for (const guard of report.interceptors) field("guard:", describeGuard(guard));
   for (const c of report.conflicts) field("conflict:", c);
   for (const w of report.warnings) field("warning:", w);

@@ -59,6 +59,43 @@ export function shebang(path: string): string | undefined {
   }
 }
 
+/** env's options that take a value as the next word (GNU and BSD env). */
+const ENV_VALUE_OPTIONS = new Set(["-u", "--unset", "-C", "--chdir", "-P", "-S", "--split-string"]);
+
+/**
+ * The words `env` sees from a #! line's argument: the kernel passes everything after the
+ * interpreter as one argument, which env splits only after -S (or --split-string).
+ */
+export function envWords(argument: string): string[] {
+  const words = argument.split(/\s+/).filter(Boolean);
+  const first = words[0] ?? "";
+  return /^-[a-zA-Z0-9]*S/.test(first) || first.startsWith("--split-string") ? words : argument === "" ? [] : [argument];
+}
+
+/** The program `env` runs given its arguments: the first word that is not an option, an option's value or NAME=VALUE. */
+export function envProgram(words: string[]): string | undefined {
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i]!;
+    if (word === "--") return words[i + 1];
+    if (word.startsWith("-")) {
+      if (word.startsWith("--")) {
+        if (ENV_VALUE_OPTIONS.has(word)) i++;
+        continue;
+      }
+      // Clustered short options: a value option ends the cluster, its value is the rest or the next word.
+      for (let c = 1; c < word.length; c++) {
+        if (!ENV_VALUE_OPTIONS.has(`-${word[c]}`)) continue;
+        if (c === word.length - 1 && word[c] !== "S") i++;
+        break;
+      }
+      continue;
+    }
+    if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(word)) continue;
+    return word;
+  }
+  return undefined;
+}
+
 /**
  * What is wrong with the `#!` line of script `command`, if anything can be seen: no
  * interpreter, one that does not exist, a name `env` cannot find on PATH, or a carriage return
@@ -72,12 +109,13 @@ export function interpreterProblem(command: string): string | undefined {
     return `cannot run ${command}: its #! line ends with a carriage return (Windows line endings), so the interpreter `
       + `"${line.trim()}\\r" does not exist; save the file with Unix line endings`;
   }
-  const [interpreter = "", ...args] = line.trim().split(/\s+/);
+  const trimmed = line.trim();
+  const interpreter = trimmed.split(/\s+/)[0] ?? "";
   if (interpreter === "") return `cannot run ${command}: its #! line names no interpreter`;
   if (!existsSync(interpreter)) return `cannot run ${command}: its #! interpreter ${interpreter} does not exist`;
   if (basename(interpreter) === "env") {
-    const name = args.find((a) => !a.startsWith("-"));
-    if (name && !onPath(name)) return `cannot run ${command}: its #! line asks ${interpreter} for "${name}", which is not on PATH`;
+    const name = envProgram(envWords(trimmed.slice(interpreter.length).trim()));
+    if (name && !/[\\/]/.test(name) && !onPath(name)) return `cannot run ${command}: its #! line asks ${interpreter} for "${name}", which is not on PATH`;
   }
   return undefined;
 }
@@ -88,4 +126,16 @@ export function interpreterProblem(command: string): string | undefined {
  */
 export function explainSpawnError(command: string, error: NodeJS.ErrnoException): string {
   return (error.code === "ENOENT" ? interpreterProblem(command) : undefined) ?? error.message;
+}
+
+/**
+ * Why `command` (resolveExec's result) cannot be executed, in the words a direct spawn would
+ * give: not found, not executable, or a #! interpreter that is missing. Checked before a
+ * sandbox or PID namespace starts it, since bubblewrap reports such a failure as its own exit 1.
+ */
+export function notRunnable(command: string, pathVar = process.env.PATH): string | undefined {
+  const located = isAbsolute(command) ? command : findOnPath(command, pathVar);
+  if (!located || !existsSync(located)) return `spawn ${command} ENOENT`;
+  if (!isExecutableFile(located)) return `spawn ${command} EACCES`;
+  return interpreterProblem(located);
 }

@@ -8,10 +8,11 @@ import { ExtensionConnection, type InvalidFrame } from "./connection.ts";
 import type { Candidate, DiscoveryScope } from "./discovery.ts";
 import { failureMessage } from "./diagnostics.ts";
 import { commandRegistrationProblem, droppedRegistrationMessage, toolRegistrationProblem } from "./registration-rules.ts";
-import { terminateGroup, waitGroupGone } from "../../process/group.ts";
+import { waitGroupGone } from "../../process/group.ts";
+import type { Isolation } from "../sandbox/for-candidate.ts";
 import { ExtensionPermissions } from "../permissions/extension-permissions.ts";
 import type { HostLimits, HostTimeouts } from "./settings.ts";
-import { describeExit, spawnExtension, type ExtensionProcess, type SpawnRequest } from "./spawn.ts";
+import { describeExit, spawnExtension, type ExtensionProcess } from "./spawn.ts";
 import { describeServer } from "../mcp/manifest-mcp.ts";
 import type { CommandResponseFrame } from "../../protocol/index.ts";
 import type { ToolOutcome } from "../../tools/types.ts";
@@ -34,10 +35,10 @@ export interface ExtensionSink {
   /** A registration broke a rule and was dropped; the extension keeps running. */
   onRegistrationDropped(ext: LoadedExtension, message: string): void;
   /**
-   * Whether and how to sandbox a candidate's process (its manifest declares fs or network);
-   * settles once the machine's sandbox program is known (the bubblewrap probe).
+   * How to isolate a candidate's process (confined to its declared permissions, or in a PID
+   * namespace of its own); settles once the machine's sandbox program is known (the bubblewrap probe).
    */
-  sandboxFor?(candidate: Candidate): Promise<SpawnRequest["sandbox"]>;
+  isolationFor?(candidate: Candidate): Promise<Isolation>;
 }
 
 /** How the host calls an extension that is not driven by protocol frames. */
@@ -82,6 +83,8 @@ export class LoadedExtension {
   readonly settled: Promise<void>;
   process: ExtensionProcess | undefined;
   conn: ExtensionConnection | undefined;
+  /** config.json's `extensions.<name>.env`: variables it gets although they look like credentials. */
+  allowEnv: string[] = [];
 
   /**
    * Set by extension kinds that are not driven by protocol frames (MCP servers): the tool proxy
@@ -126,21 +129,21 @@ export class LoadedExtension {
   /** Spawns the process and runs the handshake; `settled` resolves when it is over. */
   start(): this {
     this.startedAt = Date.now();
-    const sandbox = this.sink.sandboxFor?.(this.candidate);
-    if (!sandbox) this.spawn(undefined);
+    const isolation = this.sink.isolationFor?.(this.candidate);
+    if (!isolation) this.spawn(undefined);
     // Deciding on a sandbox may wait for the bubblewrap probe; the event loop runs meanwhile.
-    else void sandbox.then((s) => this.spawn(s)).catch((err: unknown) => this.fail(`cannot start: ${(err as Error).message}`));
+    else void isolation.then((i) => this.spawn(i)).catch((err: unknown) => this.fail(`cannot start: ${(err as Error).message}`));
     return this;
   }
 
-  private spawn(sandbox: SpawnRequest["sandbox"]): void {
+  private spawn(isolation: Isolation | undefined): void {
     // Shut down (zot stopping, a reload) before its sandbox was decided: it never starts.
     if (this.stopping || this.phase !== "starting") return;
     const manifest = this.candidate.loaded!.manifest;
     let proc: ExtensionProcess;
     try {
       proc = spawnExtension({ name: this.name, dir: this.dir, exec: this.exec, args: manifest.args ?? [],
-        logPath: this.sink.logPath(this.name), sandbox });
+        logPath: this.sink.logPath(this.name), isolation, allowEnv: this.allowEnv });
     } catch (err) {
       // spawn throws synchronously only for arguments it cannot pass to the OS at all, or a sandbox this machine cannot set up.
       this.fail(`cannot start: ${(err as Error).message}`);
@@ -340,18 +343,17 @@ export class LoadedExtension {
     const pid = this.process?.pid;
     if (pid === undefined) return;
     this.process!.rememberDescendants();
-    await this.terminate(pid);
+    await this.terminate(this.process!);
     await this.process!.exited;
     this.process!.stopEscapees();
+    await this.process!.treeGone();
     this.process!.dispose();
   }
 
-  /** SIGTERM, then SIGKILL, to the whole group, saying in the log when SIGKILL was needed. */
-  private async terminate(pid: number): Promise<void> {
+  /** SIGTERM, then SIGKILL, to everything it runs, saying in the log when SIGKILL was needed. */
+  private async terminate(proc: ExtensionProcess): Promise<void> {
     const grace = this.timeouts.shutdownGrace;
-    const gone = await terminateGroup(pid, grace, {
-      onSigkill: () => this.log(`did not exit within ${grace} ms of SIGTERM; sending SIGKILL to its process group`),
-    });
+    const gone = await proc.terminate(grace, () => this.log(`did not exit within ${grace} ms of SIGTERM; sending SIGKILL to its process group`));
     if (!gone) this.log("its process group was still there after SIGKILL");
   }
 
@@ -384,11 +386,12 @@ export class LoadedExtension {
         // The leader may be gone while children it forked still hold the group.
         if (!(await waitGroupGone(proc.pid, exitedInTime ? 50 : 0))) {
           if (exitedInTime) this.log("exited, but processes it started were still running; stopping them");
-          await this.terminate(proc.pid);
+          await this.terminate(proc);
         }
       }
       await proc.exited;
       proc.stopEscapees();
+      await proc.treeGone();
       proc.dispose();
     }
     this.conn?.close("the extension was shut down");

@@ -23,7 +23,7 @@ import { commandKey, type ExtensionToolEntry } from "./registry.ts";
 import { buildReports, type ExtensionReport } from "./report.ts";
 import { routeRuntimeFrame, type RuntimeFrameRoutes } from "./runtime-frames.ts";
 import type { AbsentGuard } from "../permissions/absent-guards.ts";
-import { sandboxForCandidate, type HostSandboxSettings } from "../sandbox/for-candidate.ts";
+import { isolationFor, type HostSandboxSettings } from "../sandbox/for-candidate.ts";
 import type { HostTrust } from "../trust/host-trust.ts";
 import { DEFAULT_LIMITS, DEFAULT_TIMEOUTS, type HostLimits, type HostTimeouts } from "./settings.ts";
 import { ActiveCalls, createToolProxy } from "./tool-proxy.ts";
@@ -131,7 +131,7 @@ export class ExtensionHost implements AgentHooks {
         onRegistrationChange: () => this.set.rebuildRegistry(),
         onRuntimeFailure: (ext, message) => this.onRuntimeFailure(ext, message),
         onRegistrationDropped: (ext, message) => this.publishError(ext, message),
-        sandboxFor: (candidate) => sandboxForCandidate(candidate, options.sandbox ?? { enabled: true }, { cwd: this.cwd, paths }),
+        isolationFor: (candidate) => isolationFor(candidate, options.sandbox ?? { enabled: true }, { cwd: this.cwd, paths }),
       },
     });
   }

@@ -8,6 +8,7 @@ import type { RefusalKind } from "../permissions/extension-permissions.ts";
 import { interceptorReports, type InterceptorProbe, type InterceptorReport } from "./intercept-probe.ts";
 import type { Candidate, DiscoveryScope } from "./discovery.ts";
 import type { LoadedExtension, ReadyMode } from "./extension.ts";
+import type { IsolationReport } from "./spawn.ts";
 import type { ExtensionRegistry } from "./registry.ts";
 import { McpExtension } from "../mcp/mcp-extension.ts";
 import { describeServer, isHttpConfig } from "../mcp/manifest-mcp.ts";
@@ -55,6 +56,8 @@ export interface ExtensionReport {
   permissions: PermissionsReport | null;
   /** Each intercepted event: its failure policy and, in doctor, how its probe went. */
   interceptors: InterceptorReport[];
+  /** How its process was isolated (sandbox, mounts, PID namespace); null when it was not started. */
+  isolation: IsolationReport | null;
 }
 
 /** Requested (the manifest's `permissions`, null: none, full access) against granted and refused. */
@@ -100,6 +103,7 @@ function base(c: Candidate, paths: ZotPaths): ExtensionReport {
     log_path: c.loaded?.kind === "protocol" || c.loaded?.kind === "mcp" ? extensionLogPath(paths, c.name) : null,
     permissions: permissionsOf(manifest),
     interceptors: [],
+    isolation: null,
     ...(c.source ? { source: c.source } : {}),
   };
 }
@@ -146,6 +150,7 @@ export function buildReports(candidates: readonly Candidate[], loaded: ReadonlyM
     report.log_path = ext.logPath ?? report.log_path;
     report.permissions = permissionsOf(c.loaded?.manifest, ext);
     report.interceptors = interceptorReports(ext, probes(ext));
+    report.isolation = ext.process?.isolation ?? null;
     if (ext instanceof McpExtension) report.mcp = mcpReport(ext);
     return report;
   });

@@ -4,14 +4,19 @@
 // diagnostics to the same log, prefixed `[zot]`.
 import { spawn, type ChildProcessByStdio } from "node:child_process";
 import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { constants } from "node:os";
 import { dirname } from "node:path";
-import type { Readable, Writable } from "node:stream";
+import { PassThrough, type Readable, type Writable } from "node:stream";
 import { ZOT_VERSION } from "../../version.ts";
-import { processAlive, trackGroup, untrackGroup } from "../../process/group.ts";
-import { descendantsOf, killMarked, killSnapshot, newRunMarker, type ProcessIdentity, RUN_MARKER_VAR, trackMarker, untrackMarker } from "../../process/escapees.ts";
-import { withoutCredentials } from "../permissions/manifest-permissions.ts";
-import { sandboxCommand, type SandboxOptions, type SandboxProgram, type SandboxRequest } from "../sandbox/launch.ts";
-import { explainSpawnError, interpreterProblem, resolveExec } from "./exec-resolve.ts";
+import { processAlive, terminateGroup, trackGroup, untrackGroup } from "../../process/group.ts";
+import { namespaceHoldsPipe, terminateNamespace } from "../../process/namespace.ts";
+import { descendantsOf, killMarked, killSnapshot, newRunMarker, snapshotAlive, type ProcessIdentity, RUN_MARKER_VAR, trackMarker, untrackMarker } from "../../process/escapees.ts";
+import { confinedEnv, withoutCredentials } from "../permissions/extension-env.ts";
+import { isolatedArgs } from "../sandbox/bwrap.ts";
+import type { Isolation } from "../sandbox/for-candidate.ts";
+import { sandboxCommand } from "../sandbox/launch.ts";
+import { existing } from "../sandbox/plan.ts";
+import { explainSpawnError, interpreterProblem, notRunnable, resolveExec } from "./exec-resolve.ts";
 import { bundledBun, extensionEnv, pythonSdkDir } from "./sdk-env.ts";
 
 export interface ExitStatus {
@@ -33,14 +38,10 @@ export interface SpawnRequest {
   cwd?: string;
   /** Added to zot's environment for extensions. */
   env?: Record<string, string>;
-  /**
-   * Run it in an OS sandbox built from this grant (its manifest declares fs or network) with
-   * `program` (findSandboxProgram: it may say there is none), or `disabled` to run such an
-   * extension unsandboxed (--no-sandbox). Absent: no sandbox.
-   */
-  sandbox?: (Pick<SandboxRequest, "grant" | "dataDir" | "project" | "home" | "privateDirs">
-    & { disabled?: false; program: SandboxProgram; options?: SandboxOptions })
-    | { disabled: true };
+  /** How to isolate it (isolationFor); absent: started as it is, as an embedder or a test asks. */
+  isolation?: Isolation;
+  /** Variables it gets although they look like credentials (config.json `extensions.<name>.env`). */
+  allowEnv?: string[];
 }
 
 /** A running (or failed-to-start) extension subprocess. */
@@ -67,10 +68,21 @@ export interface ExtensionProcess {
   dispose(): void;
   /** hello_ack's data_dir: a writable folder of its own when sandboxed, else its folder. */
   readonly dataDir: string;
-  /** How it is sandboxed ("bubblewrap", "sandbox-exec"), or undefined when it is not. */
-  readonly sandboxed: string | undefined;
+  /** How it was isolated: the sandbox, its mounts, the PID namespace (doctor shows it). */
+  readonly isolation: IsolationReport;
+  /**
+   * SIGTERM to what it runs, up to `graceMs` to exit, then SIGKILL; resolves true once it is gone.
+   * In a PID namespace the SIGTERM goes to the processes inside (the namespace has a session of
+   * its own) and the SIGKILL to bubblewrap, which takes the namespace down with it.
+   */
+  terminate(graceMs: number, onSigkill: () => void): Promise<boolean>;
   /** Remembers its process tree now (before it is asked to stop), for stopEscapees. */
   rememberDescendants(): void;
+  /**
+   * Waits up to `ms` for the remembered tree to be gone (Linux): processes of a PID namespace die
+   * with it, but the kernel may still be finishing them when bubblewrap has exited.
+   */
+  treeGone(ms?: number): Promise<boolean>;
   /**
    * Stops processes it started that left its process group (setsid) and outlived it: those
    * that carry its run marker, their descendants, and the remembered tree. Linux only
@@ -134,24 +146,70 @@ export function openExtensionLog(path: string, what: string): ExtensionLog {
  * how long after stdout's end of file a process that is exiting gets to report its exit.
  */
 const STDOUT_LINGER_MS = 250;
+/** How often zot looks whether an extension in a PID namespace still holds its stdout (it gives no end of file). */
+const NAMESPACE_STDOUT_POLL_MS = 500;
 
-/** The program and arguments to spawn: the extension's own, or the sandbox wrapping them. */
-function launchLine(request: SpawnRequest, command: string): { program: string; args: string[]; dataDir: string; sandboxed?: string; grantedEnv?: string[]; notes: string[] } {
-  const sandbox = request.sandbox;
-  if (!sandbox) return { program: command, args: request.args, dataDir: request.dir, notes: [] };
-  if (sandbox.disabled) {
-    return { program: command, args: request.args, dataDir: request.dir,
-      notes: ["warning: its manifest declares fs or network permissions, but --no-sandbox runs it unsandboxed, with full access to files and network"] };
+/** How an extension process was isolated, as `zot ext doctor` reports it (snake_case: written out as is). */
+export interface IsolationReport {
+  /** The OS sandbox confining it to its permissions, or null (full access, or --no-sandbox). */
+  sandbox: "bubblewrap" | "sandbox-exec" | null;
+  /** Whether it runs in a PID namespace of its own (everything it starts dies with it). */
+  pid_namespace: boolean;
+  /** Host paths mounted read-only and read-write (real paths), for a sandbox; null otherwise. */
+  read_only: string[] | null;
+  read_write: string[] | null;
+  network: boolean | null;
+  /** Host paths covered inside (what only root may read), for a sandbox as root. */
+  hidden: string[];
+  /** Why it is not isolated further, when it could be. */
+  note?: string;
+}
+
+interface LaunchLine {
+  program: string;
+  args: string[];
+  dataDir: string;
+  env: NodeJS.ProcessEnv;
+  isolation: IsolationReport;
+  notes: string[];
+}
+
+const unconfined = (pidNamespace: boolean, note?: string): IsolationReport =>
+  ({ sandbox: null, pid_namespace: pidNamespace, read_only: null, read_write: null, network: null, hidden: [], ...(note ? { note } : {}) });
+
+/** The program, arguments and environment to spawn: the extension's own, or the sandbox wrapping them. */
+function launchLine(request: SpawnRequest, command: string): LaunchLine {
+  const isolation = request.isolation;
+  const cwd = request.cwd ?? request.dir;
+  const fullEnv = () => withoutCredentials(extensionEnv(), request.allowEnv);
+  if (!isolation) return { program: command, args: request.args, dataDir: request.dir, env: extensionEnv(), isolation: unconfined(false), notes: [] };
+  if (isolation.kind === "none") {
+    return { program: command, args: request.args, dataDir: request.dir, env: fullEnv(), isolation: unconfined(false, `no PID namespace: ${isolation.why}`),
+      notes: [`full access, without a PID namespace (${isolation.why}): a process it starts that leaves its process group can outlive it`] };
+  }
+  if (isolation.kind === "isolated") {
+    return { program: isolation.bwrap, args: isolatedArgs(cwd, command, request.args), dataDir: request.dir, env: fullEnv(),
+      isolation: unconfined(true), notes: ["full access, in a PID namespace of its own (bubblewrap)"] };
+  }
+  if (isolation.kind === "disabled") {
+    return { program: command, args: request.args, dataDir: request.dir, env: fullEnv(), isolation: unconfined(false, "--no-sandbox"),
+      notes: ["warning: its manifest declares permissions, but --no-sandbox runs it unsandboxed, with full access to files and network"] };
   }
   const sdk = pythonSdkDir();
   const bun = bundledBun();
-  // Throws SandboxUnavailableError, which the caller reports as "cannot start".
-  const wrapped = sandboxCommand({ name: request.name, dir: request.dir, command, args: request.args, grant: sandbox.grant,
-    dataDir: sandbox.dataDir, project: sandbox.project, home: sandbox.home, privateDirs: sandbox.privateDirs, sdkDirs: sdk ? [sdk] : [], ...(bun ? { bun } : {}) },
-  sandbox.program, sandbox.options);
-  return { program: wrapped.command, args: wrapped.args, dataDir: sandbox.dataDir, sandboxed: wrapped.mechanism, grantedEnv: sandbox.grant.env ?? [],
-    notes: [`sandboxed with ${wrapped.mechanism}: read-only ${wrapped.plan.readOnly.join(", ")}; read-write ${wrapped.plan.readWrite.join(", ")}; `
-      + `network ${wrapped.plan.network ? "allowed" : "none"}`, ...wrapped.plan.warnings.map((w) => `warning: ${w}`)] };
+  // Throws SandboxUnavailableError or InterpreterError, which the caller reports as "cannot start".
+  const wrapped = sandboxCommand({ name: request.name, dir: request.dir, command, args: request.args, grant: isolation.grant,
+    dataDir: isolation.dataDir, project: isolation.project, home: isolation.home, privateDirs: isolation.privateDirs, rootOnly: isolation.rootOnly,
+    sdkDirs: sdk ? [sdk] : [], ...(bun ? { bun } : {}) }, isolation.program, isolation.options);
+  const { plan } = wrapped;
+  const hidden = [...plan.hidden.files, ...plan.hidden.dirs];
+  return { program: wrapped.command, args: wrapped.args, dataDir: plan.readWrite[0] ?? isolation.dataDir,
+    env: confinedEnv(extensionEnv(), [...(isolation.grant.env ?? []), ...(request.allowEnv ?? [])], plan.network),
+    isolation: { sandbox: wrapped.mechanism, pid_namespace: wrapped.mechanism === "bubblewrap", read_only: existing(plan.readOnly),
+      read_write: existing(plan.readWrite), network: plan.network, hidden },
+    notes: [`sandboxed with ${wrapped.mechanism}: read-only ${existing(plan.readOnly).join(", ")}; read-write ${existing(plan.readWrite).join(", ")}; `
+      + `network ${plan.network ? "allowed" : "none"}${hidden.length ? `; hidden (only root may read them): ${hidden.join(", ")}` : ""}`,
+    ...plan.warnings.map((w) => `warning: ${w}`)] };
 }
 
 export function spawnExtension(request: SpawnRequest): ExtensionProcess {
@@ -169,12 +227,15 @@ export function spawnExtension(request: SpawnRequest): ExtensionProcess {
     }
     throw err;
   }
+  // Inside bubblewrap a program that cannot run is only its exit 1: say why as a direct spawn would.
+  const problem = line.program !== command ? notRunnable(command) : undefined;
+  if (problem) return processThatCouldNotStart(line, { logPath: logFd === undefined ? undefined : request.logPath, fd: logFd }, problem);
   const marker = newRunMarker();
   let child: ChildProcessByStdio<Writable, Readable, null>;
   try {
     child = spawn(line.program, line.args, {
       cwd: request.cwd ?? request.dir,
-      env: { ...(line.sandboxed ? withoutCredentials(extensionEnv(), line.grantedEnv) : extensionEnv()), ...request.env, [RUN_MARKER_VAR]: marker },
+      env: { ...line.env, ...request.env, [RUN_MARKER_VAR]: marker },
       detached: true, // its own process group: signals reach everything it forks
       stdio: ["pipe", "pipe", logFd ?? "ignore"],
       windowsHide: true,
@@ -207,6 +268,9 @@ export function spawnExtension(request: SpawnRequest): ExtensionProcess {
   });
   // 127 is `env`'s "command not found": a #! line naming a program that is not there.
   const exitStatus = (code: number | null, signal: NodeJS.Signals | null): ExitStatus => {
+    // bubblewrap's init exits 128+N when the extension was killed by signal N.
+    const killedBy = line.isolation.pid_namespace && code !== null ? signalOfStatus(code) : undefined;
+    if (killedBy) return { code: null, signal: killedBy };
     const why = code === 127 ? interpreterProblem(command) : undefined;
     return { code, signal, ...(why ? { error: why } : {}) };
   };
@@ -241,6 +305,17 @@ export function spawnExtension(request: SpawnRequest): ExtensionProcess {
     };
     child.stdout.once("end", onEof);
     child.stdout.once("close", onEof);
+    // In a PID namespace bubblewrap keeps a copy of the pipe: watch who inside still holds it.
+    if (line.isolation.pid_namespace && pid !== undefined) {
+      const watch = setInterval(() => {
+        if (status) return clearInterval(watch);
+        if (namespaceHoldsPipe(pid) !== false || status) return;
+        clearInterval(watch);
+        resolveEarly(true);
+      }, NAMESPACE_STDOUT_POLL_MS);
+      watch.unref();
+      void exited.then(() => clearInterval(watch));
+    }
   });
 
   return {
@@ -254,9 +329,19 @@ export function spawnExtension(request: SpawnRequest): ExtensionProcess {
     exitStatus: () => status,
     log,
     dataDir: line.dataDir,
-    sandboxed: line.sandboxed,
+    isolation: line.isolation,
+    terminate: (graceMs, onSigkill) => (pid === undefined ? Promise.resolve(true)
+      : line.isolation.pid_namespace ? terminateNamespace(pid, graceMs, onSigkill) : terminateGroup(pid, graceMs, { onSigkill })),
     rememberDescendants() {
       if (pid !== undefined && process.platform === "linux") remembered = descendantsOf(pid);
+    },
+    async treeGone(ms = 2_000) {
+      const deadline = Date.now() + ms;
+      while (snapshotAlive(remembered)) {
+        if (Date.now() >= deadline) return false;
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      return true;
     },
     stopEscapees() {
       const stopped = killMarked(marker) + killSnapshot(remembered);
@@ -268,6 +353,31 @@ export function spawnExtension(request: SpawnRequest): ExtensionProcess {
     dispose() {
       closeLog(logFd);
       logFd = undefined;
+    },
+  };
+}
+
+/** The signal a shell-style exit status 128+N stands for, if any. */
+function signalOfStatus(code: number): NodeJS.Signals | undefined {
+  if (code <= 128 || code >= 128 + 65) return undefined;
+  return (Object.entries(constants.signals) as Array<[NodeJS.Signals, number]>).find(([, n]) => n === code - 128)?.[0];
+}
+
+/** The process of a command that cannot be run at all: it has exited with `error` before it started. */
+function processThatCouldNotStart(line: LaunchLine, log: { logPath: string | undefined; fd: number | undefined }, error: string): ExtensionProcess {
+  let fd = log.fd;
+  const status: ExitStatus = { code: null, signal: null, error };
+  // stdout never ends: the exit, not a disconnect, is what the extension reports.
+  const stdout = new PassThrough();
+  return {
+    pid: undefined, stdin: new PassThrough(), stdout, command: line.program, logPath: log.logPath,
+    exited: Promise.resolve(status), stdoutClosedEarly: Promise.resolve(false), exitStatus: () => status,
+    log: (message) => writeLogLine(fd, message), dataDir: line.dataDir, isolation: line.isolation,
+    terminate: async () => true, rememberDescendants() {}, treeGone: async () => true, stopEscapees: () => 0,
+    dispose() {
+      stdout.destroy();
+      closeLog(fd);
+      fd = undefined;
     },
   };
 }

@@ -8,6 +8,7 @@ import { errorOutcome } from "../../tools/types.ts";
 import { LoadedExtension, type ExtensionBridge } from "../host/extension.ts";
 import { commandRegistrationProblem, toolRegistrationProblem } from "../host/registration-rules.ts";
 import { describeExit, openExtensionLog, spawnExtension, type ExtensionLog } from "../host/spawn.ts";
+import type { Isolation } from "../sandbox/for-candidate.ts";
 import type { McpServerInfo, McpSession } from "./client.ts";
 import { isHttpConfig, type McpServerConfig } from "./manifest-mcp.ts";
 import { fillPromptArguments, promptUsage } from "./prompt-args.ts";
@@ -50,32 +51,46 @@ export class McpExtension extends LoadedExtension {
 
   override start(): this {
     this.startedAt = Date.now();
-    const logPath = this.sink.logPath(this.name);
     const config = this.config;
     if (isHttpConfig(config)) {
-      this.httpLog = openExtensionLog(logPath, `connecting to MCP server ${this.name}: ${config.url}`);
-    } else {
-      try {
-        // A server runs in the project, as other agent CLIs run it; a relative cwd is the folder's.
-        const cwd = config.cwd === undefined ? this.sink.cwd() : isAbsolute(config.cwd) ? config.cwd : resolve(this.dir, config.cwd);
-        this.process = spawnExtension({ name: this.name, dir: this.dir, exec: config.command, args: config.args ?? [],
-          logPath, cwd, env: config.env });
-      } catch (err) {
-        this.fail(`cannot start: ${(err as Error).message}`);
-        return this;
-      }
-      void this.process.exited.then((status) => {
-        if (this.closing || this.stopping || this.phase === "failed" || this.phase === "stopped") return;
-        this.fail(`${describeExit(status)} ${this.phase === "starting" ? "before answering MCP initialize" : "unexpectedly"}`);
-      });
+      this.httpLog = openExtensionLog(this.sink.logPath(this.name), `connecting to MCP server ${this.name}: ${config.url}`);
+      this.begin();
+      return this;
     }
+    const isolation = this.sink.isolationFor?.(this.candidate);
+    if (!isolation) this.spawnServer(config, undefined);
+    // Deciding on a sandbox may wait for the bubblewrap probe; the event loop runs meanwhile.
+    else void isolation.then((i) => this.spawnServer(config, i)).catch((err: unknown) => this.fail(`cannot start: ${(err as Error).message}`));
+    return this;
+  }
+
+  private spawnServer(config: Exclude<McpServerConfig, { url: string }>, isolation: Isolation | undefined): void {
+    // Shut down (zot stopping, a reload) before its sandbox was decided: it never starts.
+    if (this.stopping || this.closing || this.phase !== "starting") return;
+    try {
+      // A server runs in the project, as other agent CLIs run it; a relative cwd is the folder's.
+      const cwd = config.cwd === undefined ? this.sink.cwd() : isAbsolute(config.cwd) ? config.cwd : resolve(this.dir, config.cwd);
+      this.process = spawnExtension({ name: this.name, dir: this.dir, exec: config.command, args: config.args ?? [],
+        logPath: this.sink.logPath(this.name), cwd, env: config.env, isolation, allowEnv: this.allowEnv });
+    } catch (err) {
+      this.fail(`cannot start: ${(err as Error).message}`);
+      return;
+    }
+    void this.process.exited.then((status) => {
+      if (this.closing || this.stopping || this.phase === "failed" || this.phase === "stopped") return;
+      this.fail(`${describeExit(status)} ${this.phase === "starting" ? "before answering MCP initialize" : "unexpectedly"}`);
+    });
+    this.begin();
+  }
+
+  /** The connection to the server, under the start-up deadline. */
+  private begin(): void {
     for (const warning of this.warnings) this.log(`warning: ${warning}`);
     this.helloTimer = setTimeout(() => {
       this.readyMode = "timeout";
       this.fail(`did not answer MCP initialize (and list its tools) within ${this.timeouts.mcpStart} ms`);
     }, this.timeouts.mcpStart);
     void this.connect();
-    return this;
   }
 
   private async connect(): Promise<void> {

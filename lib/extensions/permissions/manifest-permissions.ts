@@ -57,7 +57,7 @@ export interface PermissionGrant {
   fs?: { read: string[]; write: string[] };
   /** undefined: no network scope declared. */
   network?: "none" | "all" | string[];
-  /** Credential-like variables a sandboxed process still gets (see withoutCredentials). */
+  /** Variables beyond the allowlist a sandboxed process gets (see confinedEnv). */
   env?: string[];
 }
 
@@ -78,24 +78,10 @@ export function grantFromManifest(permissions: ManifestPermissions | undefined):
   };
 }
 
-/** Names that usually hold secrets: API keys, tokens, passwords, credentials. */
-const CREDENTIAL_NAME = /(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?|AUTH)(_|$)/i;
-
-/**
- * The environment of a sandboxed process: zot's own, minus variables whose names look like
- * credentials (provider API keys, ZOT_RPC_TOKEN, cloud secrets) unless `permissions.env` lists
- * them. Least privilege: a process scoped to some files has no use for the user's keys.
- */
-export function withoutCredentials(env: NodeJS.ProcessEnv, granted: readonly string[] = []): NodeJS.ProcessEnv {
-  const kept: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(env)) if (!CREDENTIAL_NAME.test(name) || granted.includes(name)) kept[name] = value;
-  return kept;
-}
-
 export const isGranted = (grant: NameGrant, name: string): boolean => grant === "all" || grant.has(name);
 
-/** True when the process itself must run in an OS sandbox: the manifest scopes files or network. */
-export const needsSandbox = (grant: PermissionGrant): boolean => grant.fs !== undefined || grant.network !== undefined;
+/** True when the process itself runs in an OS sandbox: the manifest declares permissions, so it gets only what they list. */
+export const needsSandbox = (grant: PermissionGrant): boolean => !grant.full;
 
 /** The policy `onFailure` sets for `event`, or undefined when it says nothing about it. */
 export function explicitFailurePolicy(onFailure: OnFailure | undefined, event: string): FailurePolicy | undefined {

@@ -1,7 +1,11 @@
-// Linux: the bubblewrap command line for a sandbox plan. The new root holds only what the plan
-// lists (system folders read-only, a private /tmp, /dev and /proc), a PID namespace whose first
-// process takes every other one down with it (so nothing the extension starts can outlive it),
-// and no network namespace unless the plan allows network.
+// Linux: the bubblewrap command lines. Every extension zot starts on Linux runs in a PID
+// namespace of its own whose first process takes every other one down with it, in a session of
+// its own, dying with zot (so nothing it starts can outlive it, even when zot is killed -9):
+// - confined (its manifest declares permissions): a new root holding only what the plan lists
+//   (system folders read-only, a private /tmp, /dev and /proc), a user namespace without any
+//   capability (so root cannot remount what it was given read-only), what only root may read in
+//   /etc hidden, and no network namespace unless the plan allows network;
+// - isolated (full access): the whole file system and network as they are, in a PID namespace.
 import { execFile } from "node:child_process";
 import { lstatSync, readlinkSync } from "node:fs";
 import type { SandboxPlan } from "./plan.ts";
@@ -18,12 +22,17 @@ function isSymlink(path: string): boolean {
 /** Where a host with network resolves names from when /etc/resolv.conf points there. */
 const RESOLVER_PATHS = ["/run/systemd/resolve", "/run/resolvconf"];
 
+/** The namespaces and process rules every confined sandbox gets (the probe tries exactly these). */
+const CONFINED = ["--unshare-user", "--cap-drop", "ALL", "--unshare-pid", "--unshare-ipc", "--die-with-parent", "--new-session"];
+/** The namespace a full-access extension gets: its process tree only. */
+const ISOLATED = ["--unshare-pid", "--die-with-parent", "--new-session"];
+
 /**
  * bwrap's arguments (without the program) for `plan`, ending with `--` before the command.
  * `systemPaths` that are symlinks on the host (merged /usr: /bin → usr/bin) stay symlinks.
  */
 export function bwrapArgs(plan: SandboxPlan, command: string, args: string[], options: { tempGranted: boolean; systemPaths: string[] }): string[] {
-  const out = ["--unshare-pid", "--unshare-ipc", "--die-with-parent"];
+  const out = [...CONFINED];
   if (!plan.network) out.push("--unshare-net");
   out.push("--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp");
   const readOnly = plan.network ? [...plan.readOnly, ...RESOLVER_PATHS] : plan.readOnly;
@@ -32,33 +41,45 @@ export function bwrapArgs(plan: SandboxPlan, command: string, args: string[], op
     else out.push("--ro-bind", path, path);
   }
   for (const path of existing(plan.readWrite)) out.push("--bind", path, path);
+  // Covered after everything is mounted, so no later bind can show them again.
+  for (const file of plan.hidden.files) out.push("--ro-bind", "/dev/null", file);
+  for (const dir of plan.hidden.dirs) out.push("--tmpfs", dir, "--remount-ro", dir);
   // TMPDIR may name a folder that does not exist inside; the private /tmp always does.
   if (!options.tempGranted) out.push("--setenv", "TMPDIR", "/tmp");
   out.push("--chdir", plan.cwd, "--", command, ...args);
   return out;
 }
 
+/** bwrap's arguments for a full-access extension: everything as it is, in its own PID namespace. */
+export function isolatedArgs(cwd: string, command: string, args: string[]): string[] {
+  return ["--bind", "/", "/", "--dev-bind", "/dev", "/dev", ...ISOLATED, "--chdir", cwd, "--", command, ...args];
+}
+
+export type BwrapUse = "confined" | "isolated";
+
 const PROBE_TIMEOUT_MS = 5_000;
+const PROBES: Record<BwrapUse, string[]> = {
+  confined: [...CONFINED, "--unshare-net", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--", "true"],
+  isolated: ["--bind", "/", "/", "--dev-bind", "/dev", "/dev", ...ISOLATED, "--", "true"],
+};
 const probes = new Map<string, Promise<string | undefined>>();
 
 /**
- * Why bubblewrap at `bwrap` cannot set up a sandbox here (not installed, user namespaces
- * disabled, …), or undefined when it can. Checked once per path and process, without blocking
- * the event loop (the probe takes 30–130 ms): every sandboxed start shares the same probe.
+ * Why bubblewrap at `bwrap` cannot set up a sandbox of this kind here (not installed, user
+ * namespaces disabled, …), or undefined when it can. Checked once per path, kind and process,
+ * without blocking the event loop: every start shares the same probe.
  */
-export function bwrapProblem(bwrap: string): Promise<string | undefined> {
-  let probe = probes.get(bwrap);
+export function bwrapProblem(bwrap: string, use: BwrapUse = "confined"): Promise<string | undefined> {
+  const key = `${use}\0${bwrap}`;
+  let probe = probes.get(key);
   if (!probe) {
-    probe = probeBwrap(bwrap);
-    probes.set(bwrap, probe);
+    probe = probeBwrap(bwrap, PROBES[use]);
+    probes.set(key, probe);
   }
   return probe;
 }
 
-/** A trivial sandbox with the same namespaces as the real ones. */
-function probeBwrap(bwrap: string): Promise<string | undefined> {
-  const args = ["--unshare-pid", "--unshare-ipc", "--unshare-net", "--die-with-parent",
-    "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--", "true"];
+function probeBwrap(bwrap: string, args: string[]): Promise<string | undefined> {
   return new Promise((resolve) => {
     execFile(bwrap, args, { encoding: "utf8", timeout: PROBE_TIMEOUT_MS }, (error, _stdout, stderr) => {
       if (!error) return resolve(undefined);

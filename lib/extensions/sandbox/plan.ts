@@ -4,8 +4,10 @@
 // programs and libraries, its interpreter, zot's SDKs, its own folder (read-only unless granted)
 // and its data folder.
 import { existsSync, realpathSync } from "node:fs";
-import { basename, dirname, isAbsolute, resolve } from "node:path";
-import { expandFsPath, type PermissionGrant, type PlaceholderValues } from "../permissions/manifest-permissions.ts";
+import { basename, dirname } from "node:path";
+import type { PermissionGrant, PlaceholderValues } from "../permissions/manifest-permissions.ts";
+import { resolveGrant } from "./grant-paths.ts";
+import type { RootOnlyEntries } from "./root-only.ts";
 
 /** System folders every sandboxed program reads (programs, libraries, configuration). */
 export const LINUX_SYSTEM_PATHS = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt"];
@@ -23,6 +25,8 @@ export interface SandboxPlan {
   cwd: string;
   /** Said in the extension's log when it starts (for example, a host list that is not enforced). */
   warnings: string[];
+  /** Host files and folders covered inside (what only root may read, when zot runs as root). */
+  hidden: RootOnlyEntries;
 }
 
 export interface SandboxContext {
@@ -35,7 +39,7 @@ export interface SandboxContext {
   /** The temporary folder `{temp}` stands for. */
   temp: string;
   home: string;
-  /** Programs it runs by absolute path (exec, its #! interpreter, the bun zot carries). */
+  /** Real paths of the programs it runs (programsToMount: exec, its #! interpreter, env's program). */
   programs: string[];
   /** Folders of zot's own SDKs (Python). */
   sdkDirs: string[];
@@ -43,6 +47,8 @@ export interface SandboxContext {
   files?: string[];
   /** Folders a program's installation folder must never contain ($ZOT_HOME: credentials). */
   privateDirs?: string[];
+  /** What only root may read in the system folders (rootOnlyEntries), to be hidden. */
+  rootOnly?: RootOnlyEntries;
 }
 
 /**
@@ -70,18 +76,12 @@ function realOrSelf(path: string): string {
 
 const isUnder = (path: string, roots: string[]) => roots.some((root) => path === root || path.startsWith(`${root}/`));
 
-/** Sandbox plan for an extension whose manifest declares `fs` or `network`. */
+/** Sandbox plan for an extension whose manifest declares permissions. */
 export function planSandbox(grant: PermissionGrant, context: SandboxContext, systemPaths = LINUX_SYSTEM_PATHS): SandboxPlan {
   const values: PlaceholderValues = {
     extension: context.dir, project: context.project, temp: context.temp, data: context.dataDir, home: context.home,
   };
   const warnings: string[] = [];
-  const expand = (path: string) => {
-    const expanded = expandFsPath(path, values);
-    if (isAbsolute(expanded)) return resolve(expanded);
-    warnings.push(`fs path "${path}" is neither absolute nor starts with a placeholder; ignored`);
-    return undefined;
-  };
   const readOnly = [...systemPaths];
   // An installation folder that is the home folder, ~/.local or a parent of zot's own state would
   // show far more than a program: then only the program itself is mounted.
@@ -93,22 +93,23 @@ export function planSandbox(grant: PermissionGrant, context: SandboxContext, sys
     readOnly.push(tooWide(prefix) ? realOrSelf(program) : prefix);
   }
   readOnly.push(...(context.files ?? []).map(realOrSelf));
-  readOnly.push(...context.sdkDirs, context.dir);
-  for (const path of grant.fs?.read ?? []) {
-    const expanded = expand(path);
-    if (expanded) readOnly.push(expanded);
-  }
-  const readWrite = [context.dataDir];
-  for (const path of grant.fs?.write ?? []) {
-    const expanded = expand(path);
-    if (expanded) readWrite.push(expanded);
-  }
+  readOnly.push(...context.sdkDirs.map(realOrSelf), realOrSelf(context.dir));
+  // Write grants first: a symlink inside a folder the sandbox can write is never followed.
+  const readWrite = [realOrSelf(context.dataDir)];
+  const mount = (path: string, into: string[]) => {
+    const resolved = resolveGrant(path, values, readWrite);
+    if (resolved.path) into.push(resolved.path);
+    else warnings.push(resolved.refused!);
+  };
+  for (const path of grant.fs?.write ?? []) mount(path, readWrite);
+  for (const path of grant.fs?.read ?? []) mount(path, readOnly);
   const network = grant.network === "all";
   if (Array.isArray(grant.network) && grant.network.length > 0) {
     warnings.push(`network lists hosts (${grant.network.join(", ")}), which zot's sandbox cannot enforce; `
       + `the extension runs without network. Declare "network": "all" to allow every host`);
   }
-  return { readOnly: unique(readOnly), readWrite: unique(readWrite), network, cwd: context.dir, warnings };
+  return { readOnly: unique(readOnly), readWrite: unique(readWrite), network, cwd: realOrSelf(context.dir), warnings,
+    hidden: context.rootOnly ?? { files: [], dirs: [] } };
 }
 
 function unique(paths: string[]): string[] {

@@ -1,6 +1,6 @@
 // Whether a manifest's permissions ask for more than the ones the user approved: the test that
 // decides whether an approved global extension still starts after its manifest changed.
-import { grantFromManifest, needsSandbox, type ManifestPermissions, type NameGrant, type PermissionGrant } from "../permissions/manifest-permissions.ts";
+import { grantFromManifest, type ManifestPermissions, type NameGrant, type PermissionGrant } from "../permissions/manifest-permissions.ts";
 
 const namesWiden = (now: NameGrant, approved: NameGrant) =>
   approved !== "all" && (now === "all" || [...now].some((name) => !approved.has(name)));
@@ -21,9 +21,7 @@ export function widenedScopes(now: ManifestPermissions | undefined, approved: Ma
   const more: string[] = [];
   if (someOutside(n.env ?? [], a.env ?? [])) more.push("env");
   for (const kind of ["tools", "events", "intercept", "ui"] as const) if (namesWiden(n[kind], a[kind])) more.push(kind);
-  // Without fs and network scopes the process runs unsandboxed: every file and the network.
-  if (needsSandbox(a) && !needsSandbox(n)) return [...more, "unsandboxed files and network"];
-  if (!needsSandbox(a)) return more;
+  // Both are confined to what they list: fs and network are compared as written.
   const read = n.fs?.read ?? [];
   const write = n.fs?.write ?? [];
   if (someOutside(read, [...(a.fs?.read ?? []), ...(a.fs?.write ?? [])])) more.push("fs read");

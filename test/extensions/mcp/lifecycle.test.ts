@@ -25,8 +25,8 @@ const ctx = (signal = new AbortController().signal) => ({ cwd: sb.cwd, signal })
 /** A server whose `wait` tool never answers and records the cancellation it receives. */
 function waitingServer(record: string): string {
   return writeScript(sb.scratch, "waiting.mjs", sdkServerSource(`
-import { appendFileSync, writeFileSync } from "node:fs";
-writeFileSync(${JSON.stringify(`${record}.pid`)}, String(process.pid));
+import { appendFileSync, readlinkSync, writeFileSync } from "node:fs";
+writeFileSync(${JSON.stringify(`${record}.pid`)}, readlinkSync("/proc/self"));
 server.registerTool("wait", { description: "waits until cancelled" }, (extra) => new Promise(() => {
   appendFileSync(${JSON.stringify(record)}, "started\\n");
   extra.signal.addEventListener("abort", () => appendFileSync(${JSON.stringify(record)}, "cancelled\\n"));
@@ -86,7 +86,7 @@ describe("MCP extension lifecycle", () => {
   it("a server that never answers initialize is stopped at the start-up deadline", async () => {
     const pidFile = join(sb.scratch, "hang.pid");
     const script = writeScript(sb.scratch, "hang.mjs",
-      `import { writeFileSync } from "node:fs"; writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000);`);
+      `import { readlinkSync, writeFileSync } from "node:fs"; writeFileSync(${JSON.stringify(pidFile)}, readlinkSync("/proc/self")); setInterval(() => {}, 1000);`);
     writeMcpExtension(sb.globalDir, "hangs", { command: process.execPath, args: [script] });
     const started = Date.now();
     const t = await startHost(sb, { timeouts: { mcpStart: 1000 } });
@@ -99,7 +99,7 @@ describe("MCP extension lifecycle", () => {
   it("shutting down while a server is still starting stops it without calling it a failure", async () => {
     const pidFile = join(sb.scratch, "slow.pid");
     const script = writeScript(sb.scratch, "slow.mjs",
-      `import { writeFileSync } from "node:fs"; writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000);`);
+      `import { readlinkSync, writeFileSync } from "node:fs"; writeFileSync(${JSON.stringify(pidFile)}, readlinkSync("/proc/self")); setInterval(() => {}, 1000);`);
     writeMcpExtension(sb.globalDir, "slow", { command: process.execPath, args: [script] });
     const bus = new EventBus({ id: "s", cwd: sb.cwd });
     const errors: string[] = [];

@@ -20,8 +20,10 @@ describe("widenedScopes", () => {
     expect(widenedScopes({ tools: [] }, { tools: ["read"] })).toEqual([]);
   });
 
-  it("leaving the sandbox (no fs or network scope any more) is more; new paths and network are more", () => {
-    expect(widenedScopes({ tools: [] }, { network: "none" })).toEqual(["unsandboxed files and network"]);
+  it("every declared block is confined to what it lists: new paths and network are more, dropping a scope is not", () => {
+    expect(widenedScopes({ tools: [] }, { network: "none" })).toEqual([]);
+    expect(widenedScopes({ tools: [], fs: { read: ["{project}"] } }, { tools: [] })).toEqual(["fs read"]);
+    expect(widenedScopes({ tools: [], network: "all" }, { tools: [] })).toEqual(["network"]);
     expect(widenedScopes({ fs: { read: ["{project}", "~"] } }, { fs: { read: ["{project}"] } })).toEqual(["fs read"]);
     expect(widenedScopes({ fs: { read: ["{project}/out"] } }, { fs: { write: ["{project}/out"] } })).toEqual([]);
     expect(widenedScopes({ fs: { write: ["{project}"] } }, { fs: { read: ["{project}"] } })).toEqual(["fs write"]);

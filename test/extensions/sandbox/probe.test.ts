@@ -25,14 +25,14 @@ function sandboxedExtension(name: string): void {
 }
 
 /**
- * A bwrap that appends its arguments to `log` and runs the real one. With `gate`, the probe (the
- * trivial sandbox running `true`) first waits, up to 5 s, for that file to exist.
+ * A bwrap that appends its arguments to `log` and runs the real one. With `gate`, the probe of
+ * the confined sandbox (the trivial one running `true`) first waits, up to 5 s, for that file to exist.
  */
 function loggingBwrap(log: string, gate?: string): string {
   const real = findOnPath("bwrap");
   expect(real, "install bubblewrap: apt-get install bubblewrap").toBeTruthy();
   const wait = gate
-    ? `case "$*" in *" -- true") i=0; while [ ! -e '${gate}' ] && [ $i -lt 500 ]; do sleep 0.01; i=$((i+1)); done;; esac\n`
+    ? `case "$*" in *--cap-drop*" -- true") i=0; while [ ! -e '${gate}' ] && [ $i -lt 500 ]; do sleep 0.01; i=$((i+1)); done;; esac\n`
     : "";
   const path = join(sb.root, "logging-bwrap");
   writeFileSync(path, `#!/bin/sh\necho "$*" >> '${log}'\n${wait}exec '${real}' "$@"\n`, { mode: 0o755 });
@@ -58,7 +58,7 @@ it("two sandboxed extensions starting together probe bubblewrap once", async () 
   expect(probes(log)).toHaveLength(1);
 });
 
-it("while bubblewrap is probed the event loop runs: an unsandboxed extension finishes its handshake meanwhile", async () => {
+it("while bubblewrap is probed the event loop runs: a full-access extension finishes its handshake meanwhile", async () => {
   const log = join(sb.root, "bwrap.log");
   const gate = join(sb.root, "probe-may-finish");
   const record = join(sb.root, "plain.jsonl");
@@ -66,13 +66,14 @@ it("while bubblewrap is probed the event loop runs: an unsandboxed extension fin
   writeExtension(sb.globalDir, "plain", { name: "plain", register: [tool("plain")], record });
   const starting = startHost(sb, { sandbox: { enabled: true, options: { bwrap: loggingBwrap(log, gate) } } });
   // A probe that blocked the process would stall these polls until it gave up (5 s).
-  await waitFor(() => probes(log).length === 1, "the probe to start");
-  await waitFor(() => readRecord(record).some((frame) => frame.type === "hello_ack"), "the unsandboxed extension's handshake");
-  expect(invocations(log)).toHaveLength(1); // the sandboxed one still waits for the probe
+  await waitFor(() => probes(log).some((line) => line.includes("--cap-drop")), "the probe to start");
+  await waitFor(() => readRecord(record).some((frame) => frame.type === "hello_ack"), "the full-access extension's handshake");
+  // Its PID namespace has its own probe; the sandboxed one still waits for the confined probe.
+  expect(invocations(log).filter((line) => !line.endsWith("-- true"))).toEqual([expect.stringContaining("--bind / /")]);
   writeFileSync(gate, "");
   const t = await starting;
   expect(t.host.tools().map((x) => x.name).sort()).toEqual(["boxed", "plain"]);
-  expect(probes(log)).toHaveLength(1);
+  expect(probes(log)).toHaveLength(2);
 });
 
 it("an extension whose host shuts down while bubblewrap is probed never starts", async () => {

@@ -45,17 +45,18 @@ describe("sandbox plans", () => {
 });
 
 describe("bubblewrap command line", () => {
-  it("unshares PID, IPC and network, dies with zot, and mounts read-write paths after read-only ones", () => {
-    const plan = { readOnly: ["/usr", "/"], readWrite: ["/"], network: false, cwd: "/", warnings: [] };
+  it("drops every capability in a user namespace, unshares PID, IPC and network, has a session of its own, dies with zot, and mounts read-write paths after read-only ones", () => {
+    const plan = { readOnly: ["/usr", "/"], readWrite: ["/"], network: false, cwd: "/", warnings: [], hidden: { files: [], dirs: [] } };
     const args = bwrapArgs(plan, "/usr/bin/node", ["main.js"], { tempGranted: false, systemPaths: [] });
-    expect(args.slice(0, 4)).toEqual(["--unshare-pid", "--unshare-ipc", "--die-with-parent", "--unshare-net"]);
+    expect(args.slice(0, 9)).toEqual(["--unshare-user", "--cap-drop", "ALL", "--unshare-pid", "--unshare-ipc", "--die-with-parent", "--new-session",
+      "--unshare-net", "--dev"]);
     expect(args.indexOf("--ro-bind")).toBeLessThan(args.indexOf("--bind"));
     expect(args).toContain("--tmpfs");
     expect(args.slice(-3)).toEqual(["--", "/usr/bin/node", "main.js"]);
   });
 
   it("keeps the network namespace when network is allowed", () => {
-    const plan = { readOnly: [], readWrite: [], network: true, cwd: "/", warnings: [] };
+    const plan = { readOnly: [], readWrite: [], network: true, cwd: "/", warnings: [], hidden: { files: [], dirs: [] } };
     expect(bwrapArgs(plan, "/bin/sh", [], { tempGranted: true, systemPaths: [] })).not.toContain("--unshare-net");
   });
 });

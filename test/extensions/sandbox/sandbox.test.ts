@@ -70,19 +70,21 @@ async function loopback(): Promise<number> {
 }
 
 describe("a sandboxed extension", () => {
-  it("gets no credential-like variables but those its permissions.env lists", async () => {
-    const names = ["ZOT_PROBE_API_KEY", "ZOT_PROBE_TOKEN", "ZOT_PROBE_PLAIN"];
+  it("gets an allowlisted environment (no credentials, no other variables) plus what its permissions.env lists", async () => {
+    const names = ["ZOT_PROBE_API_KEY", "ZOT_PROBE_TOKEN", "ZOT_PROBE_PLAIN", "OPENAI_API_KEYS", "DATABASE_URL", "LANG"];
+    const saved = { ...process.env };
     for (const n of names) process.env[n] = "value-of-" + n;
+    process.env.DATABASE_URL = "postgres://u:pw@db/x";
     try {
       probeExtension({ network: "none", env: ["ZOT_PROBE_TOKEN"] });
       const t = await startHost(sb);
-      expect(await probe(t, { action: "env", names })).toEqual({ isError: false,
-        text: "ZOT_PROBE_API_KEY=- ZOT_PROBE_TOKEN=value-of-ZOT_PROBE_TOKEN ZOT_PROBE_PLAIN=value-of-ZOT_PROBE_PLAIN" });
+      expect(await probe(t, { action: "env", names: [...names, "PATH"] })).toEqual({ isError: false,
+        text: `ZOT_PROBE_API_KEY=- ZOT_PROBE_TOKEN=value-of-ZOT_PROBE_TOKEN ZOT_PROBE_PLAIN=- OPENAI_API_KEYS=- DATABASE_URL=- LANG=value-of-LANG PATH=${process.env.PATH}` });
     } finally {
       for (const n of names) delete process.env[n];
+      Object.assign(process.env, saved);
     }
   });
-
 
   it("cannot read a file outside its grant (a secret in HOME) but reads one inside it", async () => {
     const secret = join(sb.root, "home-dir", "secret.txt");
