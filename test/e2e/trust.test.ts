@@ -1,7 +1,7 @@
 // Trust before code runs, through the real CLI: project-local extensions start only in a trusted
 // project, installs show what an extension requests and ask, and a recorded grant goes stale when
 // the manifest asks for more.
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { writeExtension } from "../extensions/helpers.ts";
@@ -33,7 +33,7 @@ describe("project-local extensions", () => {
     expect(notes).toEqual([expect.objectContaining({ extension: "clone-ext", level: "warn",
       message: expect.stringMatching(/project extension "clone-ext" is not started: this project has not been trusted; .*`zot ext trust --project`/) })]);
 
-    const trusted = await world.run(["ext", "trust", "--project"]);
+    const trusted = await world.run(["ext", "trust", "--project", "--yes"]);
     expect(trusted.code).toBe(0);
     expect(trusted.stdout).toContain("clone-ext 1.0.0 requests:\n  full access (no permissions declared)");
     expect(Object.keys(trustFile(world).projects)).toHaveLength(1);
@@ -47,7 +47,7 @@ describe("project-local extensions", () => {
   it("a changed manifest asks again: the extension stays off until the project is trusted with it", async () => {
     world = await makeWorld([{ text: "one" }, { text: "two" }, { text: "three" }]);
     const { dir, started } = cloneWithExtension(world);
-    expect((await world.run(["ext", "trust", "--project"])).code).toBe(0);
+    expect((await world.run(["ext", "trust", "--project", "--yes"])).code).toBe(0);
     const manifest = JSON.parse(readFileSync(join(dir, "extension.json"), "utf8"));
     writeFileSync(join(dir, "extension.json"), JSON.stringify({ ...manifest, description: "now with more" }));
     const changed = await world.run(["-p", "hi"]);
@@ -56,9 +56,66 @@ describe("project-local extensions", () => {
     expect(existsSync(started)).toBe(false);
     const list = await world.run(["ext", "list"]);
     expect(list.stdout).toMatch(/clone-ext\s+1\.0\.0\s+project\s+enabled, needs approval/);
-    expect((await world.run(["ext", "trust", "--project"])).code).toBe(0);
+    expect((await world.run(["ext", "trust", "--project", "--yes"])).code).toBe(0);
     expect((await world.run(["-p", "hi"])).stdout).toBe("two\n");
     expect(existsSync(started)).toBe(true);
+  });
+
+  it("trust pins the folder's content: an edited file asks again, naming what changed", async () => {
+    world = await makeWorld([{ text: "one" }, { text: "two" }, { text: "three" }]);
+    const { dir, started } = cloneWithExtension(world);
+    writeFileSync(join(dir, "helper.js"), "export const x = 1;\n");
+    expect((await world.run(["ext", "trust", "--project", "--yes"])).code).toBe(0);
+    writeFileSync(join(dir, "ext.mjs"), `${readFileSync(join(dir, "ext.mjs"), "utf8")}\n// one more line\n`);
+    rmSync(join(dir, "helper.js"));
+    writeFileSync(join(dir, "payload.sh"), "#!/bin/sh\n");
+    const changed = await world.run(["-p", "hi"]);
+    expect(changed.stdout).toBe("one\n");
+    expect(changed.stderr).toContain('project extension "clone-ext" is not started: its files changed since you trusted this project '
+      + "(ext.mjs changed, payload.sh added, helper.js removed); review it and run `zot ext trust --project`");
+    expect(existsSync(started)).toBe(false);
+    expect((await world.run(["ext", "trust", "--project", "--yes"])).code).toBe(0);
+    expect((await world.run(["-p", "hi"])).stdout).toBe("two\n");
+    expect(existsSync(started)).toBe(true);
+  });
+
+  it("a project extension's state stays out of its folder: running it does not change what was trusted", async () => {
+    world = await makeWorld([{ text: "one" }, { text: "two" }]);
+    const dir = join(world.cwd, ".zot", "extensions", "py-state");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "helper.py"), "GREETING = 'hi'\n");
+    writeFileSync(join(dir, "main.py"), `import json, os, sys
+import helper
+def emit(o): sys.stdout.write(json.dumps(o) + "\\n"); sys.stdout.flush()
+emit({"type": "hello", "name": "py-state", "version": "1"})
+for line in sys.stdin:
+    msg = json.loads(line)
+    if msg["type"] == "hello_ack":
+        open(os.path.join(msg["data_dir"], "state.json"), "w").write("{}")
+        emit({"type": "ready"})
+    elif msg["type"] == "shutdown":
+        break
+`);
+    writeFileSync(join(dir, "extension.json"), JSON.stringify({ name: "py-state", exec: "/usr/bin/python3", args: ["main.py"] }));
+    expect((await world.run(["ext", "trust", "--project", "--yes"])).code).toBe(0);
+    for (const text of ["one", "two"]) {
+      const r = await world.run(["-p", "hi"]);
+      expect(r.stdout).toBe(`${text}\n`);
+      expect(r.stderr).not.toContain("not started");
+    }
+    expect(existsSync(join(dir, "__pycache__"))).toBe(false);
+    expect(existsSync(join(dir, "state.json"))).toBe(false);
+    const projects = join(world.home, "extension-data", "projects");
+    expect(readdirSync(projects).map((p) => existsSync(join(projects, p, "py-state", "state.json")))).toEqual([true]);
+  });
+
+  it("zot ext trust --project without a terminal refuses unless --yes, and records nothing", async () => {
+    world = await makeWorld([]);
+    cloneWithExtension(world);
+    const refused = await world.run(["ext", "trust", "--project"]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("there is no terminal to ask on; pass --yes");
+    expect(existsSync(join(world.home, "trust.json"))).toBe(false);
   });
 
   it("--trust-project starts them for one run and records nothing; --ext paths always start", async () => {
@@ -86,7 +143,7 @@ describe("project-local extensions", () => {
   it("zot ext trust --project --revoke withdraws the project's trust", async () => {
     world = await makeWorld([{ text: "one" }]);
     const { started } = cloneWithExtension(world);
-    expect((await world.run(["ext", "trust", "--project"])).code).toBe(0);
+    expect((await world.run(["ext", "trust", "--project", "--yes"])).code).toBe(0);
     const revoked = await world.run(["ext", "trust", "--project", "--revoke"]);
     expect(revoked.stdout).toContain("is no longer trusted");
     expect((await world.run(["-p", "hi"])).stderr).toContain("this project has not been trusted");
@@ -141,7 +198,7 @@ describe("installing and approving global extensions", () => {
     expect(JSON.parse(doctor.stdout).extensions[0]).toMatchObject({ name: "notes", status: "needs_approval" });
     expect(existsSync(started)).toBe(false);
 
-    const approved = await world.run(["ext", "trust", "notes"]);
+    const approved = await world.run(["ext", "trust", "notes", "--yes"]);
     expect(approved.stdout).toContain("notes 1.0.0 requests:\n  tools: read, bash");
     expect((await world.run(["-p", "hi"])).stdout).toBe("three\n");
     expect(existsSync(started)).toBe(true);

@@ -154,6 +154,7 @@ export const tool = (name: string, extra: Record<string, unknown> = {}) =>
 
 /** Records the user's trust in the sandbox's project with the extensions now in ./.zot/extensions (as `zot ext trust --project`). */
 export async function trustThisProject(sb: Sandbox): Promise<void> {
-  const manifests = await Promise.all(readdirSync(sb.projectDir).map(async (d) => (await loadManifest(join(sb.projectDir, d))).manifest));
-  await trustProject(sb.paths, sb.cwd, manifests);
+  const trusted = await Promise.all(readdirSync(sb.projectDir).map(async (d) =>
+    ({ manifest: (await loadManifest(join(sb.projectDir, d))).manifest, dir: join(sb.projectDir, d) })));
+  await trustProject(sb.paths, sb.cwd, trusted);
 }

@@ -74,7 +74,7 @@ export const installCommand = defineCommand({
     }
     // The approval is pinned to this manifest: a later version asking for more waits for `zot ext trust`.
     if (result.kind === "protocol") {
-      if (scope === "project") await trustProject(paths, projectDir(args.cwd), [result.manifest], true);
+      if (scope === "project") await trustProject(paths, projectDir(args.cwd), [{ manifest: result.manifest, dir: result.path }], true);
       else await approveExtension(paths, result.manifest);
     }
     const version = result.manifest.version ? ` ${result.manifest.version}` : "";

@@ -36,7 +36,7 @@ export const newCommand = defineCommand({
       root: args.project ? roots.project : roots.global,
     });
     // The user just wrote it into their project: it is trusted there (until its manifest changes).
-    if (args.project) await trustProject(roots.paths, roots.cwd, [(await loadManifest(result.path)).manifest], true);
+    if (args.project) await trustProject(roots.paths, roots.cwd, [{ manifest: (await loadManifest(result.path)).manifest, dir: result.path }], true);
     const tryIt = [[`zot --ext ${result.path}`, `load it for one session, then type /${result.command}`],
       ["zot ext doctor", "check that it loads and what it registers"]];
     const width = Math.max(...tryIt.map(([cmd]) => cmd.length));

@@ -6,10 +6,26 @@ import { listInstalled, type InstalledExtension } from "../../extensions/install
 import { findInstalled } from "../../extensions/install/manage.ts";
 import { approveExtension, revokeExtension, trustProject, untrustProject } from "../../extensions/trust/records.ts";
 import { cwdArg, projectDir, rootsFor, UsageError } from "./args.ts";
+import { confirm } from "./ask.ts";
 import { describeRequest } from "./install.ts";
 import { printable } from "../../terminal-text.ts";
 
 const show = (exts: InstalledExtension[]) => exts.map((e) => describeRequest(e.manifest!)).join("");
+
+/**
+ * The user's yes: --yes, or an answer on the terminal after seeing `request` (on stderr). Without
+ * a terminal and --yes nothing is trusted, as `zot ext install` refuses to install.
+ */
+async function approve(request: string, question: string, yes: boolean): Promise<boolean> {
+  if (yes) return true;
+  if (!process.stdin.isTTY) {
+    throw new Error("zot asks before trusting an extension, and there is no terminal to ask on; pass --yes to trust what it requests");
+  }
+  process.stderr.write(request);
+  if (await confirm(`${question} [y/N] `)) return true;
+  process.stderr.write("Nothing trusted.\n");
+  return false;
+}
 
 export const trustCommand = defineCommand({
   meta: {
@@ -20,6 +36,7 @@ export const trustCommand = defineCommand({
     name: { type: "positional", required: false, description: "Extension name (with --project: only this one)" },
     project: { type: "boolean", description: "Trust the extensions in ./.zot/extensions of this project" },
     revoke: { type: "boolean", description: "Withdraw the grant (with --project: the project's trust)" },
+    yes: { type: "boolean", alias: "y", description: "Trust without asking (needed without a terminal)" },
     ...cwdArg,
   },
   async run({ args }) {
@@ -37,9 +54,10 @@ export const trustCommand = defineCommand({
       }
       const chosen = name ? [findInstalled(installed, name, "project")] : installed.filter((e) => e.scope === "project" && e.manifest);
       if (chosen.length === 0) throw new Error(`${roots.project} holds no extensions to trust`);
-      await trustProject(roots.paths, cwd, chosen.map((e) => e.manifest!), Boolean(name));
+      if (!(await approve(show(chosen), `Trust ${chosen.map((e) => e.name).join(", ")} in ${cwd}?`, args.yes === true))) return 1;
+      await trustProject(roots.paths, cwd, chosen.map((e) => ({ manifest: e.manifest!, dir: e.path, source: e.source })), Boolean(name));
       process.stdout.write(printable(`${show(chosen)}Trusted ${chosen.map((e) => e.name).join(", ")} in ${cwd}; `
-        + "they start in this project until their extension.json changes.\n"));
+        + "they start in this project until their extension.json or any file of their folders changes.\n"));
       return 0;
     }
     if (!name) throw new UsageError("missing <name> (or pass --project to trust this project's extensions)");
@@ -50,6 +68,7 @@ export const trustCommand = defineCommand({
       process.stdout.write(printable(`Revoked the grant of ${ext.name}; it does not start until \`zot ext trust ${ext.name}\` approves it again.\n`));
       return 0;
     }
+    if (!(await approve(show([ext]), `Approve ${ext.name} with these permissions?`, args.yes === true))) return 1;
     await approveExtension(roots.paths, ext.manifest);
     process.stdout.write(printable(`${show([ext])}Approved ${ext.name}.\n`));
     return 0;

@@ -137,9 +137,17 @@ export async function discoverExtensions(options: DiscoveryOptions): Promise<Can
     seen.add(key);
     candidates.push(candidate);
   }
-  decide(candidates, options.trust);
+  // The gate's answers first, concurrently (a project extension's folder content is hashed).
+  const gate = options.trust;
+  const problems = new Map<Candidate, TrustProblem | undefined>();
+  if (gate) await Promise.all(candidates.filter(mayRun).map(async (c) => problems.set(c, await gate(c))));
+  decide(candidates, problems);
   return candidates;
 }
+
+/** A candidate the trust gate decides on: one that would run code. */
+const mayRun = (c: Candidate) => c.loaded !== undefined && c.decision !== "error" && (c.loaded.kind === "protocol" || c.loaded.kind === "mcp")
+  && (c.loaded.enabled || c.scope === "explicit");
 
 /**
  * Applies enabled state, bundle kinds, the trust gate and name claiming to candidates in load
@@ -149,7 +157,7 @@ export async function discoverExtensions(options: DiscoveryOptions): Promise<Can
  * differs from a claimed one only by case is refused: it would share the claimed one's folders
  * on a case-insensitive file system and pass for it in every listing.
  */
-function decide(candidates: Candidate[], gate: TrustGate | undefined): void {
+function decide(candidates: Candidate[], problems: ReadonlyMap<Candidate, TrustProblem | undefined>): void {
   const claimedBy = new Map<string, Candidate>();
   for (const c of candidates) {
     if (c.decision === "error" || !c.loaded) continue;
@@ -175,7 +183,7 @@ function decide(candidates: Candidate[], gate: TrustGate | undefined): void {
     }
     if (c.loaded.kind !== "protocol" && c.loaded.kind !== "mcp") c.decision = "bundle";
     else {
-      const problem = gate?.(c);
+      const problem = problems.get(c);
       if (problem) {
         c.decision = "untrusted";
         c.trust = problem;

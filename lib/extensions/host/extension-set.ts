@@ -96,6 +96,7 @@ export class ExtensionSet {
       const Kind = candidate.loaded?.kind === "mcp" ? McpExtension : LoadedExtension;
       const ext = new Kind(candidate, this.options.sink, this.options.timeouts, this.options.limits);
       ext.permissions.setUserFailurePolicy(policies.byName.get(ext.name));
+      ext.allowEnv = policies.env.get(ext.name) ?? [];
       const problem = policies.problems.get(ext.name) ?? policies.problem;
       if (problem) ext.warnings.push(problem);
       this.spawned.push(ext);

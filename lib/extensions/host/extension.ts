@@ -26,6 +26,8 @@ export interface ExtensionSink {
   readonly interactive: boolean;
   hostInfo(): { provider: string; model: string };
   logPath(name: string): string;
+  /** Where Python extensions keep their bytecode (PYTHONPYCACHEPREFIX). */
+  pythonCacheDir?: string;
   /** A frame outside the handshake (notify, submit, panels, call_tool, …). */
   onRuntimeFrame(ext: LoadedExtension, frame: ExtensionFrame): void;
   /** Commands, tools or subscriptions changed. */
@@ -143,7 +145,7 @@ export class LoadedExtension {
     let proc: ExtensionProcess;
     try {
       proc = spawnExtension({ name: this.name, dir: this.dir, exec: this.exec, args: manifest.args ?? [],
-        logPath: this.sink.logPath(this.name), isolation, allowEnv: this.allowEnv });
+        logPath: this.sink.logPath(this.name), isolation, allowEnv: this.allowEnv, pythonCacheDir: this.sink.pythonCacheDir });
     } catch (err) {
       // spawn throws synchronously only for arguments it cannot pass to the OS at all, or a sandbox this machine cannot set up.
       this.fail(`cannot start: ${(err as Error).message}`);

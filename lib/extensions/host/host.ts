@@ -2,6 +2,7 @@
 // ExtensionSet) and the rest of zot — commands, tools, lifecycle events, interception (it
 // implements AgentHooks), call_tool, panels, notes, reload and shutdown. A misbehaving extension
 // becomes a diagnostic (`ext_error`, its log, the doctor report) and never takes the host down.
+import { join } from "node:path";
 import type { HostEvent } from "../../agent/events.ts";
 import { isLifecycleEvent } from "../../agent/events.ts";
 import type { EventBus } from "../../agent/event-bus.ts";
@@ -127,6 +128,7 @@ export class ExtensionHost implements AgentHooks {
         interactive: options.interactive,
         hostInfo: () => options.agent.info(),
         logPath: (name) => extensionLogPath(paths, name),
+        pythonCacheDir: join(paths.home, "cache", "python"),
         onRuntimeFrame: (ext, frame) => routeRuntimeFrame(ext, frame, routes),
         onRegistrationChange: () => this.set.rebuildRegistry(),
         onRuntimeFailure: (ext, message) => this.onRuntimeFailure(ext, message),

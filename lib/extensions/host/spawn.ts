@@ -42,6 +42,11 @@ export interface SpawnRequest {
   isolation?: Isolation;
   /** Variables it gets although they look like credentials (config.json `extensions.<name>.env`). */
   allowEnv?: string[];
+  /**
+   * PYTHONPYCACHEPREFIX: Python keeps its bytecode there instead of in `__pycache__` folders of
+   * the extension, so running it never changes its folder, and a planted .pyc there is never loaded.
+   */
+  pythonCacheDir?: string;
 }
 
 /** A running (or failed-to-start) extension subprocess. */
@@ -183,16 +188,17 @@ function launchLine(request: SpawnRequest, command: string): LaunchLine {
   const cwd = request.cwd ?? request.dir;
   const fullEnv = () => withoutCredentials(extensionEnv(), request.allowEnv);
   if (!isolation) return { program: command, args: request.args, dataDir: request.dir, env: extensionEnv(), isolation: unconfined(false), notes: [] };
+  if (isolation.kind !== "confined") mkdirSync(isolation.dataDir, { recursive: true });
   if (isolation.kind === "none") {
-    return { program: command, args: request.args, dataDir: request.dir, env: fullEnv(), isolation: unconfined(false, `no PID namespace: ${isolation.why}`),
+    return { program: command, args: request.args, dataDir: isolation.dataDir, env: fullEnv(), isolation: unconfined(false, `no PID namespace: ${isolation.why}`),
       notes: [`full access, without a PID namespace (${isolation.why}): a process it starts that leaves its process group can outlive it`] };
   }
   if (isolation.kind === "isolated") {
-    return { program: isolation.bwrap, args: isolatedArgs(cwd, command, request.args), dataDir: request.dir, env: fullEnv(),
+    return { program: isolation.bwrap, args: isolatedArgs(cwd, command, request.args), dataDir: isolation.dataDir, env: fullEnv(),
       isolation: unconfined(true), notes: ["full access, in a PID namespace of its own (bubblewrap)"] };
   }
   if (isolation.kind === "disabled") {
-    return { program: command, args: request.args, dataDir: request.dir, env: fullEnv(), isolation: unconfined(false, "--no-sandbox"),
+    return { program: command, args: request.args, dataDir: isolation.dataDir, env: fullEnv(), isolation: unconfined(false, "--no-sandbox"),
       notes: ["warning: its manifest declares permissions, but --no-sandbox runs it unsandboxed, with full access to files and network"] };
   }
   const sdk = pythonSdkDir();
@@ -235,7 +241,7 @@ export function spawnExtension(request: SpawnRequest): ExtensionProcess {
   try {
     child = spawn(line.program, line.args, {
       cwd: request.cwd ?? request.dir,
-      env: { ...line.env, ...request.env, [RUN_MARKER_VAR]: marker },
+      env: { ...line.env, ...(request.pythonCacheDir ? { PYTHONPYCACHEPREFIX: request.pythonCacheDir } : {}), ...request.env, [RUN_MARKER_VAR]: marker },
       detached: true, // its own process group: signals reach everything it forks
       stdio: ["pipe", "pipe", logFd ?? "ignore"],
       windowsHide: true,

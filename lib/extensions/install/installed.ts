@@ -91,7 +91,7 @@ async function toInstalled(candidate: Candidate): Promise<InstalledExtension | u
 export async function listInstalled(roots: ExtensionRoots): Promise<InstalledExtension[]> {
   // Startup discovery decides what exists and which copy claims a name, so list agrees with it.
   const candidates = await discoverExtensions({ cwd: roots.cwd, paths: roots.paths,
-    trust: trustGate(await readTrust(roots.paths), { cwd: roots.cwd }) });
+    trust: trustGate(await readTrust(roots.paths), { cwd: roots.cwd, paths: roots.paths }) });
   const rows: InstalledExtension[] = [];
   for (const candidate of candidates) {
     const row = await toInstalled(candidate);

@@ -1,6 +1,7 @@
-// The user's say over interceptor failure policies: `$ZOT_HOME/config.json` may hold
-//   {"extensions": {"<name>": {"on_failure": "block" | "allow" | {"tool_call": "block", …}}}}
-// and it wins over the extension's manifest (the user decides whether a guard fails closed).
+// The user's say over extensions in `$ZOT_HOME/config.json`:
+//   {"extensions": {"<name>": {"on_failure": "block" | "allow" | {"tool_call": "block", …}, "env": ["GITHUB_TOKEN"]}}}
+// on_failure wins over the extension's manifest (the user decides whether a guard fails closed);
+// env names variables it gets although they look like credentials.
 import * as v from "valibot";
 import type { ZotConfig } from "../../config.ts";
 import { describeIssues } from "../../protocol/issues.ts";
@@ -9,6 +10,8 @@ import { OnFailureSchema, PerEventFailureSchema, type OnFailure } from "./manife
 export interface UserFailurePolicies {
   /** Valid settings by extension name. */
   byName: Map<string, OnFailure>;
+  /** `extensions.<name>.env`: variables passed to it although they look like credentials. */
+  env: Map<string, string[]>;
   /** Settings that could not be used, by extension name: why, for that extension's warnings. */
   problems: Map<string, string>;
   /** A problem with the `extensions` object itself. */
@@ -16,7 +19,7 @@ export interface UserFailurePolicies {
 }
 
 export function userFailurePolicies(config: ZotConfig): UserFailurePolicies {
-  const result: UserFailurePolicies = { byName: new Map(), problems: new Map() };
+  const result: UserFailurePolicies = { byName: new Map(), env: new Map(), problems: new Map() };
   const extensions = config.extensions;
   if (extensions === undefined) return result;
   if (!extensions || typeof extensions !== "object" || Array.isArray(extensions)) {
@@ -25,6 +28,9 @@ export function userFailurePolicies(config: ZotConfig): UserFailurePolicies {
   }
   for (const [name, settings] of Object.entries(extensions as Record<string, unknown>)) {
     if (!settings || typeof settings !== "object" || Array.isArray(settings)) continue;
+    const env = (settings as Record<string, unknown>).env;
+    if (Array.isArray(env) && env.every((n) => typeof n === "string")) result.env.set(name, env as string[]);
+    else if (env !== undefined) result.problems.set(name, `config.json extensions.${name}.env must be an array of variable names; ignored`);
     const value = (settings as Record<string, unknown>).on_failure;
     if (value === undefined) continue;
     // An object is checked on its own, so a misspelt event name is named rather than lost in the union.

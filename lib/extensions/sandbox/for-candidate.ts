@@ -2,11 +2,13 @@
 // manifest's permissions, --no-sandbox, what this machine offers and where its data folder is.
 // An extension that declares permissions is confined to them; one that declares none has full
 // access, in a PID namespace of its own where the machine has one.
+import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { ZotPaths } from "../../paths.ts";
 import type { Candidate } from "../host/discovery.ts";
 import { grantFromManifest, type PermissionGrant } from "../permissions/manifest-permissions.ts";
+import { projectKey } from "../trust/gate.ts";
 import { findIsolation, findSandboxProgram, type SandboxOptions, type SandboxProgram } from "./launch.ts";
 import { rootOnlyEntries, type RootOnlyEntries } from "./root-only.ts";
 
@@ -23,15 +25,30 @@ export type Isolation =
   | { kind: "confined"; grant: PermissionGrant; program: SandboxProgram; dataDir: string; project: string; home: string;
     privateDirs: string[]; rootOnly: RootOnlyEntries; options?: SandboxOptions }
   /** Full access in a PID namespace of its own. */
-  | { kind: "isolated"; bwrap: string }
+  | { kind: "isolated"; bwrap: string; dataDir: string }
   /** Full access, no PID namespace: why (no bubblewrap, not Linux, --no-sandbox). */
-  | { kind: "none"; why: string }
+  | { kind: "none"; why: string; dataDir: string }
   /** Declared permissions, but --no-sandbox runs it unconfined. */
-  | { kind: "disabled" };
+  | { kind: "disabled"; dataDir: string };
 
-/** A sandboxed extension's data_dir: its own folder stays read-only unless its grant says otherwise. */
-export function sandboxDataDir(paths: ZotPaths, name: string): string {
-  return join(paths.home, "extension-data", name.replace(/[^A-Za-z0-9._-]/g, "_"));
+const safeName = (name: string) => name.replace(/[^A-Za-z0-9._-]/g, "_");
+
+/**
+ * hello_ack's data_dir. A project's extensions keep their state in a folder of that project's
+ * under `$ZOT_HOME/extension-data/projects/`, outside the code the project's trust is pinned to
+ * (and apart from any other project's, or a global extension's of the same name). A global or
+ * --ext extension in a sandbox gets `extension-data/<name>` (its own folder stays read-only);
+ * one with full access keeps its own folder, as the protocol describes.
+ */
+export function extensionDataDir(paths: ZotPaths, candidate: Pick<Candidate, "name" | "dir" | "scope">, cwd: string, confined: boolean): string {
+  if (candidate.scope === "project") return join(paths.home, "extension-data", "projects", projectDataKey(cwd), safeName(candidate.name));
+  return confined ? join(paths.home, "extension-data", safeName(candidate.name)) : candidate.dir;
+}
+
+/** A short, stable folder name for a project (its real path hashed). */
+function projectDataKey(cwd: string): string {
+  const { createHash } = createRequire(import.meta.url)("node:crypto") as typeof import("node:crypto");
+  return createHash("sha256").update(projectKey(cwd)).digest("hex").slice(0, 16);
 }
 
 /**
@@ -40,13 +57,14 @@ export function sandboxDataDir(paths: ZotPaths, name: string): string {
  */
 export async function isolationFor(candidate: Candidate, settings: HostSandboxSettings, where: { cwd: string; paths: ZotPaths }): Promise<Isolation> {
   const grant = grantFromManifest(candidate.loaded?.manifest.permissions);
+  const dataDir = extensionDataDir(where.paths, candidate, where.cwd, !grant.full && settings.enabled);
   if (grant.full) {
-    if (!settings.enabled) return { kind: "none", why: "--no-sandbox" };
+    if (!settings.enabled) return { kind: "none", why: "--no-sandbox", dataDir };
     const found = await findIsolation(settings.options);
-    return "bwrap" in found ? { kind: "isolated", bwrap: found.bwrap } : { kind: "none", why: found.unavailable };
+    return "bwrap" in found ? { kind: "isolated", bwrap: found.bwrap, dataDir } : { kind: "none", why: found.unavailable, dataDir };
   }
-  if (!settings.enabled) return { kind: "disabled" };
+  if (!settings.enabled) return { kind: "disabled", dataDir };
   const [program, rootOnly] = await Promise.all([findSandboxProgram(settings.options), rootOnlyEntries()]);
-  return { kind: "confined", grant, program, dataDir: sandboxDataDir(where.paths, candidate.name), project: where.cwd, home: homedir(),
+  return { kind: "confined", grant, program, dataDir, project: where.cwd, home: homedir(),
     privateDirs: [where.paths.home], rootOnly, ...(settings.options ? { options: settings.options } : {}) };
 }

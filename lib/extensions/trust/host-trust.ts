@@ -39,11 +39,11 @@ export function pendingOf(candidate: Candidate): PendingExtension {
 export function recordedTrust(paths: ZotPaths, options: RecordedTrustOptions): HostTrust {
   const ask = options.ask;
   return {
-    gate: async (cwd) => trustGate(await readTrust(paths), { cwd, trustProject: options.trustProject }),
+    gate: async (cwd) => trustGate(await readTrust(paths), { cwd, trustProject: options.trustProject, paths }),
     ...(ask ? {
       async askProject(pending: Candidate[], cwd: string) {
         if (!(await ask(pending.map(pendingOf)))) return false;
-        await trustProject(paths, cwd, pending.map((c) => c.loaded!.manifest), true);
+        await trustProject(paths, cwd, pending.map((c) => ({ manifest: c.loaded!.manifest, dir: c.dir, source: c.source })), true);
         return true;
       },
     } : {}),

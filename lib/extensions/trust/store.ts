@@ -13,6 +13,8 @@ import type { ManifestPermissions } from "../permissions/manifest-permissions.ts
 
 export interface ExtensionGrantRecord {
   manifest_sha256: string;
+  /** A project extension's folder content when trusted (content.ts); its entries are kept in trustedContentPath. */
+  content_sha256?: string;
   /** The manifest's permissions when approved; null: it declared none (full access). */
   permissions: ManifestPermissions | null;
   approved_at: string;
@@ -42,9 +44,15 @@ export function manifestHash(manifest: Manifest | Record<string, unknown>): stri
   return createHash("sha256").update(JSON.stringify(canonicalJson(manifest))).digest("hex");
 }
 
-export function grantRecord(manifest: Manifest, now = new Date()): ExtensionGrantRecord {
-  return { manifest_sha256: manifestHash(manifest), permissions: manifest.permissions ?? null, approved_at: now.toISOString() };
+export function grantRecord(manifest: Manifest, now = new Date(), contentSha256?: string): ExtensionGrantRecord {
+  return { manifest_sha256: manifestHash(manifest), ...(contentSha256 ? { content_sha256: contentSha256 } : {}),
+    permissions: manifest.permissions ?? null, approved_at: now.toISOString() };
 }
+
+/** Where the entries of trusted folder content are kept, to say what changed since. */
+export const trustedContentPath = (paths: ZotPaths, digest: string) => join(paths.home, "trust-content", `${digest}.json`);
+/** The cache of file hashes content.ts keeps. */
+export const contentCachePath = (paths: ZotPaths) => join(paths.home, "cache", "content.json");
 
 /**
  * Reads trust.json. A missing file is an empty one; an unreadable or malformed one is an error

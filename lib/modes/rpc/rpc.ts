@@ -10,7 +10,7 @@ import type { RunConfig } from "../../app/run-config.ts";
 import { LineDecoder } from "../../protocol/codec.ts";
 import { eventStream, failedDone } from "../event-stream.ts";
 import { UsageError } from "../../errors.ts";
-import { EXIT_FAILURE, EXIT_OK } from "../exit-code.ts";
+import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK } from "../exit-code.ts";
 import { stoppingOutput } from "../mode-output.ts";
 import { ndjsonSink, sessionLine } from "../ndjson.ts";
 import { endsWithDone, parseRpcCommand, type RpcCommand } from "./rpc-commands.ts";
@@ -18,130 +18,148 @@ import { handleRpcCommand, type RpcContext } from "./rpc-handlers.ts";
 
 type Id = string | number | undefined;
 
+const STOP_SIGNALS: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+
 export async function runRpc(config: RunConfig, env: Record<string, string | undefined>,
   stdin: NodeJS.ReadableStream = process.stdin): Promise<number> {
   const err = (text: string) => process.stderr.write(`${printable(text)}\n`);
   let fatal: number | undefined;
   // The client stopped reading: nothing it asked for can reach it, so end as at EOF, aborting.
   let endLoop = () => {};
+  let rt: Runtime | undefined;
   const output = stoppingOutput(process.stdout, err, "rpc mode ends");
   output.stopWith(() => {
     fatal = EXIT_FAILURE;
     rt?.session.abort();
     endLoop();
   });
-  const sink = ndjsonSink(output);
-  const stream = eventStream(sink);
-  const respond = (id: Id, command: string | undefined, outcome: { data: unknown } | { error: string }) =>
-    sink.write({ type: "response", ...(id !== undefined ? { id } : {}), command: command ?? null,
-      success: "data" in outcome, ...outcome });
-
-  const token = rpcToken(env);
-  const runs = new Set<Promise<unknown>>();
-  let rt: Runtime | undefined;
-  let starting: Promise<Runtime> | undefined;
-  const start = () =>
-    (starting ??= createRuntime(config, {
-      env,
-      interactive: false,
-      warn: (m) => err(`zot: warning: ${m}`),
-      onBus(bus, info) {
-        sink.write(sessionLine(info));
-        bus.subscribe((event) => stream.event(event));
-      },
-    }).then((runtime) => {
-      rt = runtime;
-      runtime.session.start();
-      return runtime;
-    }));
-
-  let authed = token === undefined;
-  const handle = async (command: RpcCommand) => {
-    if (!authed) {
-      if (command.type !== "hello" || command.token !== token) {
-        const error = command.type !== "hello" ? "hello with the rpc token (ZOT_RPC_TOKEN or ZOTCORE_RPC_TOKEN) is required first"
-          : command.token === undefined ? "hello needs the token" : "wrong token";
-        respond(command.id, command.type, { error });
-        fatal = EXIT_FAILURE;
-        return;
-      }
-      authed = true;
-    }
-    const runtime = await start();
-    const ctx: RpcContext = {
-      rt: runtime,
-      sink,
-      stream,
-      track: (run) => {
-        runs.add(run);
-        run.catch(() => {}).finally(() => runs.delete(run));
-      },
-    };
-    let reply: Awaited<ReturnType<typeof handleRpcCommand>>;
-    try {
-      reply = await handleRpcCommand(ctx, command);
-    } catch (e) {
-      const message = (e as Error).message;
-      respond(command.id, command.type, { error: message });
-      // A prompt, command or compaction always ends with one `done`, also when it never started.
-      if (endsWithDone(command.type)) stream.done(failedDone(message));
-      return;
-    }
-    respond(command.id, command.type, { data: reply.data });
-    // What the reply acknowledged starts now, so its events follow the response line.
-    reply.after?.();
+  // SIGINT, SIGTERM, SIGHUP: stop what runs and what waits, then end as at EOF (extensions get
+  // session_end and shutdown), exiting 130.
+  const onSignal = () => {
+    fatal ??= EXIT_INTERRUPTED;
+    rt?.session.abort({ keepQueued: false });
+    endLoop();
   };
-
-  if (authed) {
-    try {
-      await start();
-    } catch (e) {
-      err(`zot: ${(e as Error).message}`);
-      return EXIT_FAILURE;
-    }
+  for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
+  try {
+    return await serve();
+  } finally {
+    for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
   }
 
-  // One command at a time, in arrival order.
-  let queue = Promise.resolve();
-  const processLine = (line: string): Promise<void> => {
-    if (fatal !== undefined) return Promise.resolve();
-    const parsed = parseRpcCommand(line);
-    if (!parsed.ok) {
-      respond(parsed.id, parsed.command, { error: parsed.error });
-      if (!authed) fatal = EXIT_FAILURE;
-      else if (parsed.command !== undefined && endsWithDone(parsed.command)) stream.done(failedDone(parsed.error));
-      return Promise.resolve();
+  async function serve(): Promise<number> {
+    const sink = ndjsonSink(output);
+    const stream = eventStream(sink);
+    const respond = (id: Id, command: string | undefined, outcome: { data: unknown } | { error: string }) =>
+      sink.write({ type: "response", ...(id !== undefined ? { id } : {}), command: command ?? null,
+        success: "data" in outcome, ...outcome });
+
+    const token = rpcToken(env);
+    const runs = new Set<Promise<unknown>>();
+    let starting: Promise<Runtime> | undefined;
+    const start = () =>
+      (starting ??= createRuntime(config, {
+        env,
+        interactive: false,
+        warn: (m) => err(`zot: warning: ${m}`),
+        onBus(bus, info) {
+          sink.write(sessionLine(info));
+          bus.subscribe((event) => stream.event(event));
+        },
+      }).then((runtime) => {
+        rt = runtime;
+        runtime.session.start();
+        return runtime;
+      }));
+
+    let authed = token === undefined;
+    const handle = async (command: RpcCommand) => {
+      if (!authed) {
+        if (command.type !== "hello" || command.token !== token) {
+          const error = command.type !== "hello" ? "hello with the rpc token (ZOT_RPC_TOKEN or ZOTCORE_RPC_TOKEN) is required first"
+            : command.token === undefined ? "hello needs the token" : "wrong token";
+          respond(command.id, command.type, { error });
+          fatal = EXIT_FAILURE;
+          return;
+        }
+        authed = true;
+      }
+      const runtime = await start();
+      const ctx: RpcContext = {
+        rt: runtime,
+        sink,
+        stream,
+        track: (run) => {
+          runs.add(run);
+          run.catch(() => {}).finally(() => runs.delete(run));
+        },
+      };
+      let reply: Awaited<ReturnType<typeof handleRpcCommand>>;
+      try {
+        reply = await handleRpcCommand(ctx, command);
+      } catch (e) {
+        const message = (e as Error).message;
+        respond(command.id, command.type, { error: message });
+        // A prompt, command or compaction always ends with one `done`, also when it never started.
+        if (endsWithDone(command.type)) stream.done(failedDone(message));
+        return;
+      }
+      respond(command.id, command.type, { data: reply.data });
+      // What the reply acknowledged starts now, so its events follow the response line.
+      reply.after?.();
+    };
+
+    if (authed) {
+      try {
+        await start();
+      } catch (e) {
+        err(`zot: ${(e as Error).message}`);
+        return EXIT_FAILURE;
+      }
     }
-    return handle(parsed.command).catch((e: Error) => {
-      err(`zot: ${e.message}`);
-      fatal = EXIT_FAILURE;
-    });
-  };
-  await new Promise<void>((resolveEnd) => {
-    endLoop = resolveEnd;
-    if (fatal !== undefined) resolveEnd();
-    const enqueue = (work: () => Promise<void>) => {
-      queue = queue.then(work).then(() => {
-        if (fatal !== undefined) resolveEnd();
+
+    // One command at a time, in arrival order.
+    let queue = Promise.resolve();
+    const processLine = (line: string): Promise<void> => {
+      if (fatal !== undefined) return Promise.resolve();
+      const parsed = parseRpcCommand(line);
+      if (!parsed.ok) {
+        respond(parsed.id, parsed.command, { error: parsed.error });
+        if (!authed) fatal = EXIT_FAILURE;
+        else if (parsed.command !== undefined && endsWithDone(parsed.command)) stream.done(failedDone(parsed.error));
+        return Promise.resolve();
+      }
+      return handle(parsed.command).catch((e: Error) => {
+        err(`zot: ${e.message}`);
+        fatal = EXIT_FAILURE;
       });
     };
-    const decoder = new LineDecoder({
-      onLine: (line) => enqueue(() => processLine(line)),
-      onOversize: (bytes) => enqueue(async () => respond(undefined, undefined, { error: `command line of ${bytes} bytes exceeds the limit` })),
+    await new Promise<void>((resolveEnd) => {
+      endLoop = resolveEnd;
+      if (fatal !== undefined) resolveEnd();
+      const enqueue = (work: () => Promise<void>) => {
+        queue = queue.then(work).then(() => {
+          if (fatal !== undefined) resolveEnd();
+        });
+      };
+      const decoder = new LineDecoder({
+        onLine: (line) => enqueue(() => processLine(line)),
+        onOversize: (bytes) => enqueue(async () => respond(undefined, undefined, { error: `command line of ${bytes} bytes exceeds the limit` })),
+      });
+      stdin.on("data", (chunk: Buffer) => decoder.push(chunk));
+      stdin.on("end", () => {
+        decoder.end();
+        enqueue(async () => resolveEnd());
+      });
+      stdin.on("error", () => resolveEnd());
     });
-    stdin.on("data", (chunk: Buffer) => decoder.push(chunk));
-    stdin.on("end", () => {
-      decoder.end();
-      enqueue(async () => resolveEnd());
-    });
-    stdin.on("error", () => resolveEnd());
-  });
 
-  // EOF: finish queued commands and in-flight work, shut extensions down, exit 0.
-  await queue;
-  await Promise.all(runs);
-  if (rt) await rt.close({ abort: fatal !== undefined });
-  return fatal ?? EXIT_OK;
+    // EOF: finish queued commands and in-flight work, shut extensions down, exit 0.
+    await queue;
+    await Promise.all(runs);
+    if (rt) await rt.close({ abort: fatal !== undefined });
+    return fatal ?? EXIT_OK;
+  }
 }
 
 /**

@@ -137,3 +137,26 @@ describe.runIf(process.getuid?.() === 0)("escape 5: zot as root", () => {
     expect(t.host.reports()[0]!.isolation!.hidden).toContain("/etc/shadow");
   });
 });
+
+describe("the environment of a full-access extension", () => {
+  const credentials = { OPENAI_API_KEYS: "k1,k2", GITHUB_PAT: "ghp_x", DATABASE_URL: "postgres://app:pw@db/app", MYSQL_PWD: "pw",
+    SENTRY_DSN: "https://key@sentry.example/1", ZOT_TEST_ANTHROPIC_API_KEY: "sk-x", AWS_SECRET_ACCESS_KEY: "s", ZOT_RPC_TOKEN: "t" };
+  const plain = { ZOT_TEST_PLAIN: "plain", PUBLIC_URL: "https://example.com/app" };
+
+  it("loses every variable whose name or value looks like a credential; config.json's env passes one back", async () => {
+    const saved = { ...process.env };
+    Object.assign(process.env, credentials, plain);
+    try {
+      writeFileSync(sb.paths.config, JSON.stringify({ extensions: { probe: { env: ["GITHUB_PAT"] } } }));
+      probeExtension(sb, {});
+      const t = await startHost(sb);
+      const names = [...Object.keys(credentials), ...Object.keys(plain)];
+      const seen = Object.fromEntries((await probe(t, sb, { action: "env", names })).text.split(" ").map((pair) => pair.split("=")));
+      expect(seen).toEqual({ OPENAI_API_KEYS: "-", GITHUB_PAT: "ghp_x", DATABASE_URL: "-", MYSQL_PWD: "-", SENTRY_DSN: "-",
+        ZOT_TEST_ANTHROPIC_API_KEY: "-", AWS_SECRET_ACCESS_KEY: "-", ZOT_RPC_TOKEN: "-", ZOT_TEST_PLAIN: "plain", PUBLIC_URL: "https://example.com/app" });
+    } finally {
+      for (const name of [...Object.keys(credentials), ...Object.keys(plain)]) delete process.env[name];
+      Object.assign(process.env, saved);
+    }
+  });
+});

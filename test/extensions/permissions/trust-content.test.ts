@@ -1,0 +1,52 @@
+// Escape 8: a project's trust is pinned to its extensions' folder content. The digest changes
+// with any file's bytes or mode, any entry added or removed, and a symlink's target; it does
+// not change for a check that finds the same files, whose hashes come from the cache.
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ContentCache, describeChanges, folderContent } from "../../../lib/extensions/trust/content.ts";
+
+let dir: string;
+let root: string;
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), "zot-content-"));
+  dir = join(root, "ext");
+  mkdirSync(join(dir, "lib"), { recursive: true });
+  writeFileSync(join(dir, "main.py"), "print('hi')\n");
+  writeFileSync(join(dir, "lib", "util.py"), "X = 1\n");
+  symlinkSync("lib/util.py", join(dir, "alias.py"));
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+describe("folder content", () => {
+  it.each([
+    ["a file's bytes", () => writeFileSync(join(dir, "lib", "util.py"), "X = 2\n"), "lib/util.py changed"],
+    ["a file's mode", () => chmodSync(join(dir, "main.py"), 0o755), "main.py mode changed"],
+    ["a new file", () => writeFileSync(join(dir, "payload.sh"), ""), "payload.sh added"],
+    ["a removed file", () => unlinkSync(join(dir, "main.py")), "main.py removed"],
+    ["a symlink's target", () => { unlinkSync(join(dir, "alias.py")); symlinkSync("/etc/passwd", join(dir, "alias.py")); }, "alias.py changed"],
+  ])("changes with %s, and says so", (_what, change, said) => {
+    const cache = new ContentCache();
+    const before = folderContent(dir, cache);
+    change();
+    const after = folderContent(dir, cache);
+    expect(after.digest).not.toBe(before.digest);
+    expect(describeChanges(before.entries, after.entries)).toBe(said);
+  });
+
+  it("is the same for the same files, with or without the cache, and an in-place edit that keeps the size is seen", () => {
+    const cache = new ContentCache();
+    const first = folderContent(dir, cache);
+    expect(folderContent(dir, cache).digest).toBe(first.digest);
+    expect(folderContent(dir, new ContentCache()).digest).toBe(first.digest);
+    writeFileSync(join(dir, "lib", "util.py"), "X = 9\n"); // same size, new mtime and ctime
+    expect(folderContent(dir, cache).digest).not.toBe(first.digest);
+  });
+
+  it("lists at most a few changes, then how many more", () => {
+    const before = folderContent(dir).entries;
+    for (let i = 0; i < 6; i++) writeFileSync(join(dir, `new-${i}.js`), "");
+    expect(describeChanges(before, folderContent(dir).entries)).toBe("new-0.js added, new-1.js added, new-2.js added, new-3.js added and 2 more");
+  });
+});
