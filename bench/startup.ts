@@ -62,13 +62,14 @@ function jsonDone(stdout: string): void {
   if (done?.type !== "done" || done.stop !== "end_turn") throw new Error(`json run did not end with done/end_turn:\n${stdout}`);
 }
 
-function jsonCase(binary: string, count: number): Case {
-  const home = homeFor(`json-${count}`);
+/** A json-mode one-shot with `count` extensions; `extra` flags (--no-sandbox: no PID namespace for them). */
+function jsonCase(binary: string, count: number, extra: string[] = []): Case {
+  const home = homeFor(`json-${count}${extra.join("")}`);
   const dirs = writeExtensions(join(home, "ext"), count, { python: PYTHON, node: NODE });
   return {
-    label: count === 0 ? "json, no extensions" : `json, ${count} extensions`,
+    label: `${count === 0 ? "json, no extensions" : `json, ${count} extensions`}${extra.length ? ` ${extra.join(" ")}` : ""}`,
     binary,
-    args: ["--mode", "json", "--no-session", ...dirs.flatMap((d) => ["-e", d]), "review this"],
+    args: ["--mode", "json", "--no-session", ...extra, ...dirs.flatMap((d) => ["-e", d]), "review this"],
     prompts: true,
     home,
     check(stdout) {
@@ -125,7 +126,8 @@ function referenceCases(): Case[] {
   ];
 }
 const references = process.versions.bun ? referenceCases() : [];
-const suites = BINARIES.map((binary) => [floorCase(binary), jsonCase(binary, 0), jsonCase(binary, 5), jsonCase(binary, 20), printCase(binary)]);
+const suites = BINARIES.map((binary) => [floorCase(binary), jsonCase(binary, 0), jsonCase(binary, 5), jsonCase(binary, 5, ["--no-sandbox"]),
+  jsonCase(binary, 20), printCase(binary)]);
 const cases = [...references, ...suites.flat()];
 
 /** Wall ms, peak RSS, and CPU ms (user + system, which background load disturbs far less than wall time). */

@@ -1,6 +1,7 @@
 // Escape 9: nothing an extension starts outlives zot. The extension starts four daemons as it
-// says hello: two that call setsid and two that double-fork, each once with zot's environment
-// and once with a cleared one (so no marker can find them). They must all be gone after a normal
+// says hello: two that call setsid and two that double-fork and call setsid, each once with
+// zot's environment and once with a cleared one (so no marker can find them, and the early
+// double-forked one is no longer in the extension's process tree when zot stops it). They must all be gone after a normal
 // exit, after SIGTERM of rpc mode (which also shuts the extension down: it sees session_end), and
 // after zot is killed with SIGKILL. Daemons are found on the host by a tag in their command line.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -50,7 +51,7 @@ const daemon = ["-e", "setInterval(() => {}, 1000)", ${JSON.stringify(tag)}];
 const quoted = [process.execPath, ...daemon].map((a) => "'" + a.replaceAll("'", "'\\\\''") + "'").join(" ");
 for (const env of [process.env, {}]) {
   spawn(process.execPath, daemon, { detached: true, stdio: "ignore", env }).unref();
-  spawn("/bin/sh", ["-c", "(" + quoted + " &) &"], { stdio: "ignore", env }).unref();
+  spawn("/bin/sh", ["-c", "(setsid " + quoted + " &) &"], { stdio: "ignore", env }).unref();
 }
 const send = (f) => process.stdout.write(JSON.stringify(f) + "\\n");
 send({ type: "hello", name: "daemonizer", version: "1.0.0", capabilities: ["events"] });

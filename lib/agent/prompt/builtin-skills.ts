@@ -47,9 +47,11 @@ An extension is a folder with an \`extension.json\`:
   delivered / consulted); \`ui\`: \`panels\` (open_panel, panel_render, panel_close), \`submit\`,
   \`notes\` (notify, clear_notes), other UI frames are ignored; \`fs\` (paths may start with
   \`{extension}\`, \`{project}\`, \`{temp}\`, \`{data}\`, \`~\`) and \`network\` (\`"none"\`, \`"all"\` or
-  hosts) run the process in an OS sandbox, whose environment loses credential-like variables
-  (\`…KEY\`, \`…TOKEN\`, \`…SECRET\`…) except those \`env\` lists. Refusals are logged as \`not permitted:\` lines;
-  \`zot ext doctor\` shows requested against granted.
+  hosts) say what its OS sandbox shows: any \`permissions\` block runs the process in one (no fs:
+  only its own folder, read-only, and data_dir; no network: none), with an environment of PATH,
+  HOME, locale and zot's variables plus what \`env\` lists. A tool_call rewrite needs the tool in
+  \`tools\`, and must leave its own result unchanged when shown it again. Refusals are logged as
+  \`not permitted:\` lines; \`zot ext doctor\` shows requested against granted, and the mounts.
 
 ## 2. Handshake and lifecycle
 
