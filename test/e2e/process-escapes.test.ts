@@ -1,31 +1,23 @@
 // Escape 9: nothing an extension starts outlives zot. The extension starts four daemons as it
 // says hello: two that call setsid and two that double-fork and call setsid, each once with
 // zot's environment and once with a cleared one (so no marker can find them, and the early
-// double-forked one is no longer in the extension's process tree when zot stops it). They must all be gone after a normal
-// exit, after SIGTERM of rpc mode (which also shuts the extension down: it sees session_end), and
-// after zot is killed with SIGKILL. Daemons are found on the host by a tag in their command line.
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+// double-forked one is no longer in the extension's process tree when zot stops it). They must
+// all be gone after a normal exit, after SIGTERM of rpc mode (which also shuts the extension
+// down: it sees session_end), and after zot is killed with SIGKILL. Daemons are found on the
+// host by a tag in their command line.
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { processesWithTag } from "../extensions/helpers.ts";
 import { makeWorld, type World } from "./support.ts";
 
 let world: World | undefined;
 const tags: string[] = [];
 afterEach(async () => {
-  for (const tag of tags.splice(0)) for (const pid of withTag(tag)) process.kill(pid, "SIGKILL");
+  for (const tag of tags.splice(0)) for (const pid of processesWithTag(tag)) process.kill(pid, "SIGKILL");
   await world?.close();
   world = undefined;
 });
-
-function withTag(tag: string): number[] {
-  return readdirSync("/proc").filter((e) => /^\d+$/.test(e)).filter((pid) => {
-    try {
-      return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").includes(tag);
-    } catch {
-      return false;
-    }
-  }).map(Number);
-}
 
 const until = async (what: string, test: () => boolean, ms = 5000) => {
   const deadline = Date.now() + ms;
@@ -73,29 +65,29 @@ describe("no process an extension starts outlives zot", () => {
     const { tag } = daemonizer(world);
     const r = await world.run(["-p", "hi"]);
     expect(r.code).toBe(0);
-    await until("the daemons to be gone", () => withTag(tag).length === 0);
+    await until("the daemons to be gone", () => processesWithTag(tag).length === 0);
   });
 
   it("after SIGTERM in rpc mode, which shuts the extension down first", async () => {
     world = await makeWorld([]);
     const { tag, record } = daemonizer(world);
     const child = world.start(["--mode", "rpc"]);
-    await until("four daemons", () => withTag(tag).length === 4);
+    await until("four daemons", () => processesWithTag(tag).length === 4);
     const exited = new Promise<number | null>((r) => child.on("close", (code) => r(code)));
     child.kill("SIGTERM");
     expect(await exited).toBe(130);
     expect(frames(record).map((f) => f.event ?? f.type)).toEqual(expect.arrayContaining(["session_end", "shutdown"]));
-    await until("the daemons to be gone", () => withTag(tag).length === 0);
+    await until("the daemons to be gone", () => processesWithTag(tag).length === 0);
   });
 
   it("after zot is killed with SIGKILL", async () => {
     world = await makeWorld([]);
     const { tag } = daemonizer(world);
     const child = world.start(["--mode", "rpc"]);
-    await until("four daemons", () => withTag(tag).length === 4);
+    await until("four daemons", () => processesWithTag(tag).length === 4);
     const exited = new Promise((r) => child.on("close", r));
     child.kill("SIGKILL");
     await exited;
-    await until("the daemons to be gone", () => withTag(tag).length === 0);
+    await until("the daemons to be gone", () => processesWithTag(tag).length === 0);
   });
 });

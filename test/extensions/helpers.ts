@@ -158,3 +158,14 @@ export async function trustThisProject(sb: Sandbox): Promise<void> {
     ({ manifest: (await loadManifest(join(sb.projectDir, d))).manifest, dir: join(sb.projectDir, d) })));
   await trustProject(sb.paths, sb.cwd, trusted);
 }
+
+/** Host pids of the live processes with `tag` as one of their arguments (found in /proc: pids inside a namespace differ). */
+export function processesWithTag(tag: string): number[] {
+  return readdirSync("/proc").filter((e) => /^\d+$/.test(e)).filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").includes(tag);
+    } catch {
+      return false;
+    }
+  }).map(Number);
+}

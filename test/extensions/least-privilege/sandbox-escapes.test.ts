@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { extensionLogPath } from "../../../lib/paths.ts";
 import { sandbox, startHost, type Sandbox } from "../helpers.ts";
-import { probe, probeExtension } from "./probe-extension.ts";
+import { probe, probeExtension } from "../probe-extension.ts";
 
 let sb: Sandbox;
 let server: Server | undefined;

@@ -1,21 +1,10 @@
 // No process escapes: a daemon an extension starts with setsid() (its own session and process
 // group, so the group kill misses it) is stopped when zot shuts the extension down.
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { extensionLogPath } from "../../../lib/paths.ts";
-import { PROGRAMMABLE, processRunning, sandbox, startHost, waitFor, writeExtension, type Sandbox } from "../helpers.ts";
-
-/** Host pids with `tag` as one of their arguments. */
-function withTag(tag: string): number[] {
-  return readdirSync("/proc").filter((e) => /^\d+$/.test(e)).filter((pid) => {
-    try {
-      return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").includes(tag);
-    } catch {
-      return false;
-    }
-  }).map(Number);
-}
+import { PROGRAMMABLE, processesWithTag, processRunning, sandbox, startHost, waitFor, writeExtension, type Sandbox } from "../helpers.ts";
 
 let sb: Sandbox;
 const strays: number[] = [];
@@ -85,8 +74,8 @@ describe("descendants that leave the process group", () => {
     const t = await startHost(sb);
     expect(t.host.reports()[0]!.errors, readFileSync(extensionLogPath(sb.paths, "boxed"), "utf8")).toEqual([]);
     await waitFor(() => existsSync(started), "the daemon to start");
-    expect(withTag(tag)).toHaveLength(1);
+    expect(processesWithTag(tag)).toHaveLength(1);
     await t.host.shutdown();
-    await waitFor(() => withTag(tag).length === 0, "the sandboxed daemon to be gone", 2000);
+    await waitFor(() => processesWithTag(tag).length === 0, "the sandboxed daemon to be gone", 2000);
   });
 });

@@ -1,13 +1,14 @@
 // The OS sandbox of extensions that declare fs or network permissions, with real bubblewrap and
 // a real Node extension: what it can and cannot read, write and connect to.
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ManifestPermissions } from "../../../lib/extensions/permissions/manifest-permissions.ts";
 import { extensionLogPath } from "../../../lib/paths.ts";
 import { findOnPath } from "../../../lib/extensions/host/exec-resolve.ts";
-import { PROGRAMMABLE, sandbox, startHost, tool, type Sandbox, type TestHost } from "../helpers.ts";
+import { sandbox, startHost, type Sandbox, type TestHost } from "../helpers.ts";
+import { probe as probeIn, probeExtension as probeWith } from "../probe-extension.ts";
 
 let sb: Sandbox;
 let server: Server | undefined;
@@ -23,44 +24,9 @@ it("bubblewrap is installed for these tests", () => {
   expect(findOnPath("bwrap"), "install bubblewrap: apt-get install bubblewrap").toBeTruthy();
 });
 
-/** `probe {action, path, port, text}`: read a file, write one, or connect to a loopback port. */
-const PROBE = `
-  const net = process.getBuiltinModule("node:net");
-  const reply = (text, isError) => ctx.send({type:"tool_result",id:msg.id,content:[{type:"text",text}],...(isError?{is_error:true}:{})});
-  const a = msg.args;
-  try {
-    if (a.action === "read") return reply("read: " + ctx.fs.readFileSync(a.path, "utf8"));
-    if (a.action === "env") return reply(a.names.map((n) => n + "=" + (process.env[n] ?? "-")).join(" "));
-    if (a.action === "write") { ctx.fs.writeFileSync(a.path, a.text ?? "x"); return reply("wrote"); }
-    if (a.action === "connect") {
-      const s = net.connect({ host: "127.0.0.1", port: a.port });
-      s.setTimeout(1000, () => { s.destroy(); reply("connect: timeout", true); });
-      s.on("connect", () => { s.destroy(); reply("connected"); });
-      s.on("error", (e) => reply("connect: " + e.code, true));
-      return;
-    }
-  } catch (e) { return reply(a.action + ": " + e.code, true); }
-`;
-
-/** A sandboxed extension whose code lives in its own folder (the sandbox shows nothing else of the repository). */
-function probeExtension(permissions: ManifestPermissions, name = "probe"): string {
-  const dir = join(sb.globalDir, name);
-  mkdirSync(dir, { recursive: true });
-  copyFileSync(PROGRAMMABLE, join(dir, "ext.mjs"));
-  const config = { name, register: [tool("probe")], on: { tool_call: PROBE } };
-  writeFileSync(join(dir, "extension.json"), JSON.stringify({
-    name, exec: process.execPath, args: [join(dir, "ext.mjs"), JSON.stringify(config)], permissions,
-  }));
-  return dir;
-}
-
-async function probe(t: TestHost, args: Record<string, unknown>): Promise<{ text: string; isError: boolean }> {
-  const p = t.host.tools().find((x) => x.name === "probe");
-  expect(p, JSON.stringify(t.host.reports()[0]?.errors)).toBeDefined();
-  const outcome = await p!.execute(args, { cwd: sb.cwd, signal: new AbortController().signal });
-  const first = outcome.content[0];
-  return { text: first?.type === "text" ? first.text : "", isError: Boolean(outcome.isError) };
-}
+/** The probe extension with these permissions, in the global root. */
+const probeExtension = (permissions: ManifestPermissions, name = "probe") => probeWith(sb, { permissions }, name);
+const probe = (t: TestHost, args: Record<string, unknown>) => probeIn(t, sb, args);
 
 /** A loopback server the extension may or may not reach. */
 async function loopback(): Promise<number> {

@@ -4,7 +4,7 @@
 import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
-import { PROGRAMMABLE, tool, type Sandbox, type TestHost } from "../helpers.ts";
+import { PROGRAMMABLE, tool, type Sandbox, type TestHost } from "./helpers.ts";
 
 const PROBE = `
   const net = process.getBuiltinModule("node:net");
