@@ -82,8 +82,8 @@ export interface ExtensionProcess {
   /** Remembers its process tree now (before it is asked to stop), for stopEscapees. */
   rememberDescendants(): void;
   /**
-   * Waits up to `ms` for the remembered tree to be gone (Linux): processes of a PID namespace die
-   * with it, but the kernel may still be finishing them when bubblewrap has exited.
+   * Waits up to `ms` for the tree stopEscapees stopped to be gone (Linux): processes of a PID
+   * namespace die with it, but the kernel may still be finishing them when bubblewrap has exited.
    */
   treeGone(ms?: number): Promise<boolean>;
   /**
@@ -192,6 +192,8 @@ export function spawnExtension(request: SpawnRequest): ExtensionProcess {
   const log = (message: string) => writeLogLine(logFd, message);
   for (const note of line.notes) log(note);
   let remembered: ProcessIdentity[] = [];
+  /** The tree stopEscapees last stopped, for treeGone. */
+  let stopped: ProcessIdentity[] = [];
 
   let status: ExitStatus | undefined;
   let settle!: (s: ExitStatus) => void;
@@ -277,18 +279,20 @@ export function spawnExtension(request: SpawnRequest): ExtensionProcess {
     },
     async treeGone(ms = 2_000) {
       const deadline = Date.now() + ms;
-      while (snapshotAlive(remembered)) {
+      while (snapshotAlive(stopped)) {
         if (Date.now() >= deadline) return false;
         await new Promise((r) => setTimeout(r, 5));
       }
       return true;
     },
     stopEscapees() {
-      const stopped = killMarked(marker) + killSnapshot(remembered);
+      stopped = remembered;
+      const count = killMarked(marker) + killSnapshot(remembered);
       remembered = [];
       untrackMarker(marker);
-      if (stopped > 0) log(`stopped ${stopped} process(es) it started that had left its process group (setsid) and outlived it`);
-      return stopped;
+      // In a PID namespace what is left is only the kernel finishing what died with it.
+      if (count > 0 && !line.isolation.pid_namespace) log(`stopped ${count} process(es) it started that had left its process group (setsid) and outlived it`);
+      return count;
     },
     dispose() {
       closeLog(logFd);
