@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { BUILTIN_COMMANDS } from "../../lib/app/builtin-commands.ts";
@@ -169,5 +169,22 @@ describe("zot ext doctor", () => {
     const bad = await doctor(["--frobnicate"]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^zot: unknown option --frobnicate/);
+  });
+});
+
+describe("zot ext doctor: how each process runs", () => {
+  it("shows a sandboxed extension's resolved mounts and network, and a full-access one's PID namespace", async () => {
+    const real = realpathSync(sb.root);
+    writeExtension(sb.globalDir, "boxed", { name: "boxed" }, { permissions: { fs: { read: ["{project}"] }, network: "none" } });
+    writeExtension(sb.globalDir, "open", { name: "open" });
+    const text = (await doctor([])).stdout;
+    expect(text).toMatch(/✓ boxed [^\n]*\n(?: {4}.*\n)* {4}process: +sandboxed with bubblewrap, in a PID namespace of its own, network none\n {4}mounts ro: +\/usr\n/);
+    expect(text).toContain(`${join(real, "project")}\n`);
+    expect(text).toMatch(/ {4}mounts rw: +\S*extension-data\/boxed\n/);
+    expect(text).toMatch(/✓ open [^\n]*\n(?: {4}.*\n)* {4}process: +full access, in a PID namespace of its own\n/);
+    const json = JSON.parse((await doctor(["--json"])).stdout) as { extensions: Array<{ name: string; isolation: Record<string, unknown> }> };
+    const byName = Object.fromEntries(json.extensions.map((e) => [e.name, e.isolation]));
+    expect(byName.boxed).toMatchObject({ sandbox: "bubblewrap", pid_namespace: true, network: false, read_only: expect.arrayContaining([join(real, "project")]) });
+    expect(byName.open).toEqual({ sandbox: null, pid_namespace: true, read_only: null, read_write: null, network: null, hidden: [] });
   });
 });
