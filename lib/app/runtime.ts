@@ -8,8 +8,9 @@ import { listSessions, openSession, type SessionListing } from "../agent/session
 import { discoverSkills } from "../agent/prompt/skills.ts";
 import type { Confirmer } from "../agent/loop/permissions.ts";
 import { UsageError } from "../errors.ts";
-import { readConfig, updateConfig } from "../config.ts";
+import { readConfig, updateConfig, type ZotConfig } from "../config.ts";
 import { ExtensionHost, type HostAgent } from "../extensions/host/host.ts";
+import { DEFAULT_TOOL_OUTPUT_BYTES, toolOutputLimitFromEnv } from "../extensions/host/output-cap.ts";
 import { recordedTrust, type PendingExtension } from "../extensions/trust/host-trust.ts";
 import { zotPaths, type ZotPaths } from "../paths.ts";
 import { createProvider, resolveApiKey } from "../providers/index.ts";
@@ -119,6 +120,13 @@ function hostAgentOf(session: AgentSession): HostAgent {
  * Builds one run: the agent session first, then the extension host attached to it. Calling it
  * again with another config builds an independent second session in the same process.
  */
+/** The text of one extension or MCP tool result the model gets: the environment, config.json's tool_output_max_bytes, or 50 KiB. */
+function toolOutputLimit(env: Record<string, string | undefined>, saved: ZotConfig): number {
+  const fromConfig = saved.tool_output_max_bytes;
+  return toolOutputLimitFromEnv(env)
+    ?? (typeof fromConfig === "number" && Number.isInteger(fromConfig) && fromConfig > 0 ? fromConfig : DEFAULT_TOOL_OUTPUT_BYTES);
+}
+
 export async function createRuntime(input: RunConfig | RunConfigInput, io: RuntimeOptions = {}): Promise<Runtime> {
   const config = resolveRunConfig(input);
   const env = io.env ?? process.env;
@@ -202,6 +210,7 @@ export async function createRuntime(input: RunConfig | RunConfigInput, io: Runti
     interactive: io.interactive ?? false,
     builtinCommands: BUILTIN_COMMANDS.map((c) => c.name),
     onSubmit: io.onSubmit,
+    limits: { toolOutputBytes: toolOutputLimit(env, saved) },
   });
   session.attachExtensions({ hooks: host, tools: () => host.tools() });
   await host.start();

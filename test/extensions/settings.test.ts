@@ -18,6 +18,7 @@ describe("Timeouts and limits: the spec's values are the defaults", () => {
   });
 
   it("limits", () => {
-    expect(DEFAULT_LIMITS).toEqual({ maxFrameBytes: 4 * 1024 * 1024, queueFrames: 256, queueBytes: 16 * 1024 * 1024 });
+    expect(DEFAULT_LIMITS).toEqual({ maxFrameBytes: 4 * 1024 * 1024, queueFrames: 256, queueBytes: 16 * 1024 * 1024,
+      toolOutputBytes: 50 * 1024 }); // what the model gets of one extension or MCP tool result, as read and bash
   });
 });

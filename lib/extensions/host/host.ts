@@ -91,6 +91,7 @@ export class ExtensionHost implements AgentHooks {
   private readonly interceptors: InterceptorChains;
   private readonly callTool: CallToolRouter;
   private readonly timeouts: HostTimeouts;
+  private readonly limits: HostLimits;
   private unsubscribe: (() => void) | undefined;
   private reloading: Promise<void> | undefined;
   private closed = false;
@@ -100,6 +101,7 @@ export class ExtensionHost implements AgentHooks {
   constructor(private readonly options: ExtensionHostOptions) {
     this.cwd = options.cwd;
     this.timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+    this.limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.panels = new Panels((event) => this.publish(event), (owner) => this.activeCalls.hasActive(owner, { interactive: true }));
     this.interceptors = new InterceptorChains({
       extensions: () => this.set.loaded,
@@ -120,7 +122,7 @@ export class ExtensionHost implements AgentHooks {
     this.set = new ExtensionSet({
       paths, explicit, discover, trust, builtinCommands, builtinTools,
       timeouts: this.timeouts,
-      limits: { ...DEFAULT_LIMITS, ...options.limits },
+      limits: this.limits,
       publish: (event) => this.publish(event),
       publishError: (ext, message) => this.publishError(ext, message),
       sink: {
@@ -205,6 +207,7 @@ export class ExtensionHost implements AgentHooks {
         proxy = createToolProxy(entry, {
           interactive: this.options.interactive,
           toolCallTimeoutMs: this.timeouts.toolCall,
+          maxOutputBytes: this.limits.toolOutputBytes,
           activeCalls: this.activeCalls,
           activate: (names) => this.activate(names),
         });

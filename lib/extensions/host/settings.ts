@@ -4,6 +4,8 @@ import {
   OUTBOUND_QUEUE_MAX_FRAMES, READY_IDLE_MS, READY_TIMEOUT_MS, SHUTDOWN_GRACE_MS, TOOL_CALL_TIMEOUT_MS, WRITE_TIMEOUT_MS,
 } from "../../protocol/index.ts";
 
+import { DEFAULT_TOOL_OUTPUT_BYTES } from "./output-cap.ts";
+
 const MCP_START_TIMEOUT_MS = 30_000;
 
 export interface HostTimeouts {
@@ -36,6 +38,8 @@ export interface HostLimits {
   maxFrameBytes: number;
   queueFrames: number;
   queueBytes: number;
+  /** Text of one extension or MCP tool result the model gets (output-cap.ts). */
+  toolOutputBytes: number;
 }
 
 export const DEFAULT_TIMEOUTS: HostTimeouts = {
@@ -55,4 +59,5 @@ export const DEFAULT_LIMITS: HostLimits = {
   maxFrameBytes: MAX_FRAME_BYTES,
   queueFrames: OUTBOUND_QUEUE_MAX_FRAMES,
   queueBytes: OUTBOUND_QUEUE_MAX_BYTES,
+  toolOutputBytes: DEFAULT_TOOL_OUTPUT_BYTES,
 };

@@ -6,6 +6,7 @@
 import { splitSupportedBlocks, type ToolCallFrame, type ToolResultFrame } from "../../protocol/index.ts";
 import { errorOutcome, type Tool, type ToolExecutionContext, type ToolOutcome } from "../../tools/types.ts";
 import type { ExtensionBridge, LoadedExtension } from "./extension.ts";
+import { capToolOutput } from "./output-cap.ts";
 import type { ExtensionToolEntry } from "./registry.ts";
 
 /** A host `tool_call` in flight, by its correlation id; the parent of nested call_tool chains. */
@@ -46,6 +47,8 @@ export class ActiveCalls {
 export interface ToolProxyDeps {
   interactive: boolean;
   toolCallTimeoutMs: number;
+  /** The most text of one result the model gets. */
+  maxOutputBytes: number;
   activeCalls: ActiveCalls;
   /** Deferred tools named by a result become active. */
   activate(names: string[]): void;
@@ -63,7 +66,12 @@ export function createToolProxy(entry: ExtensionToolEntry, deps: ToolProxyDeps):
     source: { kind: "extension", extension: extension.name },
     deferred: frame.deferred === true,
     interactive,
-    execute: (args, ctx) => runExtensionTool(entry, args, ctx, deps),
+    execute: async (args, ctx) => {
+      const outcome = await runExtensionTool(entry, args, ctx, deps);
+      // The model's calls are capped; an extension's call_tool gets the protocol's own 256 KiB bound.
+      if (ctx.originExtension !== undefined) return outcome;
+      return capToolOutput(outcome, deps.maxOutputBytes, `${extension.bridge ? "MCP" : "Extension"} tool ${frame.name}`);
+    },
   };
 }
 

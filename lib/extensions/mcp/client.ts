@@ -33,6 +33,8 @@ export interface McpConnectOptions {
   onListsChanged(): void;
   /** The connection ended (the server closed it, or its process exited). */
   onClosed(): void;
+  /** The server broke the connection beyond use (a message over the size limit): why. */
+  onFatal(reason: string): void;
 }
 
 export interface CallOptions {
@@ -83,10 +85,15 @@ function messageText(content: Record<string, unknown>): string {
 export async function connectMcp(options: McpConnectOptions): Promise<McpSession> {
   const { config } = options;
   let transport: Transport;
+  /** Why the connection broke, for the calls it fails. */
+  let fatal: string | undefined;
   if (isHttpConfig(config)) {
     transport = new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers ?? {} } });
   } else {
-    transport = new ProcessTransport(options.process!, options.log);
+    transport = new ProcessTransport(options.process!, options.log, (reason) => {
+      fatal ??= reason;
+      options.onFatal(reason);
+    });
   }
   const client = new Client({ name: "zot", version: ZOT_VERSION }, { capabilities: {} });
   client.onclose = () => options.onClosed();
@@ -134,6 +141,7 @@ export async function connectMcp(options: McpConnectOptions): Promise<McpSession
         if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
           return errorOutcome(`MCP tool ${name} did not answer within ${call.timeoutMs} ms; zot cancelled it`, "timed_out");
         }
+        if (fatal) return errorOutcome(`MCP tool ${name} failed: the server ${fatal}; it was disconnected`);
         return errorOutcome(`MCP tool ${name} failed: ${(err as Error).message}`);
       }
     },

@@ -103,6 +103,7 @@ export class McpExtension extends LoadedExtension {
         log: (message) => this.log(message),
         onListsChanged: () => this.register(),
         onClosed: () => this.connectionClosed(),
+        onFatal: (reason) => this.fail(reason),
       });
     } catch (err) {
       if (this.closing) return; // zot is stopping it: not the server's failure
