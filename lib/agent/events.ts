@@ -128,6 +128,8 @@ export type HostEvent =
   /** Ends every compaction attempt, after post_compact; the summary is empty when nothing was summarised. */
   | { type: "compact_done"; summary: string }
   | { type: "error"; message: string }
+  /** A model request failed and is tried again after `delay_ms` (attempt 1 is the first retry). */
+  | { type: "retry"; attempt: number; delay_ms: number; status?: number; message: string }
   | { type: "done"; stop: StopReason | "blocked"; error?: string };
 
 export type StampedLifecycleEvent = LifecyclePayload & Stamp;

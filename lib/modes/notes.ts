@@ -17,9 +17,16 @@ function noteLine(event: ZotEvent): string | undefined {
       return `[${event.extension}] error: ${extErrorText(event)}`;
     case "error":
       return `zot: ${event.message}`;
+    case "retry":
+      return `zot: ${retryText(event)}`;
     default:
       return undefined;
   }
+}
+
+/** "model request failed (HTTP 529 …); retry 1 in 1.0 s", for the REPL and stderr. */
+export function retryText(event: { attempt: number; delay_ms: number; message: string }): string {
+  return `model request failed (${event.message}); retry ${event.attempt} in ${(event.delay_ms / 1000).toFixed(1)} s`;
 }
 
 /** An ext_error's text with its log path, named once (startup diagnostics already name it). */

@@ -6,6 +6,8 @@ import { isJsonObject } from "../protocol/json-object.ts";
 export interface Failure {
   message: string;
   retryable: boolean;
+  /** The HTTP status, when the server answered with one. */
+  status?: number;
   /** Server-requested wait before the next attempt (`retry-after-ms` / `retry-after`). */
   retryAfterMs?: number;
 }
@@ -58,6 +60,7 @@ function describeApiError(err: ApiErrorLike, now: number): Failure {
   const failure: Failure = {
     message: `HTTP ${status}${type ? ` ${type}` : ""}: ${text}`,
     retryable: status === 408 || status === 409 || status === 429 || status >= 500,
+    status,
   };
   const shouldRetry = err.headers?.get("x-should-retry");
   if (shouldRetry === "true") failure.retryable = true;

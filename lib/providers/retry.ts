@@ -111,7 +111,7 @@ export async function* streamWithRetry(options: RetryingStreamOptions): AsyncGen
         return;
       }
       const delay = retryDelay(retry + 1, failure, policy);
-      yield { type: "retry", attempt: retry + 1, delayMs: delay, error: failure.message };
+      yield { type: "retry", attempt: retry + 1, delayMs: delay, error: failure.message, ...(failure.status !== undefined ? { status: failure.status } : {}) };
       try {
         await sleep(delay, signal);
       } catch {

@@ -86,7 +86,7 @@ export type ModelStreamEvent =
   | { type: "thinking_delta"; delta: string }
   /** A tool call started (no `delta`) or received a fragment of its raw argument JSON. */
   | { type: "tool_call_delta"; id: string; name: string; delta?: string }
-  | { type: "retry"; attempt: number; delayMs: number; error: string }
+  | { type: "retry"; attempt: number; delayMs: number; error: string; status?: number }
   | { type: "done"; message: AssistantMessage };
 
 export interface Provider {

@@ -173,12 +173,13 @@ describe("Run endings", () => {
     expect(h.ofType("done")[0]).toMatchObject({ stop: "error", error: expect.stringContaining("bad model name") });
   });
 
-  it("a retried request (500, then 200) is reported as a non-fatal error and the run succeeds", async () => {
+  it("a retried request (500, then 200) is a retry event, not an error, and the run succeeds", async () => {
     h = await startHarness([{ type: "error", status: 500, message: "flaky" }, { text: "second try" }], { retry: { maxRetries: 1, baseDelayMs: 1 } });
     const result = await h.session.prompt("hi");
     expect(result).toEqual({ stop: "end_turn", text: "second try" });
     expect(h.server.requests).toHaveLength(2);
-    expect(h.ofType("error").map((e) => e.message)).toEqual([expect.stringMatching(/retry 1/)]);
+    expect(h.ofType("error")).toEqual([]);
+    expect(h.ofType("retry")).toEqual([{ type: "retry", attempt: 1, delay_ms: 1, status: 500, message: expect.stringMatching(/^HTTP 500.*flaky/) }]);
     expect(h.ofType("turn_start")).toHaveLength(1);
   });
 

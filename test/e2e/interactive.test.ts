@@ -48,6 +48,16 @@ describe("interactive REPL in a terminal", () => {
     expect(await pane.exitCode()).toBe(0);
   });
 
+  it("a retried model request is a yellow retry line, not a red error, and the answer follows", async () => {
+    const pane = await repl([{ type: "error", status: 529, message: "overloaded", retry_after_ms: 10 }, { text: "made it" }], [], { NO_COLOR: "" });
+    await pane.type("hi");
+    await pane.keys("Enter");
+    await pane.until("made it");
+    const styled = await pane.text(true);
+    expect(styled).toMatch(/\x1b\[33m↻ model request failed \(HTTP 529[^\n]*overloaded[^\n]*\); retry 1 in 0\.0 s/);
+    expect(await pane.text()).not.toContain("zot: model request failed");
+  });
+
   it("a damaged session is repaired with a note saying what was skipped and patched", async () => {
     world = await makeWorld();
     const { path } = writeDamagedSession(world);

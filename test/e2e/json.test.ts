@@ -139,6 +139,20 @@ describe("json mode", () => {
     expect(jsonLines(r.stdout).at(-1)).toEqual({ type: "done", stop: "end_turn" });
   });
 
+  it("a recovered request prints retry lines, no error, then done end_turn (jq's select(.type==\"error\") stays empty)", async () => {
+    world = await makeWorld([{ type: "error", status: 529, message: "overloaded", retry_after_ms: 10 }, { type: "error", status: 500, message: "boom", retry_after_ms: 10 },
+      { text: "fine" }]);
+    const r = await world.run(["--json", "hi"]);
+    expect(r.code).toBe(0);
+    const lines = jsonLines(r.stdout);
+    expect(lines.filter((l) => l.type === "error")).toEqual([]);
+    expect(lines.filter((l) => l.type === "retry")).toEqual([
+      { type: "retry", attempt: 1, delay_ms: 10, status: 529, message: expect.stringContaining("overloaded") },
+      { type: "retry", attempt: 2, delay_ms: 10, status: 500, message: expect.stringContaining("boom") },
+    ]);
+    expect(lines.at(-1)).toEqual({ type: "done", stop: "end_turn" });
+  });
+
   it("a failed run emits error with the message right before done, and exits 1", async () => {
     world = await makeWorld([{ type: "error", status: 400, message: "prompt is too long" }]);
     const r = await world.run(["--json", "hi"]);

@@ -73,6 +73,7 @@ describe("print mode", () => {
     expect(r.stdout).toBe("recovered\n");
     expect(r.code).toBe(0);
     expect(world.server.requests).toHaveLength(2);
+    expect(r.stderr).toMatch(/^zot: model request failed \(HTTP 500.*boom\); retry 1 in 0\.0 s$/m);
   });
 
   it("an assistant_message block's reason goes to stderr naming the extension, and stdout stays empty", async () => {

@@ -174,7 +174,9 @@ async function streamOnce(env: LoopEnv, system: string, live: boolean): Promise<
       } else if (event.type === "thinking_delta") {
         env.emit.host({ type: "thinking_delta", delta: event.delta });
       } else if (event.type === "retry") {
-        env.emit.host({ type: "error", message: `model request failed (${event.error}); retry ${event.attempt} in ${event.delayMs} ms` });
+        // A retry is not a failure: `error` is only the final one, right before a failed run's done.
+        env.emit.host({ type: "retry", attempt: event.attempt, delay_ms: event.delayMs, ...(event.status !== undefined ? { status: event.status } : {}),
+          message: event.error });
       } else if (event.type === "done") {
         final = event.message;
       }

@@ -2,7 +2,7 @@
 // per tool call, notes below the transcript, open panels. Finished lines are committed through
 // `commit`; everything still changing is state the controller draws in the live area.
 import type { ZotEvent } from "../../agent/events.ts";
-import { extErrorText } from "../notes.ts";
+import { extErrorText, retryText } from "../notes.ts";
 import { renderDiff } from "./diff-view.ts";
 import type { MarkdownStream } from "./markdown-stream.ts";
 import type { PanelModel } from "./panel-view.ts";
@@ -235,6 +235,9 @@ export class EventView {
         break;
       case "error":
         this.commit([s.red(`zot: ${event.message}`)]);
+        break;
+      case "retry":
+        this.commit([s.yellow(`↻ ${retryText(event)}`)]);
         break;
       case "post_compact":
         if (event.status !== "completed") this.commit([s.yellow(`compaction ${event.status}${event.error ? `: ${event.error}` : ""}`)]);

@@ -71,6 +71,7 @@ export const STREAM_EVENT_SCHEMAS = {
   compact_done: event("compact_done", { summary: v.string() }),
   /** A host error; also the line right before the `done` of a failed run or command. */
   error: event("error", { message: v.string() }),
+  retry: event("retry", { attempt: int, delay_ms: count, status: v.optional(int), message: v.string() }),
   /** Ends a prompt, a command or a compaction; the last line of json mode. */
   done: event("done", { stop: v.picklist([...STOP_REASONS, "blocked"]), error: v.optional(v.string()) }),
 } as const;
