@@ -131,8 +131,28 @@ describe("a reader that closes zot's stdout", () => {
     child.stdin!.write(`${JSON.stringify({ id: 1, type: "prompt", message: "hi" })}\n`);
     const [code] = await once(child, "close");
     expect(code).toBe(1);
-    expect(stderr).toContain("zot: stdout was closed (its reader went away); rpc mode ends");
+    // The client's terminal is not zot's to write to: only zot's log says why.
+    expect(stderr).toBe("");
+    expect(readFileSync(join(world.home, "logs", "zot.log"), "utf8"))
+      .toMatch(/rpc: stdout was closed \(its reader went away\); rpc mode ends, and the work in flight was stopped\n/);
     expect(await world.server.requests[0]!.outcome).toBe("client_closed");
     expect(existsSync(world.cwd)).toBe(true);
+  });
+
+  it("a client that leaves after done (as the Go zot's clients do) is a normal end: exit 0, nothing on stderr", async () => {
+    world = await makeWorld([{ text: "answer" }]);
+    const child = world.start(["--mode", "rpc"]);
+    let stderr = "";
+    child.stderr!.on("data", (d) => (stderr += d));
+    let seen = "";
+    child.stdout!.on("data", (d) => {
+      seen += d;
+      if (!seen.includes('"type":"done"')) return;
+      child.stdout!.destroy();
+      child.stdin!.end();
+    });
+    child.stdin!.write(`${JSON.stringify({ id: "1", type: "prompt", message: "hi" })}\n`);
+    const [code] = await once(child, "close");
+    expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
   });
 });

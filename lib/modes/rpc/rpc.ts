@@ -11,7 +11,9 @@ import { LineDecoder } from "../../protocol/codec.ts";
 import { eventStream, failedDone } from "../event-stream.ts";
 import { UsageError } from "../../errors.ts";
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK } from "../exit-code.ts";
-import { stoppingOutput } from "../mode-output.ts";
+import { modeOutput, outputClosedMessage } from "../mode-output.ts";
+import { appendHostLog } from "../../host-log.ts";
+import { zotPaths } from "../../paths.ts";
 import { ndjsonSink, sessionLine } from "../ndjson.ts";
 import { endsWithDone, parseRpcCommand, type RpcCommand } from "./rpc-commands.ts";
 import { handleRpcCommand, type RpcContext } from "./rpc-handlers.ts";
@@ -24,13 +26,23 @@ export async function runRpc(config: RunConfig, env: Record<string, string | und
   stdin: NodeJS.ReadableStream = process.stdin): Promise<number> {
   const err = (text: string) => process.stderr.write(`${printable(text)}\n`);
   let fatal: number | undefined;
-  // The client stopped reading: nothing it asked for can reach it, so end as at EOF, aborting.
   let endLoop = () => {};
   let rt: Runtime | undefined;
-  const output = stoppingOutput(process.stdout, err, "rpc mode ends");
-  output.stopWith(() => {
-    fatal = EXIT_FAILURE;
-    rt?.session.abort();
+  const runs = new Set<Promise<unknown>>();
+  // The client stopped reading: nothing it asked for can reach it, so end as at EOF. One that
+  // leaves with nothing in flight has simply finished (the Go zot's clients close their end and
+  // exit on done): exit 0, nothing said. With work in flight that work is stopped, exit 1, and
+  // only zot's log says why: the client's terminal is not zot's to write to.
+  const output = modeOutput(process.stdout, (reason) => {
+    const readerLeft = (reason as NodeJS.ErrnoException | undefined)?.code === "EPIPE";
+    const busy = runs.size > 0 || rt?.session.running === true;
+    if (busy) {
+      fatal = EXIT_FAILURE;
+      rt?.session.abort({ keepQueued: false });
+    } else fatal ??= readerLeft ? EXIT_OK : EXIT_FAILURE;
+    const line = `${outputClosedMessage(reason)}; rpc mode ends${busy ? ", and the work in flight was stopped" : ""}`;
+    if (readerLeft) appendHostLog(rt?.paths ?? zotPaths(env), `rpc: ${line}`);
+    else err(`zot: ${line}`);
     endLoop();
   });
   // SIGINT, SIGTERM, SIGHUP: stop what runs and what waits, then end as at EOF (extensions get
@@ -55,7 +67,6 @@ export async function runRpc(config: RunConfig, env: Record<string, string | und
         success: "data" in outcome, ...outcome });
 
     const token = rpcToken(env);
-    const runs = new Set<Promise<unknown>>();
     let starting: Promise<Runtime> | undefined;
     const start = () =>
       (starting ??= createRuntime(config, {
