@@ -11,6 +11,7 @@ import { UsageError } from "../errors.ts";
 import { readConfig, updateConfig, type ZotConfig } from "../config.ts";
 import { ExtensionHost, type HostAgent } from "../extensions/host/host.ts";
 import { DEFAULT_TOOL_OUTPUT_BYTES, toolOutputLimitFromEnv } from "../extensions/host/output-cap.ts";
+import { TIMEOUTS_ENV, timeoutsFromEnv } from "../extensions/host/settings.ts";
 import { recordedTrust, type PendingExtension } from "../extensions/trust/host-trust.ts";
 import { zotPaths, type ZotPaths } from "../paths.ts";
 import { createProvider, resolveApiKey } from "../providers/index.ts";
@@ -198,6 +199,8 @@ export async function createRuntime(input: RunConfig | RunConfigInput, io: Runti
   io.onBus?.(session.bus, { sessionId: opened.id, cwd, provider: settings.provider, model: settings.model });
   session.reportRepairs();
 
+  const hostTimeouts = timeoutsFromEnv(env[TIMEOUTS_ENV]);
+  for (const problem of hostTimeouts.problems) warn(problem);
   const host = new ExtensionHost({
     cwd,
     paths,
@@ -211,6 +214,7 @@ export async function createRuntime(input: RunConfig | RunConfigInput, io: Runti
     builtinCommands: BUILTIN_COMMANDS.map((c) => c.name),
     onSubmit: io.onSubmit,
     limits: { toolOutputBytes: toolOutputLimit(env, saved) },
+    timeouts: hostTimeouts.timeouts,
   });
   session.attachExtensions({ hooks: host, tools: () => host.tools() });
   await host.start();

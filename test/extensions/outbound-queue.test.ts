@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { OutboundQueue } from "../../lib/extensions/host/outbound-queue.ts";
 import { OUTBOUND_QUEUE_MAX_BYTES, OUTBOUND_QUEUE_MAX_FRAMES } from "../../lib/protocol/index.ts";
@@ -95,4 +96,20 @@ describe("Ordering, delivery: the bounded outbound queue", () => {
     expect(queued.every((w) => w.state === "written")).toBe(true);
     await expect.poll(() => echoed).toBe(frames.join(""));
   });
+});
+
+describe("the write bound on every runtime", () => {
+  // Bun buffers pipe writes in user space and may report a write done before the pipe took it.
+  it.each([["bun", "node_modules/.bin/bun", ["test/fixtures/runtimes/write-bound.ts"]],
+    ["deno", "node_modules/.bin/deno", ["run", "-A", "test/fixtures/runtimes/write-bound.ts"]]])(
+    "under %s, six 100 KB frames to a child that never reads disconnect it at the write bound", async (_runtime, program, args) => {
+      const root = join(import.meta.dirname, "..", "..");
+      const run = spawn(join(root, program), args, { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
+      let out = "";
+      run.stdout!.on("data", (d) => (out += d));
+      await new Promise((r) => run.on("close", r));
+      const { reason, ms } = JSON.parse(out) as { reason: string | null; ms: number };
+      expect(reason).toBe("a write to the extension's stdin was blocked for 300 ms");
+      expect(ms).toBeLessThan(2000);
+    }, 30_000);
 });

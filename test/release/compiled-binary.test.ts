@@ -82,6 +82,27 @@ describe("the compiled binary and the directory it starts in", () => {
   });
 });
 
+describe("the compiled binary and a slow extension", () => {
+  it("disconnects an interceptor that never reads its stdin within the run, at the write bound, with the spec's diagnostic", async () => {
+    const calls = Array.from({ length: 6 }, (_, i) => ({ id: `big${i}`, name: "bash", args: { command: "head -c 100000 /dev/zero | tr '\\\\0' x" } }));
+    server.push({ tool_calls: calls, stop: "tool_use" });
+    server.push({ text: ["still ", "running ", "after ", "the ", "bound"], chunk_delay_ms: 300 });
+    const { dir, env } = project("deaf-interceptor", {});
+    const ext = join(dir, "home", "extensions", "deaf");
+    mkdirSync(ext, { recursive: true });
+    writeFileSync(join(ext, "ext.mjs"), readFileSync(join(ROOT, "test", "fixtures", "extensions", "node-programmable", "ext.mjs")));
+    writeFileSync(join(ext, "extension.json"), JSON.stringify({ name: "deaf", exec: process.execPath, args: ["./ext.mjs", JSON.stringify({
+      name: "deaf", noRead: true, legacy: true, register: [{ type: "subscribe", events: ["tool_result"], intercept: ["tool_call"] }] })] }));
+    const result = await run(["--mode", "json", "--no-session", "hi"], dir, { ...env, ZOT_PROVIDER: "anthropic", ZOT_BASE_URL: server.url,
+      ZOT_EXTENSION_TIMEOUTS: "write=500,intercept=200" });
+    const lines = result.stdout.trim().split("\n").map((l) => JSON.parse(l) as { type: string; message?: string });
+    const error = lines.findIndex((l) => l.type === "ext_error" && /a write to the extension's stdin was blocked for 500 ms/.test(l.message ?? ""));
+    expect(error, result.stdout.slice(-2000)).toBeGreaterThan(-1);
+    expect(error).toBeLessThan(lines.findIndex((l) => l.type === "done"));
+    expect(result.code).toBe(0);
+  }, 30_000);
+});
+
 /** The function entries of an order file (`F <hash>` lines after the `v2` header). */
 function functionsIn(file: string): string[] {
   const [header, ...lines] = readFileSync(file, "utf8").trim().split("\n");

@@ -69,6 +69,7 @@ export class OutboundQueue {
   private queuedBytes = 0;
   /** The frames of the write in flight; empty when none is. */
   private inFlight: Entry[] = [];
+  private inFlightBytes = 0;
   private writeTimer: ReturnType<typeof setTimeout> | undefined;
   private broken = false;
   /** A write started this tick: further frames wait for the end of the tick and go out together. */
@@ -87,7 +88,7 @@ export class OutboundQueue {
   /** Queues one encoded frame (with its "\n") of `bytes` bytes. Returns undefined when the queue is closed. */
   enqueue(data: string, bytes = Buffer.byteLength(data)): QueuedWrite | undefined {
     if (this.broken) return undefined;
-    if (this.queue.length + 1 > this.options.maxFrames || this.queuedBytes + bytes > this.options.maxBytes) {
+    if (this.queue.length + 1 > this.options.maxFrames || this.queuedBytes + this.heldByStream() + bytes > this.options.maxBytes) {
       this.fail(`outbound queue overflow (more than ${this.options.maxFrames} frames or ` +
         `${this.options.maxBytes} bytes waiting): the extension is not reading its stdin fast enough`);
       return undefined;
@@ -97,6 +98,14 @@ export class OutboundQueue {
     this.queuedBytes += bytes;
     this.pump();
     return entry;
+  }
+
+  /**
+   * Bytes the stream took but the pipe has not, beyond the write in flight (which the bound leaves
+   * out): a runtime may buffer writes in user space, and those count against the queue's bytes.
+   */
+  private heldByStream(): number {
+    return Math.max(0, this.stream.writableLength - this.inFlightBytes);
   }
 
   /** Removes a frame that has not reached the pipe yet. Returns false if it is too late. */
@@ -145,15 +154,16 @@ export class OutboundQueue {
     });
     const batch = this.takeBatch();
     this.inFlight = batch;
+    this.inFlightBytes = batch.reduce((n, e) => n + e.bytes, 0);
     this.writeTimer = setTimeout(() => {
       this.fail(`a write to the extension's stdin was blocked for ${this.options.writeTimeoutMs} ms`);
     }, this.options.writeTimeoutMs);
     const data = batch.length === 1 ? batch[0]!.data : batch.map((e) => e.data).join("");
     this.stream.write(data, (err) => {
-      clearTimeout(this.writeTimer);
       if (this.inFlight !== batch) return; // failed meanwhile; already settled
-      this.inFlight = [];
       if (err) {
+        clearTimeout(this.writeTimer);
+        this.inFlight = [];
         for (const entry of batch) {
           entry.state = "dropped";
           entry.settle(false);
@@ -161,12 +171,22 @@ export class OutboundQueue {
         this.fail(`cannot write to the extension: ${err.message}`);
         return;
       }
-      for (const entry of batch) {
-        entry.state = "written";
-        entry.settle(true);
-      }
-      this.pump();
+      // The callback can come while the runtime still holds the bytes (Bun buffers pipe writes):
+      // the write is done, and the timer stops, only once the stream has drained into the pipe.
+      if (this.stream.writableNeedDrain) this.stream.once("drain", () => this.written(batch));
+      else this.written(batch);
     });
+  }
+
+  private written(batch: Entry[]): void {
+    if (this.inFlight !== batch) return;
+    clearTimeout(this.writeTimer);
+    this.inFlight = [];
+    for (const entry of batch) {
+      entry.state = "written";
+      entry.settle(true);
+    }
+    this.pump();
   }
 
   /** The next frames to write together: at least one, then more up to BATCH_BYTES. */

@@ -61,3 +61,23 @@ export const DEFAULT_LIMITS: HostLimits = {
   queueBytes: OUTBOUND_QUEUE_MAX_BYTES,
   toolOutputBytes: DEFAULT_TOOL_OUTPUT_BYTES,
 };
+
+/** The variable that shortens or lengthens the host's deadlines: `write=500,hello=2000` (milliseconds). */
+export const TIMEOUTS_ENV = "ZOT_EXTENSION_TIMEOUTS";
+
+/**
+ * Deadlines from `ZOT_EXTENSION_TIMEOUTS` (a slow machine, a test of the built binary); `problems`
+ * names what could not be used (unknown names, values that are not positive whole numbers).
+ */
+export function timeoutsFromEnv(value: string | undefined): { timeouts: Partial<HostTimeouts>; problems: string[] } {
+  const timeouts: Partial<HostTimeouts> = {};
+  const problems: string[] = [];
+  for (const part of (value ?? "").split(",").map((p) => p.trim()).filter(Boolean)) {
+    const [name = "", text = ""] = part.split("=").map((p) => p.trim());
+    const ms = Number(text);
+    if (!(name in DEFAULT_TIMEOUTS)) problems.push(`${TIMEOUTS_ENV}: unknown deadline "${name}" (known: ${Object.keys(DEFAULT_TIMEOUTS).join(", ")})`);
+    else if (!Number.isInteger(ms) || ms <= 0) problems.push(`${TIMEOUTS_ENV}: ${name} needs a positive number of milliseconds, got "${text}"`);
+    else timeouts[name as keyof HostTimeouts] = ms;
+  }
+  return { timeouts, problems };
+}
