@@ -2,11 +2,14 @@
 //   {"mcpServers": {"name": {"command", "args", "env"} | {"type": "http", "url", "headers"}}}
 // Each server is a project-local MCP extension candidate of discovery (so the project rules,
 // shadowing and reports apply to it as to a folder in .zot/extensions). Runs in the project.
+// `${VAR}` and `${VAR:-default}` in command, args, env, url and headers are zot's environment,
+// expanded when the server starts.
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import * as v from "valibot";
 import { describeIssues } from "../../protocol/issues.ts";
 import { ManifestSchema, type LoadedManifest } from "../manifest.ts";
+import { isHttpConfig, isServerUrl, type McpServerConfig } from "./manifest-mcp.ts";
 
 export const MCP_JSON_FILE = ".mcp.json";
 
@@ -19,6 +22,38 @@ export interface McpJsonEntry {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** `${VAR}` and `${VAR:-default}`, as Claude Code expands them in .mcp.json. */
+const VARIABLE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+
+/** Expands the variables in one string from `env`; an unset one without a default is an error naming it. */
+export function expandVariables(text: string, env: Record<string, string | undefined>): string {
+  return text.replace(VARIABLE, (_, name: string, fallback: string | undefined) => {
+    const value = env[name];
+    if (value !== undefined && value !== "") return value;
+    if (fallback !== undefined) return fallback;
+    throw new Error(`\${${name}} is not set and has no default (write \${${name}:-default} for one)`);
+  });
+}
+
+/** Every string of a value (arrays and objects' values, not keys) expanded. */
+function expandAll<T>(value: T, env: Record<string, string | undefined>): T {
+  if (typeof value === "string") return expandVariables(value, env) as T;
+  if (Array.isArray(value)) return value.map((v) => expandAll(v, env)) as T;
+  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expandAll(v, env)])) as T;
+  return value;
+}
+
+/**
+ * A server of .mcp.json as it starts: its variables expanded from `env` (zot's environment).
+ * Expanded only then, so doctor, list and the trust record show and pin `${TOKEN}`, never the
+ * secret. Throws naming the variable that is unset without a default.
+ */
+export function expandServer(config: McpServerConfig, env: Record<string, string | undefined> = process.env): McpServerConfig {
+  const expanded = expandAll(config, env);
+  if (isHttpConfig(expanded) && !isServerUrl(expanded.url.replaceAll("${", ""))) throw new Error(`url ${expanded.url} is not an http(s) URL`);
+  return expanded;
 }
 
 /** One `mcpServers` entry as an extension manifest (the fields other CLIs add are dropped). */

@@ -13,9 +13,11 @@ const StdioSchema = v.strictObject({
   cwd: v.optional(v.string("mcp.cwd must be a string")),
 }, "mcp must be {command, args, env, cwd} or {url, headers}");
 
+/** An http(s) URL; one with `${VAR}` in it (a project's .mcp.json) is checked once expanded. */
+export const isServerUrl = (url: string): boolean => url.includes("${") || (URL.canParse(url) && /^https?:\/\//i.test(url));
+
 const HttpSchema = v.strictObject({
-  url: v.pipe(v.string("mcp.url must be a string"), v.url("mcp.url must be an http(s) URL"),
-    v.regex(/^https?:\/\//i, "mcp.url must be an http(s) URL")),
+  url: v.pipe(v.string("mcp.url must be a string"), v.check(isServerUrl, "mcp.url must be an http(s) URL")),
   headers: v.optional(stringMap("mcp.headers")),
 }, "mcp must be {command, args, env, cwd} or {url, headers}");
 

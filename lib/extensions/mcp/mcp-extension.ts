@@ -10,6 +10,7 @@ import { commandRegistrationProblem, toolRegistrationProblem } from "../host/reg
 import { describeExit, openExtensionLog, spawnExtension, type ExtensionLog } from "../host/spawn.ts";
 import type { Isolation } from "../sandbox/for-candidate.ts";
 import type { McpServerInfo, McpSession } from "./client.ts";
+import { expandServer } from "./dot-mcp-json.ts";
 import { isHttpConfig, type McpServerConfig } from "./manifest-mcp.ts";
 import { fillPromptArguments, promptUsage } from "./prompt-args.ts";
 import { bridgedToolName } from "./tool-names.ts";
@@ -21,6 +22,8 @@ const CONNECTION_CLOSED = -32000;
 
 export class McpExtension extends LoadedExtension {
   readonly config: McpServerConfig;
+  /** The configuration it was started with (.mcp.json's variables expanded). */
+  private started: McpServerConfig | undefined;
   /** What the server said about itself once initialized (the doctor's data). */
   server: McpServerInfo | undefined;
   private session: McpSession | undefined;
@@ -51,7 +54,14 @@ export class McpExtension extends LoadedExtension {
 
   override start(): this {
     this.startedAt = Date.now();
-    const config = this.config;
+    let config: McpServerConfig;
+    try {
+      config = this.source ? expandServer(this.config) : this.config;
+    } catch (err) {
+      this.fail(`cannot start: ${this.source}: ${(err as Error).message}`);
+      return this;
+    }
+    this.started = config;
     if (isHttpConfig(config)) {
       this.httpLog = openExtensionLog(this.sink.logPath(this.name), `connecting to MCP server ${this.name}: ${config.url}`);
       this.begin();
@@ -98,7 +108,7 @@ export class McpExtension extends LoadedExtension {
     try {
       const { connectMcp } = await import("./client.ts");
       session = await connectMcp({
-        config: this.config,
+        config: this.started ?? this.config,
         process: this.process,
         log: (message) => this.log(message),
         onListsChanged: () => this.register(),

@@ -183,6 +183,50 @@ describe("a project's .mcp.json", () => {
   });
 });
 
+describe(".mcp.json variables", () => {
+  const saved = { ...process.env };
+  afterEach(() => {
+    for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
+  });
+
+  it("${VAR} and ${VAR:-default} expand in url, headers, command, args and env when the server starts; doctor keeps ${VAR}", async () => {
+    process.env.ZOT_TEST_TOKEN = "s3cret";
+    process.env.ZOT_TEST_NODE = process.execPath;
+    const script = writeScript(sb.scratch, "http.mjs", httpServerSource());
+    const server = spawn(process.execPath, [script], { stdio: ["ignore", "pipe", "inherit"] });
+    try {
+      const url = await new Promise<string>((resolveUrl) => server.stdout.setEncoding("utf8").once("data", (d: string) => resolveUrl(d.trim())));
+      const tiny = writeScript(sb.scratch, "tiny.mjs", sdkServerSource(`
+server.registerTool("envvar", { description: "its env" }, async () => ({ content: [{ type: "text", text: String(process.env.GREETING) }] }));`));
+      process.env.ZOT_TEST_PORT_URL = url;
+      writeFileSync(join(sb.cwd, ".mcp.json"), JSON.stringify({ mcpServers: {
+        web: { type: "http", url: "${ZOT_TEST_PORT_URL}", headers: { Authorization: "Bearer ${ZOT_TEST_TOKEN}" } },
+        local: { command: "${ZOT_TEST_NODE}", args: ["${ZOT_TEST_DIR:-" + sb.scratch + "}/tiny.mjs"], env: { GREETING: "hi ${ZOT_TEST_WHO:-there}" } },
+      } }));
+      expect(tiny).toBe(join(sb.scratch, "tiny.mjs"));
+      const t = await startHost(sb);
+      const call = (name: string) => t.host.tools().find((x) => x.name === name)!.execute({}, ctx());
+      expect(await call("web_whoami")).toMatchObject({ content: [{ text: "Bearer s3cret" }] });
+      expect(await call("local_envvar")).toMatchObject({ content: [{ text: "hi there" }] });
+      expect(JSON.stringify(t.host.reports())).not.toContain("s3cret");
+      expect(t.host.reports().find((r) => r.name === "local")!.exec).toContain("${ZOT_TEST_NODE}");
+    } finally {
+      server.kill();
+    }
+  });
+
+  it("an unset variable without a default is an error naming the server and the variable; the server does not start", async () => {
+    const record = join(sb.scratch, "started");
+    writeFileSync(join(sb.cwd, ".mcp.json"), JSON.stringify({ mcpServers: {
+      needy: { command: "sh", args: ["-c", `touch ${record}`], env: { API: "${ZOT_TEST_UNSET_VAR}" } },
+    } }));
+    const t = await startHost(sb);
+    expect(t.host.reports()[0]!.errors.join("\n")).toMatch(
+      /extension "needy" failed to start: cannot start: .*\.mcp\.json: \$\{ZOT_TEST_UNSET_VAR\} is not set and has no default/);
+    expect(existsSync(record)).toBe(false);
+  });
+});
+
 describe("an MCP server over Streamable HTTP", () => {
   it("connects to the URL with the manifest's headers and calls its tools", async () => {
     const script = writeScript(sb.scratch, "http.mjs", httpServerSource());
