@@ -115,7 +115,9 @@ export function renderReport(report: ExtensionReport): string {
     const m = report.mcp;
     if (m.server) field("server:", `${m.server}${m.version ? ` ${m.version}` : ""} (MCP, ${m.transport})`);
     const list = (names: string[]) => (names.length ? names.join(", ") : "none");
-    field("mcp tools:", list(m.tools));
+    // A tool whose zot name is not the plain one (sanitized, or kept apart from a twin) shows both.
+    const plain = (tool: string) => m.tool_names[tool] === undefined || m.tool_names[tool] === `${report.name}_${tool}` || m.tool_names[tool] === tool;
+    field("mcp tools:", list(m.tools.map((t) => (plain(t) ? t : `${t} (as ${m.tool_names[t]})`))));
     field("prompts:", list(m.prompts));
     field("resources:", list(m.resources));
   } else if (report.exec) field("exec:", `${report.exec}${report.language ? ` (${report.language})` : ""}`);

@@ -19,6 +19,8 @@ export interface McpReport {
   server: string | null;
   version: string | null;
   tools: string[];
+  /** The zot name of each server tool that registered, by server name. */
+  tool_names: Record<string, string>;
   prompts: string[];
   resources: string[];
 }
@@ -163,6 +165,7 @@ function mcpReport(ext: McpExtension): McpReport {
     server: server?.name || null,
     version: server?.version || null,
     tools: server?.tools.map((t) => t.name) ?? [],
+    tool_names: Object.fromEntries([...ext.toolNames].map(([zot, name]) => [name, zot])),
     prompts: server?.prompts.map((p) => p.name) ?? [],
     resources: server?.resources.map((r) => r.uri) ?? [],
   };

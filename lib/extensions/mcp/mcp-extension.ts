@@ -13,7 +13,7 @@ import type { McpServerInfo, McpSession } from "./client.ts";
 import { expandServer } from "./dot-mcp-json.ts";
 import { isHttpConfig, type McpServerConfig } from "./manifest-mcp.ts";
 import { fillPromptArguments, promptUsage } from "./prompt-args.ts";
-import { bridgedToolName } from "./tool-names.ts";
+import { bridgedToolNames } from "./tool-names.ts";
 
 /** How long a process that closed the connection gets to report its exit status instead. */
 const EXIT_REPORT_MS = 500;
@@ -29,8 +29,8 @@ export class McpExtension extends LoadedExtension {
   private session: McpSession | undefined;
   private httpLog: ExtensionLog | undefined;
   private closing = false;
-  /** zot tool name → server tool name; zot command name → prompt name. */
-  private readonly toolNames = new Map<string, string>();
+  /** zot tool name → server tool name (the doctor shows both); zot command name → prompt name. */
+  readonly toolNames = new Map<string, string>();
   private readonly promptNames = new Map<string, string>();
 
   constructor(...args: ConstructorParameters<typeof LoadedExtension>) {
@@ -150,9 +150,10 @@ export class McpExtension extends LoadedExtension {
     if (!info) return;
     this.tools.length = 0;
     this.toolNames.clear();
+    const names = bridgedToolNames(this.name, info.tools.map((t) => t.name), this.prefixed);
     for (const tool of info.tools) {
       const frame: RegisterToolFrame = {
-        type: "register_tool", name: bridgedToolName(this.name, tool.name, this.prefixed),
+        type: "register_tool", name: names.get(tool.name)!,
         description: tool.description ?? tool.title ?? "", schema: tool.inputSchema as RegisterToolFrame["schema"],
       };
       const problem = toolRegistrationProblem(frame);

@@ -1,7 +1,8 @@
-// Sizes from MCP servers and extensions: a message over the MCP limit is that server's fault (a
-// failed call and an ext_error, never zot's crash), and what the model gets of any extension or
-// MCP tool result is capped like the built-in read, with a note. Real servers: the filesystem
-// server from the lockfile, a tiny one on the SDK, and a Node protocol extension.
+// What MCP servers send that zot must bound or tell apart: a message over the MCP limit is that
+// server's fault (a failed call and an ext_error, never zot's crash), what the model gets of any
+// extension or MCP tool result is capped like the built-in read, with a note, and two server
+// tools whose names sanitize alike stay two tools. Real servers: the filesystem server from the
+// lockfile, tiny ones on the SDK, and a Node protocol extension.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -63,5 +64,23 @@ describe("what the model gets of a tool result", () => {
     expect(toolOutputLimitFromEnv({ ZOT_TOOL_OUTPUT_MAX_BYTES: "100000", MAX_MCP_OUTPUT_TOKENS: "5" })).toBe(100_000);
     expect(toolOutputLimitFromEnv({ MAX_MCP_OUTPUT_TOKENS: "25000" })).toBe(100_000);
     expect(toolOutputLimitFromEnv({ ZOT_TOOL_OUTPUT_MAX_BYTES: "lots" })).toBeUndefined();
+  });
+});
+
+describe("server tool names that sanitize to one name", () => {
+  it("stay apart: the name that needed no change keeps it, the other gets a stable suffix; each call reaches its own tool", async () => {
+    const script = writeScript(sb.scratch, "twins.mjs", sdkServerSource(`
+for (const name of ["my.tool", "my_tool"]) server.registerTool(name, { description: "I am " + name }, async () => ({ content: [{ type: "text", text: name }] }));`));
+    writeMcpExtension(sb.globalDir, "tiny", { command: process.execPath, args: [script] });
+    const t = await startHost(sb);
+    const tools = Object.fromEntries(t.host.tools().map((x) => [x.name, x.description]));
+    const dotted = Object.keys(tools).find((name) => /^tiny_my_tool_[0-9a-f]{8}$/.test(name))!;
+    expect(tools).toEqual({ tiny_hello: "says hello", tiny_my_tool: "I am my_tool", [dotted]: "I am my.tool" });
+    expect(text(await call(t, "tiny_my_tool"))).toBe("my_tool");
+    expect(text(await call(t, dotted))).toBe("my.tool");
+    expect(t.host.reports()[0]!.mcp!.tool_names).toEqual({ hello: "tiny_hello", "my.tool": dotted, my_tool: "tiny_my_tool" });
+    await t.host.shutdown();
+    const again = await startHost(sb);
+    expect(again.host.tools().map((x) => x.name)).toContain(dotted); // stable across starts
   });
 });
