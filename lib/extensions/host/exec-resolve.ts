@@ -125,7 +125,14 @@ export function interpreterProblem(command: string): string | undefined {
  * interpreter that does not exist (the OS reports that as ENOENT on the script itself).
  */
 export function explainSpawnError(command: string, error: NodeJS.ErrnoException): string {
-  return (error.code === "ENOENT" ? interpreterProblem(command) : undefined) ?? error.message;
+  if (error.code !== "ENOENT") return error.message;
+  return interpreterProblem(command) ?? notFound(command);
+}
+
+/** "spawn npx ENOENT: no executable npx on PATH (/usr/local/bin:/usr/bin)", or the path that does not exist. */
+function notFound(command: string, pathVar = process.env.PATH ?? ""): string {
+  if (isAbsolute(command) || /[\\/]/.test(command)) return `spawn ${command} ENOENT: ${command} does not exist`;
+  return `spawn ${command} ENOENT: no executable ${command} on PATH (${pathVar || "PATH is empty"})`;
 }
 
 /**
@@ -135,7 +142,7 @@ export function explainSpawnError(command: string, error: NodeJS.ErrnoException)
  */
 export function notRunnable(command: string, pathVar = process.env.PATH): string | undefined {
   const located = isAbsolute(command) ? command : findOnPath(command, pathVar);
-  if (!located || !existsSync(located)) return `spawn ${command} ENOENT`;
+  if (!located || !existsSync(located)) return notFound(command, pathVar);
   if (!isExecutableFile(located)) return `spawn ${command} EACCES`;
   return interpreterProblem(located);
 }

@@ -13,6 +13,7 @@ import type { McpServerInfo, McpSession } from "./client.ts";
 import { expandServer } from "./dot-mcp-json.ts";
 import { isHttpConfig, type McpServerConfig } from "./manifest-mcp.ts";
 import { fillPromptArguments, promptUsage } from "./prompt-args.ts";
+import { ServerStdinClosedError } from "./server-errors.ts";
 import { bridgedToolNames } from "./tool-names.ts";
 
 /** How long a process that closed the connection gets to report its exit status instead. */
@@ -117,8 +118,9 @@ export class McpExtension extends LoadedExtension {
       });
     } catch (err) {
       if (this.closing) return; // zot is stopping it: not the server's failure
-      // A process that died says more with its exit status than the SDK's "connection closed".
-      const closed = (err as { code?: unknown }).code === CONNECTION_CLOSED;
+      // A process that died (or never started: a missing command) says more with its exit status
+      // than the SDK's "connection closed" or a write to its closed stdin.
+      const closed = (err as { code?: unknown }).code === CONNECTION_CLOSED || err instanceof ServerStdinClosedError;
       if (closed && this.process && await exitsWithin(this.process.exited, EXIT_REPORT_MS)) return;
       return this.fail(`${closed ? "closed the connection during" : "answered"} MCP initialize${closed ? "" : " wrongly"}: ${(err as Error).message}`);
     }

@@ -8,6 +8,7 @@ import { deserializeMessage, serializeMessage } from "@modelcontextprotocol/sdk/
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { LineDecoder } from "../../protocol/codec.ts";
+import { ServerStdinClosedError } from "./server-errors.ts";
 import type { ExtensionProcess } from "../host/spawn.ts";
 
 /** The largest message zot reads from an MCP server: 16 MiB (the MCP SDK's own stdio client allows 10). */
@@ -59,7 +60,7 @@ export class ProcessTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     const { stdin } = this.proc;
-    if (this.closed || stdin.destroyed || stdin.writableEnded) return Promise.reject(new Error("the MCP server's stdin is closed"));
+    if (this.closed || stdin.destroyed || stdin.writableEnded) return Promise.reject(new ServerStdinClosedError());
     return new Promise((resolve) => {
       if (stdin.write(serializeMessage(message))) resolve();
       else stdin.once("drain", resolve);

@@ -183,6 +183,18 @@ describe("a project's .mcp.json", () => {
   });
 });
 
+describe("an MCP server whose command does not exist", () => {
+  it.each([["in its PID namespace", true], ["without one (--no-sandbox)", false]])(
+    "%s, is reported as a native extension is: the executable was not found, with its name and PATH", async (_how, sandboxed) => {
+      writeMcpExtension(sb.globalDir, "ghost", { command: "zot-no-such-mcp-server", args: ["stdio"] });
+      const t = await startHost(sb, { sandbox: { enabled: sandboxed } });
+      const error = t.host.reports()[0]!.errors.join("\n");
+      expect(error).toMatch(/^extension "ghost" failed to start: spawn zot-no-such-mcp-server ENOENT: no executable zot-no-such-mcp-server on PATH \(.+\)/);
+      expect(error).toContain(process.env.PATH!);
+      expect(error).not.toMatch(/answered MCP initialize wrongly|stdin is closed/);
+    });
+});
+
 describe(".mcp.json variables", () => {
   const saved = { ...process.env };
   afterEach(() => {
