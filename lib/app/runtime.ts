@@ -164,7 +164,11 @@ export async function createRuntime(input: RunConfig | RunConfigInput, io: Runti
   const fresh = () => (config.session.kind === "none" ? { kind: "none" as const } : { kind: "new" as const });
   const skills = new SkillCatalog(config, paths.home, warn);
   const swarm = { ...swarmFromEnv(env, warn), ...io.swarm };
-  const agents: AgentSupervisor | undefined = (swarm.depth ?? 0) < (swarm.maxDepth ?? DEFAULT_MAX_AGENT_DEPTH)
+  // A run that asks no model itself (zot mcp serve) offers `agent` only when its children could
+  // reach one: a key for the provider, or a base URL (a local server needs no key).
+  const modelReachable = !io.withoutModel || settings.baseUrl !== undefined
+    || resolveApiKey({ provider: settings.provider, flag: config.apiKey, env, authFile: paths.auth }) !== undefined;
+  const agents: AgentSupervisor | undefined = modelReachable && (swarm.depth ?? 0) < (swarm.maxDepth ?? DEFAULT_MAX_AGENT_DEPTH)
     ? new AgentSupervisor({
       ...swarm, home: paths.home, env, config,
       parent: (): ParentView => ({ bus: session.bus, sessionId: session.sessionId, sessionFile: session.state.session_file,

@@ -131,10 +131,18 @@ describe("zot mcp serve's tool selection and shutdown", () => {
     const extOnly = await connect(world, ["-e", PROBE, "--no-builtins"]);
     expect((await extOnly.client.listTools()).tools.map((t) => t.name)).toEqual(["shout", "wait", "unlock", "seen"]);
     const builtinOnly = await connect(world, ["-e", PROBE, "--no-extension-tools"]);
-    expect((await builtinOnly.client.listTools()).tools.map((t) => t.name)).toEqual(["read", "write", "edit", "bash", "skill", "agent"]);
+    // No model is configured in this world, so `agent`, which needs one, is not offered.
+    expect((await builtinOnly.client.listTools()).tools.map((t) => t.name)).toEqual(["read", "write", "edit", "bash", "skill"]);
     // The extension still guards built-in calls it does not offer tools beside.
     const refused = await builtinOnly.client.callTool({ name: "bash", arguments: { command: "rm -rf nothing" } });
     expect(refused).toMatchObject({ isError: true, content: [{ type: "text", text: "refused by the probe guard" }] });
+  });
+
+  it("agent is offered once a model is configured (a key, or a base URL for a local server)", async () => {
+    const keyed = await connect({ ...world, env: { ...world.env, ANTHROPIC_API_KEY: "sk-test" } }, ["--no-extension-tools"]);
+    expect((await keyed.client.listTools()).tools.map((t) => t.name)).toContain("agent");
+    const local = await connect({ ...world, env: { ...world.env, ZOT_PROVIDER: "openai", ZOT_BASE_URL: "http://127.0.0.1:9/v1" } }, ["--no-extension-tools"]);
+    expect((await local.client.listTools()).tools.map((t) => t.name)).toContain("agent");
   });
 
   it("--jail keeps the file tools inside --cwd", async () => {
