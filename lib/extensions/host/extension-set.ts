@@ -105,7 +105,7 @@ export class ExtensionSet {
     this.absent = absentGuards(policies.byName, this.found, new Set(this.spawned.map((ext) => ext.name)), this.options.discover !== false);
     if (this.spawned.some((ext) => !(ext instanceof McpExtension))) await ensurePythonSdk(this.options.paths.home);
     for (const ext of this.spawned) ext.start();
-    await Promise.all(this.spawned.map((ext) => ext.settled));
+    await Promise.all(this.spawned.map((ext) => ext.startupWait));
     this.rebuildRegistry();
     this.publishProblems();
   }

@@ -83,6 +83,13 @@ export class LoadedExtension {
   readonly permissions: ExtensionPermissions;
   /** Settles when startup is over: ready, auto-ready or failed. */
   readonly settled: Promise<void>;
+  /**
+   * What the host's start waits for: `settled`, except for a server allowed to take longer than
+   * the hello window (an MCP server's startup_timeout_ms), which goes on starting meanwhile.
+   */
+  startupWait: Promise<void>;
+  /** Still starting after the host's start went on: a failure then is reported as it happens. */
+  protected startingInBackground = false;
   process: ExtensionProcess | undefined;
   conn: ExtensionConnection | undefined;
   /** config.json's `extensions.<name>.env`: variables it gets although they look like credentials. */
@@ -118,6 +125,7 @@ export class LoadedExtension {
     this.warnings = [...candidate.warnings];
     this.permissions = new ExtensionPermissions(manifest, (line) => this.log(line));
     this.settled = new Promise((r) => (this.settle = r));
+    this.startupWait = this.settled;
   }
 
   get alive(): boolean {
@@ -338,7 +346,7 @@ export class LoadedExtension {
     this.conn?.close(reason);
     void this.kill();
     this.settle();
-    if (!duringStartup) this.sink.onRuntimeFailure(this, message);
+    if (!duringStartup || this.startingInBackground) this.sink.onRuntimeFailure(this, message);
   }
 
   protected async kill(): Promise<void> {

@@ -159,6 +159,11 @@ export class ExtensionHost implements AgentHooks {
     await this.set.load(this.cwd);
   }
 
+  /** Resolves once every extension's start is over, also a slow MCP server's the run went on without. */
+  async startupComplete(): Promise<void> {
+    await Promise.all(this.set.loaded.map((ext) => ext.settled));
+  }
+
   /** Fail-closed guards of config.json that are not running (doctor reports them). */
   absentGuards(): readonly AbsentGuard[] {
     return this.set.absentGuards;

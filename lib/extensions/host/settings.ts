@@ -6,14 +6,14 @@ import {
 
 import { DEFAULT_TOOL_OUTPUT_BYTES } from "./output-cap.ts";
 
-const MCP_START_TIMEOUT_MS = 30_000;
+
 
 export interface HostTimeouts {
   /** Spawn → first `hello` frame. */
   hello: number;
   /**
-   * An MCP server's hello deadline: start → initialized with its lists. Longer than `hello`:
-   * servers are often started through `npx`, which may fetch the package first.
+   * An MCP server's hello deadline: start → initialized with its lists. A server's own
+   * `startup_timeout_ms` (one started through `npx` may fetch its package first) overrides it.
    */
   mcpStart: number;
   /** `hello_ack` → `ready` at the latest; after it a legacy extension is auto-readied. */
@@ -44,7 +44,7 @@ export interface HostLimits {
 
 export const DEFAULT_TIMEOUTS: HostTimeouts = {
   hello: HELLO_TIMEOUT_MS,
-  mcpStart: MCP_START_TIMEOUT_MS,
+  mcpStart: HELLO_TIMEOUT_MS,
   ready: READY_TIMEOUT_MS,
   readyIdle: READY_IDLE_MS,
   intercept: INTERCEPT_TIMEOUT_MS,

@@ -46,6 +46,7 @@ export async function diagnoseExtensions(options: DoctorOptions): Promise<Doctor
     trust: recordedTrust(options.paths, {}),
   });
   try {
+    await host.startupComplete(); // a slow MCP server's result counts too
     await host.probeInterceptors();
     const extensions = host.reports();
     const absent = host.absentGuards().map((g) => ({ name: g.name, events: [...g.events], reason: g.why }));

@@ -60,10 +60,11 @@ export function expandServer(config: McpServerConfig, env: Record<string, string
 function toManifest(name: string, entry: Record<string, unknown>): unknown {
   const type = typeof entry.type === "string" ? entry.type : undefined;
   if (type === "sse") throw new Error("the SSE transport is not supported (use Streamable HTTP: \"type\": \"http\")");
+  const startup = entry.startup_timeout_ms !== undefined ? { startup_timeout_ms: entry.startup_timeout_ms } : {};
   const mcp = entry.url !== undefined || type === "http" || type === "streamable-http"
-    ? { url: entry.url, ...(entry.headers !== undefined ? { headers: entry.headers } : {}) }
+    ? { url: entry.url, ...(entry.headers !== undefined ? { headers: entry.headers } : {}), ...startup }
     : { command: entry.command, ...(entry.args !== undefined ? { args: entry.args } : {}),
-      ...(entry.env !== undefined ? { env: entry.env } : {}), ...(entry.cwd !== undefined ? { cwd: entry.cwd } : {}) };
+      ...(entry.env !== undefined ? { env: entry.env } : {}), ...(entry.cwd !== undefined ? { cwd: entry.cwd } : {}), ...startup };
   return { name, mcp, ...(entry.disabled === true ? { enabled: false } : {}),
     ...(entry.prefix !== undefined ? { prefix: entry.prefix } : {}) };
 }

@@ -55,6 +55,7 @@ export class McpExtension extends LoadedExtension {
 
   override start(): this {
     this.startedAt = Date.now();
+    this.waitNoLongerThanHello();
     let config: McpServerConfig;
     try {
       config = this.source ? expandServer(this.config) : this.config;
@@ -94,13 +95,38 @@ export class McpExtension extends LoadedExtension {
     this.begin();
   }
 
-  /** The connection to the server, under the start-up deadline. */
+  /** The manifest's `startup_timeout_ms`, else the host's (5 s, a protocol extension's hello). */
+  private get startupDeadline(): number {
+    return this.config.startup_timeout_ms ?? this.timeouts.mcpStart;
+  }
+
+  /**
+   * A server given longer than the hello window does not hold the run up: past that window the
+   * host's start goes on, and its tools join when it is ready (a failure then is an ext_error).
+   */
+  private waitNoLongerThanHello(): void {
+    if (this.startupDeadline <= this.timeouts.hello) return;
+    this.startupWait = Promise.race([this.settled, new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        if (this.phase === "starting") {
+          this.startingInBackground = true;
+          this.log(`still starting after ${this.timeouts.hello} ms; the run goes on, and its tools join when it is ready`);
+        }
+        resolve();
+      }, this.timeouts.hello);
+      void this.settled.then(() => clearTimeout(timer));
+    })]);
+  }
+
+  /** The connection to the server, under its start-up deadline. */
   private begin(): void {
     for (const warning of this.warnings) this.log(`warning: ${warning}`);
+    const deadline = this.startupDeadline;
     this.helloTimer = setTimeout(() => {
       this.readyMode = "timeout";
-      this.fail(`did not answer MCP initialize (and list its tools) within ${this.timeouts.mcpStart} ms`);
-    }, this.timeouts.mcpStart);
+      this.fail(`did not answer MCP initialize (and list its tools) within ${deadline} ms`
+        + (this.config.startup_timeout_ms === undefined ? "; a slow server can be given longer with startup_timeout_ms" : ""));
+    }, deadline);
     void this.connect();
   }
 

@@ -115,6 +115,40 @@ describe("MCP extension lifecycle", () => {
     expect(host.reports()[0]!.errors).toEqual([]);
   });
 
+  it("a server that never answers initialize costs the hello deadline by default, and names startup_timeout_ms", async () => {
+    const script = writeScript(sb.scratch, "mute.mjs", "setInterval(() => {}, 1000);");
+    writeMcpExtension(sb.globalDir, "mute", { command: process.execPath, args: [script] });
+    const started = Date.now();
+    const t = await startHost(sb, { timeouts: { hello: 400, mcpStart: 400 } });
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(t.host.reports()[0]!.errors[0]).toMatch(/did not answer MCP initialize \(and list its tools\) within 400 ms; a slow server can be given longer with startup_timeout_ms/);
+  });
+
+  it("a slow server with startup_timeout_ms does not hold the run up: the start goes on, and its tools join once it is ready", async () => {
+    const gate = join(sb.scratch, "may-start");
+    const script = writeScript(sb.scratch, "late.mjs", sdkServerSource().replace("await server.connect(", `
+const { existsSync } = await import("node:fs");
+while (!existsSync(${JSON.stringify(gate)})) await new Promise((r) => setTimeout(r, 20));
+await server.connect(`));
+    writeMcpExtension(sb.globalDir, "late", { command: process.execPath, args: [script], startup_timeout_ms: 30_000 });
+    const started = Date.now();
+    const t = await startHost(sb, { timeouts: { hello: 300 } });
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(t.host.tools()).toEqual([]);
+    writeFileSync(gate, "");
+    await waitFor(() => t.host.tools().some((x) => x.name === "late_hello"), "the late server's tools", 15_000);
+    expect(t.of("ext_error")).toEqual([]);
+  });
+
+  it("a slow server that fails after the run went on is an ext_error then", async () => {
+    const script = writeScript(sb.scratch, "dies.mjs", "setTimeout(() => process.exit(5), 600);");
+    writeMcpExtension(sb.globalDir, "dies", { command: process.execPath, args: [script], startup_timeout_ms: 30_000 });
+    const t = await startHost(sb, { timeouts: { hello: 200 } });
+    expect(t.of("ext_error")).toEqual([]);
+    const error = await waitFor(() => t.of("ext_error")[0], "the late failure", 10_000);
+    expect(error).toMatchObject({ extension: "dies", message: expect.stringMatching(/exited with status 5 before answering MCP initialize/) });
+  });
+
   it("a server that answers initialize wrongly is a diagnostic", async () => {
     const script = writeScript(sb.scratch, "wrong.mjs", `
 process.stdin.on("data", (chunk) => {
