@@ -142,7 +142,7 @@ describe.concurrent("zot ext test: output and usage", () => {
     const unstartable = await extTest(sb, missing);
     expect(unstartable.code).toBe(1);
     expect(failed(unstartable.result)).toEqual([{ name: "hello", status: "failed",
-      detail: expect.stringMatching(/^it could not start \(spawn .*nope ENOENT\) before sending hello$/) }]);
+      detail: expect.stringMatching(/^it could not start \(spawn .*nope ENOENT: .*nope does not exist\) before sending hello$/) }]);
     for (const args of [["ext", "test"], ["ext", "test", join(sb.base, "missing")], ["ext", "test", sb.project, "--timeout-ms", "soon"]]) {
       const run = await runZot(args, { cwd: sb.project, env: sb.env });
       expect(run.code, args.join(" ")).toBe(2);

@@ -20,7 +20,7 @@ describe.each(["anthropic", "openai"] as const)("%s", (name: ProviderName) => {
       server.push({ type: "error", status: 500, message: "boom" }, { text: "recovered" });
       const result = await collect(provider());
       expect(server.requests.length).toBe(2);
-      expect(result.retries).toEqual([{ type: "retry", attempt: 1, delayMs: 1, error: expect.stringContaining("HTTP 500") }]);
+      expect(result.retries).toEqual([{ type: "retry", attempt: 1, delayMs: 1, error: expect.stringContaining("HTTP 500"), status: 500 }]);
       expect(result.retries[0].error).toContain("boom");
       expect(result.done).toMatchObject({ stop: "end_turn", content: [{ type: "text", text: "recovered" }] });
     });
