@@ -95,6 +95,8 @@ export type StreamBlock =
   | { type: "image"; mime_type: string; bytes: number }
   | { type: "tool_call"; id: string; name: string; args: Record<string, unknown> };
 
+type UsageTotals = { input: number; output: number; cache_read: number; cache_write: number; cost_usd: number };
+
 /** Host observations beyond the lifecycle events (host.md, "One event vocabulary"). */
 export type HostEvent =
   | { type: "session"; session_id: string; cwd: string; provider: string; model: string; zot_version: string; protocol_version: number }
@@ -108,7 +110,8 @@ export type HostEvent =
       cache_read: number;
       cache_write: number;
       cost_usd: number;
-      cumulative: { input: number; output: number; cache_read: number; cache_write: number; cost_usd: number };
+      /** The conversation's total, its subagents' included; `children` is their part, once one has returned. */
+      cumulative: UsageTotals & { children?: UsageTotals };
     }
   | { type: "ext_notify"; extension: string; level: "info" | "success" | "warn" | "error"; message: string }
   | { type: "ext_display"; extension: string; text: string }

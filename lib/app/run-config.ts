@@ -27,6 +27,8 @@ export interface RunConfig {
   session: SessionSelection;
   /** Built-in tool selection; absent: all of them, `[]`: none. */
   tools?: string[];
+  /** The extension and MCP tools the model is offered (a subagent's `tools`); absent: all of them. */
+  extensionTools?: string[];
   /** Model steps per prompt (default 50). */
   maxSteps?: number;
   extensions: {

@@ -170,9 +170,10 @@ export async function createRuntime(input: RunConfig | RunConfigInput, io: Runti
     || resolveApiKey({ provider: settings.provider, flag: config.apiKey, env, authFile: paths.auth }) !== undefined;
   const agents: AgentSupervisor | undefined = modelReachable && (swarm.depth ?? 0) < (swarm.maxDepth ?? DEFAULT_MAX_AGENT_DEPTH)
     ? new AgentSupervisor({
-      ...swarm, home: paths.home, env, config,
+      ...swarm, home: paths.home, env, config, warn,
       parent: (): ParentView => ({ bus: session.bus, sessionId: session.sessionId, sessionFile: session.state.session_file,
-        cwd: session.cwd, ...session.info(), jail: session.jail }),
+        cwd: session.cwd, ...session.info(), jail: session.jail, toolNames: [...session.tools().keys()] }),
+      onChildUsage: (sessionId, usage) => session.addChildUsage(sessionId, usage),
     })
     : undefined;
   const session: AgentSession = new AgentSession({
@@ -220,9 +221,11 @@ export async function createRuntime(input: RunConfig | RunConfigInput, io: Runti
     limits: { toolOutputBytes: toolOutputLimit(env, saved) },
     timeouts: hostTimeouts.timeouts,
   });
-  session.attachExtensions({ hooks: host, tools: () => host.tools() });
+  const offered = config.extensionTools ? new Set(config.extensionTools) : undefined;
+  session.attachExtensions({ hooks: host, tools: () => (offered ? host.tools().filter((t) => offered.has(t.name)) : host.tools()) });
   await host.start();
   skills.refresh(host, cwd);
+  await agents?.refreshTypes(cwd);
 
   return {
     get cwd() {
@@ -251,6 +254,7 @@ export async function createRuntime(input: RunConfig | RunConfigInput, io: Runti
       await session.changeCwd(next, opened, async () => {
         await host.reload({ cwd: next });
         skills.refresh(host, next);
+        await agents?.refreshTypes(next);
       });
       return { cwd: next, sessionId: opened.id };
     },
@@ -260,6 +264,7 @@ export async function createRuntime(input: RunConfig | RunConfigInput, io: Runti
     async reloadExtensions() {
       await host.reload();
       skills.refresh(host, session.cwd);
+      await agents?.refreshTypes(session.cwd);
       session.resetSystemPrompt();
     },
     async close({ abort } = {}) {

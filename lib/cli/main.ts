@@ -1,4 +1,4 @@
-// Top-level dispatch. citty cannot mix a positional prompt with subcommands, so `ext` and `mcp` are routed
+// Top-level dispatch. citty cannot mix a positional prompt with subcommands, so `ext`, `mcp` and `agents` are routed
 // here and the root command stays subcommand-free.
 import { SWARM_CHILD_FLAG } from "../app/swarm/child-spec.ts";
 import { isVersionRequest, versionText } from "./version-text.ts";
@@ -11,6 +11,10 @@ export async function main(argv: string[]): Promise<number> {
   if (argv[0] === "mcp") {
     const { runMcp } = await import("./mcp/index.ts");
     return runMcp(argv.slice(1));
+  }
+  if (argv[0] === "agents") {
+    const { runAgents } = await import("./agents.ts");
+    return runAgents(argv.slice(1));
   }
   // Internal: a subagent runner started by a parent zot (its task arrives on stdin).
   if (argv[0] === SWARM_CHILD_FLAG) {

@@ -7,7 +7,7 @@ import { parseRootArgs, ROOT_ARGS, toRunConfig, UsageError, type RootOptions } f
 import { printable } from "../terminal-text.ts";
 
 const ROOT_COMMAND = {
-  meta: { name: "zot", version: ZOT_VERSION, description: "A coding agent with an extension system. `zot ext --help` manages extensions, `zot mcp --help` MCP servers." },
+  meta: { name: "zot", version: ZOT_VERSION, description: "A coding agent with an extension system. `zot ext --help` manages extensions, `zot mcp --help` MCP servers, `zot agents --help` subagent worktrees." },
   args: ROOT_ARGS,
 };
 

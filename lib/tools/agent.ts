@@ -11,8 +11,10 @@ export interface AgentRequest {
   detach?: boolean;
   /** Another model (`model` or `provider/model`) for the child. */
   model?: string;
-  /** The child's built-in tools (default: the parent's). */
+  /** The child's tools: built-in, extension and MCP names (default: the parent's, or its type's). */
   tools?: string[];
+  /** A named agent type (its instructions, tools and model). */
+  type?: string;
   /** Work in a fresh git worktree on a new branch. */
   worktree?: boolean;
   /** Continue the transcript of this agent id. */
@@ -28,6 +30,8 @@ export interface AgentCallContext {
 
 export interface AgentDelegate {
   run(request: AgentRequest, context: AgentCallContext): Promise<ToolOutcome>;
+  /** More of the tool's description (the agent types on offer), read whenever the tools are listed. */
+  describe?(): string;
 }
 
 const SCHEMA = {
@@ -37,7 +41,8 @@ const SCHEMA = {
     name: { type: "string", description: "A short label for the task." },
     detach: { type: "boolean", description: "Run in the background and return the agent id at once; the answer arrives later." },
     model: { type: "string", description: "Model for the child (`model` or `provider/model`); default: this one." },
-    tools: { type: "array", items: { type: "string" }, description: "Built-in tools the child may use; default: the same as this agent." },
+    type: { type: "string", description: "An agent type from the list in this tool's description; the child follows its instructions." },
+    tools: { type: "array", items: { type: "string" }, description: "Tools the child may use (any of yours); default: the same as this agent, or its type's." },
     worktree: { type: "boolean", description: "Work in a fresh git worktree on a new branch (the cwd must be a git repository)." },
     resume: { type: "string", description: "Continue the agent with this id (its transcript is kept) with `prompt`." },
   },
@@ -47,13 +52,13 @@ const SCHEMA = {
 
 /** The request in `args`, or what is wrong with them. */
 export function parseAgentRequest(args: Record<string, unknown>): AgentRequest | string {
-  const { prompt, name, detach, model, tools, worktree, resume } = args;
+  const { prompt, name, detach, model, tools, worktree, resume, type } = args;
   if (typeof prompt !== "string" || prompt.trim() === "") return "prompt must be a non-empty string";
   const optionalString = (value: unknown, field: string) =>
     value === undefined || typeof value === "string" ? undefined : `${field} must be a string`;
   const optionalBoolean = (value: unknown, field: string) =>
     value === undefined || typeof value === "boolean" ? undefined : `${field} must be true or false`;
-  const problem = optionalString(name, "name") ?? optionalString(model, "model") ?? optionalString(resume, "resume")
+  const problem = optionalString(name, "name") ?? optionalString(model, "model") ?? optionalString(resume, "resume") ?? optionalString(type, "type")
     ?? optionalBoolean(detach, "detach") ?? optionalBoolean(worktree, "worktree")
     ?? (tools === undefined || (Array.isArray(tools) && tools.every((t) => typeof t === "string")) ? undefined : "tools must be a list of tool names");
   if (problem) return problem;
@@ -65,16 +70,21 @@ export function parseAgentRequest(args: Record<string, unknown>): AgentRequest |
     ...(tools !== undefined ? { tools: tools as string[] } : {}),
     ...(worktree === true ? { worktree: true } : {}),
     ...(resume !== undefined ? { resume: resume as string } : {}),
+    ...(type !== undefined ? { type: type as string } : {}),
   };
 }
+
+const DESCRIPTION = "Delegate a self-contained task to a child agent that has its own fresh transcript and the same working directory. "
+  + "Without detach it waits and returns the child's final answer; several agent calls in one response run in parallel. "
+  + "With detach it returns an agent id at once and the answer arrives at the start of a later turn. "
+  + "resume continues an earlier agent.";
 
 export function createAgentTool(delegate: AgentDelegate): Tool {
   return {
     name: "agent",
-    description: "Delegate a self-contained task to a child agent that has its own fresh transcript and the same working directory. "
-      + "Without detach it waits and returns the child's final answer; several agent calls in one response run in parallel. "
-      + "With detach it returns an agent id at once and the answer arrives at the start of a later turn. "
-      + "resume continues an earlier agent.",
+    get description() {
+      return DESCRIPTION + (delegate.describe?.() ?? "");
+    },
     schema: SCHEMA as unknown as Record<string, unknown>,
     source: { kind: "builtin" },
     concurrent: true,

@@ -93,7 +93,7 @@ describe("subagents", () => {
     expect(await zot.exited).toBe(0);
   });
 
-  it("subagent_start and subagent_stop pair by agent_run_id, name the agent id, carry the parent session, and frame the progress", async () => {
+  it("subagent_start and subagent_stop pair by agent_run_id, carry the given name (not the id), carry the parent session, and frame the progress", async () => {
     world = await makeWorld(routedTurns({
       PARENT: [agentCall("toolu_agent", { prompt: "CHILD-E: list", name: "lister" }), { text: "done" }],
       "CHILD-E": [{ tool_calls: [{ name: "bash", args: { command: "true" } }] }, { text: "listed" }],
@@ -106,8 +106,9 @@ describe("subagents", () => {
     expect(order).toEqual(["tool_call", "permission_decision", "subagent_start", "tool_progress", "subagent_stop", "tool_result"]);
     const start = lines.find((l) => l.type === "subagent_start")!;
     const stop = lines.find((l) => l.type === "subagent_stop")!;
-    expect(start).toMatchObject({ session_id: sessionId, name: start.agent_id, agent_run_id: expect.stringMatching(/^run-[0-9a-f]{8}$/) });
-    expect(stop).toMatchObject({ agent_id: start.agent_id, agent_run_id: start.agent_run_id, name: start.agent_id, status: "completed", session_id: sessionId });
+    expect(start.agent_id).toMatch(/^agent-[0-9a-f]{8}$/);
+    expect(start).toMatchObject({ session_id: sessionId, name: "lister", agent_run_id: expect.stringMatching(/^run-[0-9a-f]{8}$/) });
+    expect(stop).toMatchObject({ agent_id: start.agent_id, agent_run_id: start.agent_run_id, name: "lister", status: "completed", session_id: sessionId });
     expect(stop.error).toBeUndefined();
     expect(stop.sequence).toBeGreaterThan(start.sequence);
   });
@@ -350,7 +351,7 @@ describe("subagents", () => {
     expect(textOf(resultOf(jsonLines(run.stdout), "toolu_agent"))).toMatch(/^the guard refused/);
   });
 
-  it("worktree: true runs the child on a new branch in a fresh git worktree; outside git it is a tool error", async () => {
+  it("worktree: true runs the child on a new branch in a fresh git worktree and commits its changes there on completion; outside git it is a tool error", async () => {
     world = await makeWorld(routedTurns({
       PARENT: [
         agentCall("toolu_outside", { prompt: "CHILD-W: never runs", worktree: true }),
@@ -373,12 +374,16 @@ describe("subagents", () => {
     git("-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "--allow-empty", "-m", "start");
     const inside = await world.run(["--mode", "json", "--no-ext", "PARENT: inside git"]);
     const result = resultOf(jsonLines(inside.stdout), "toolu_wt");
-    const match = /\(branch (zot\/agent-[0-9a-f]{8}), worktree (\S+)\)$/.exec(textOf(result));
-    expect(match).not.toBeNull();
-    const [, branch, path] = match!;
+    const match = /\(branch (zot\/agent-[0-9a-f]{8}), worktree (\S+), committed ([0-9a-f]{7,})\)$/.exec(textOf(result));
+    expect(match, textOf(result)).not.toBeNull();
+    const [, branch, path, sha] = match!;
     expect(readFileSync(join(path!, "here.txt"), "utf8")).toBe(`${branch}\n${path}\n`);
     expect(existsSync(join(world.cwd, "here.txt"))).toBe(false);
     expect(git("branch", "--list", branch!)).toContain(branch);
+    // The branch holds the child's file in a commit named after the task, ready to merge.
+    expect(git("show", `${branch}:here.txt`)).toBe(`${branch}\n${path}\n`);
+    expect(git("log", "-1", "--format=%h %s", branch!).trim()).toMatch(new RegExp(`^${sha}\\b.*where am I`));
+    expect(git("status", "--porcelain").trim()).toBe("");
   });
 });
 

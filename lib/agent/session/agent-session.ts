@@ -21,7 +21,7 @@ import { emptyUsage } from "../../providers/usage.ts";
 import type {
   AgentSessionOptions, AgentState, CompactResult, PromptOptions, RunToolContext, RunToolResult, ToolPromptOptions,
 } from "./agent-options.ts";
-import type { Message, Provider } from "../../providers/types.ts";
+import type { Message, Provider, Usage } from "../../providers/types.ts";
 import type { Tool } from "../../tools/types.ts";
 import type { OpenedSession } from "./session-select.ts";
 import { randomHex } from "../../random-id.ts";
@@ -94,6 +94,11 @@ export class AgentSession {
 
   get sessionId(): string {
     return this.transcript.id;
+  }
+
+  /** Counts what a subagent of conversation `sessionId` spent, if that conversation is still the open one. */
+  addChildUsage(sessionId: string, spent: Usage): void {
+    if (sessionId === this.sessionId) this.conversation.addChildUsage(spent);
   }
 
   get messages(): readonly Message[] {

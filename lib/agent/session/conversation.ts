@@ -11,6 +11,8 @@ import { Transcript } from "./transcript.ts";
 export class Conversation {
   readonly transcript: Transcript;
   private total = emptyUsage();
+  /** The part of `total` its subagents spent; undefined until one has returned. */
+  private children: Usage | undefined;
   private repairNotes: string[];
 
   /** `opened` absent: a fresh conversation `id` without a session file. */
@@ -26,9 +28,9 @@ export class Conversation {
     });
   }
 
-  /** The usage of every model call so far (a copy). */
-  get usage(): Usage {
-    return { ...this.total };
+  /** The usage of every model call so far, its subagents' included (a copy, with their part as `children`). */
+  get usage(): Usage & { children?: Usage } {
+    return { ...this.total, ...(this.children ? { children: { ...this.children } } : {}) };
   }
 
   /** Emits the repairs not reported yet, one `error` event each. */
@@ -39,6 +41,12 @@ export class Conversation {
   /** Adds one model call's usage (a step or a compaction summary) and emits the `usage` event. */
   addUsage(step: Usage): void {
     this.total = addUsage(this.total, step);
-    this.emitter.host({ type: "usage", ...step, cumulative: { ...this.total } });
+    this.emitter.host({ type: "usage", ...step, cumulative: this.usage });
+  }
+
+  /** Adds what a returned subagent spent: it shows in the next `usage` event's cumulative figures. */
+  addChildUsage(spent: Usage): void {
+    this.total = addUsage(this.total, spent);
+    this.children = addUsage(this.children, spent);
   }
 }

@@ -6,6 +6,8 @@ import { spawn } from "node:child_process";
 import { signalGroup, terminateGroup, trackGroup, untrackGroup, waitGroupGone } from "../../process/group.ts";
 import { AGENT_MARKER_VAR, killMarked, newRunMarker, trackMarker, untrackMarker } from "../../process/escapees.ts";
 import type { RunStatus } from "../../agent/events.ts";
+import type { Usage } from "../../providers/types.ts";
+import { emptyUsage } from "../../providers/usage.ts";
 import { encodeSpec, SWARM_CHILD_FLAG, type SwarmChildSpec } from "./child-spec.ts";
 
 export interface SelfCommand {
@@ -14,11 +16,6 @@ export interface SelfCommand {
   args: string[];
 }
 
-export interface ChildUsage {
-  input: number;
-  output: number;
-  costUsd: number;
-}
 
 export interface ChildOutcome {
   status: RunStatus;
@@ -27,7 +24,8 @@ export interface ChildOutcome {
   answer: string;
   steps: number;
   toolCalls: number;
-  usage: ChildUsage;
+  /** The child's cumulative usage (its own subagents' included). */
+  usage: Usage;
 }
 
 export interface ChildRunOptions {
@@ -64,7 +62,7 @@ export function runChild(options: ChildRunOptions): Promise<ChildOutcome> {
   if (pid !== undefined && process.platform !== "win32") trackGroup(pid);
   if (pid !== undefined) options.onSpawn?.(pid);
 
-  const seen: ChildOutcome = { status: "completed", answer: "", steps: 0, toolCalls: 0, usage: { input: 0, output: 0, costUsd: 0 } };
+  const seen = emptyOutcome();
   let done: { stop: string; error?: string } | undefined;
   let stopReason: "cancelled" | "timed_out" | undefined;
   let stderr = "";
@@ -90,7 +88,7 @@ export function runChild(options: ChildRunOptions): Promise<ChildOutcome> {
         if (typeof event.text === "string" && event.text !== "") seen.answer = event.text;
         break;
       case "usage":
-        seen.usage = { input: event.cumulative?.input ?? 0, output: event.cumulative?.output ?? 0, costUsd: event.cumulative?.cost_usd ?? 0 };
+        seen.usage = usageOf(event.cumulative);
         break;
       case "done":
         done = { stop: String(event.stop), ...(typeof event.error === "string" ? { error: event.error } : {}) };
@@ -136,6 +134,15 @@ export function runChild(options: ChildRunOptions): Promise<ChildOutcome> {
       resolve(classify(seen, { done, stopReason, code, signal, stderr, spawnError, limitMs: options.limitMs }));
     });
   });
+}
+
+export function emptyOutcome(): ChildOutcome {
+  return { status: "completed", answer: "", steps: 0, toolCalls: 0, usage: emptyUsage() };
+}
+
+function usageOf(cumulative: Record<string, unknown> | undefined): Usage {
+  const n = (key: keyof Usage) => (typeof cumulative?.[key] === "number" ? cumulative[key] as number : 0);
+  return { input: n("input"), output: n("output"), cache_read: n("cache_read"), cache_write: n("cache_write"), cost_usd: n("cost_usd") };
 }
 
 /** Waits up to `graceMs` for the child to leave on its own, then terminates its group. */

@@ -11,8 +11,12 @@ export type AgentStatus = "running" | RunStatus;
 
 export interface AgentRecord {
   id: string;
-  /** The label the model gave the task (events use the id as `name`). */
+  /** The label the model gave the task (the events' `name`; absent, its type, then its id). */
   name?: string;
+  /** Its agent type (agent-types.ts), kept for a resume. */
+  type?: string;
+  /** The project it belongs to: the parent's working directory, resolved (absent in older records: `cwd`). */
+  project?: string;
   parent_session_id: string;
   cwd: string;
   status: AgentStatus;
@@ -25,7 +29,8 @@ export interface AgentRecord {
   /** The latest runner invocation. */
   agent_run_id: string;
   runs: number;
-  worktree?: { branch: string; path: string };
+  /** `commit`: the latest commit of a completed run's changes, or why it failed; `removed`: pruned (the branch stays). */
+  worktree?: { branch: string; path: string; commit?: string; commit_error?: string; removed?: boolean };
   created: string;
   updated: string;
   finished?: string;
@@ -53,8 +58,8 @@ export class AgentRecords {
     }
   }
 
-  /** Every readable record, newest first. */
-  list(): AgentRecord[] {
+  /** Every readable record (of `project`, when given), newest first. */
+  list(project?: string): AgentRecord[] {
     let names: string[];
     try {
       names = readdirSync(this.dir);
@@ -65,12 +70,16 @@ export class AgentRecords {
       const record = this.get(n.slice(0, -".json".length));
       return record ? [record] : [];
     });
-    return records.sort((a, b) => b.created.localeCompare(a.created));
+    return records.filter((r) => project === undefined || projectOf(r) === project).sort((a, b) => b.created.localeCompare(a.created));
   }
 
   save(record: AgentRecord): Promise<void> {
     return writeFileAtomic(this.pathOf(record.id), `${JSON.stringify(record, null, 2)}\n`);
   }
+}
+
+export function projectOf(record: AgentRecord): string {
+  return record.project ?? record.cwd;
 }
 
 /** A record left `running` by a zot that is gone reads as failed (nothing is emitted for it). */

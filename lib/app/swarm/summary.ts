@@ -5,5 +5,5 @@ export function summaryLine(agentId: string, outcome: ChildOutcome): string {
   const tokens = outcome.usage.input + outcome.usage.output;
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
   return `[agent ${agentId} ${outcome.status}: ${plural(outcome.steps, "step")}, ${plural(outcome.toolCalls, "tool call")}, `
-    + `${plural(tokens, "token")}, $${outcome.usage.costUsd.toFixed(4)}]`;
+    + `${plural(tokens, "token")}, $${outcome.usage.cost_usd.toFixed(4)}]`;
 }

@@ -2,19 +2,23 @@
 // records, and emits subagent_start/subagent_stop on the parent's bus, stamped with the
 // conversation that created the task. Foreground runs answer the tool call; detached runs go
 // on in the background and hand their answer to the parent's next prompt, once.
-import { dirname, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import { randomHex } from "../../random-id.ts";
 import type { EventBus, SessionIdentity } from "../../agent/event-bus.ts";
+import { projectKey } from "../../extensions/trust/gate.ts";
+import { readTrust } from "../../extensions/trust/store.ts";
+import type { Usage } from "../../providers/types.ts";
 import type { AgentCallContext, AgentDelegate, AgentRequest } from "../../tools/agent.ts";
-import { unknownToolNames } from "../../tools/index.ts";
 import { errorOutcome, textOutcome, type ToolOutcome } from "../../tools/types.ts";
 import type { RunConfig } from "../run-config.ts";
-import { parseModelSpec } from "../settings.ts";
-import { runChild, type ChildOutcome, type SelfCommand } from "./child-run.ts";
-import { AgentRecords, type AgentRecord } from "./records.ts";
+import { describeAgentTypes, loadAgentTypes, type AgentType } from "./agent-types.ts";
+import { childRunConfig } from "./child-config.ts";
+import { emptyOutcome, runChild, type ChildOutcome, type SelfCommand } from "./child-run.ts";
+import { AgentRecords, projectOf, type AgentRecord } from "./records.ts";
+import { pruneWorktrees } from "./prune.ts";
 import { selfCommand } from "./self-command.ts";
 import { summaryLine } from "./summary.ts";
-import { createWorktree, type AgentWorktree } from "./worktree.ts";
+import { commitMessage, commitWorktree, createWorktree, type AgentWorktree } from "./worktree.ts";
 
 export const DEFAULT_AGENT_LIMIT_MS = 30 * 60_000;
 export const DEFAULT_MAX_CONCURRENT_AGENTS = 4;
@@ -31,6 +35,8 @@ export interface ParentView {
   provider: string;
   model: string;
   jail: boolean;
+  /** The tools the parent's model has now; a child gets at most these. */
+  toolNames: string[];
 }
 
 export interface SwarmOptions {
@@ -53,6 +59,9 @@ export interface SupervisorOptions extends SwarmOptions {
   /** The parent's run, which children inherit (their cwd is the parent's live one). */
   config: RunConfig;
   parent: () => ParentView;
+  /** A returned child's usage, for the parent conversation `sessionId` that created it. */
+  onChildUsage?: (sessionId: string, usage: Usage) => void;
+  warn?: (message: string) => void;
 }
 
 interface LiveRun {
@@ -70,6 +79,7 @@ export class AgentSupervisor implements AgentDelegate {
   private readonly depth: number;
   private readonly maxDepth: number;
   private readonly self: SelfCommand;
+  private types: AgentType[] = [];
 
   constructor(private readonly options: SupervisorOptions) {
     this.records = new AgentRecords(join(options.home, "agents"));
@@ -85,8 +95,35 @@ export class AgentSupervisor implements AgentDelegate {
     return this.live.size;
   }
 
+  /** This project's agents (the parent's working directory's), newest first. */
   list(): AgentRecord[] {
-    return this.records.list();
+    return this.records.list(projectKey(this.options.parent().cwd));
+  }
+
+  /** Removes the worktrees of this project's finished agents. */
+  prune(force = false): Promise<string> {
+    return pruneWorktrees(this.records, { project: projectKey(this.options.parent().cwd), force });
+  }
+
+  /** Re-reads the agent types offered in `cwd` (at start, on a cwd change and a reload). */
+  async refreshTypes(cwd: string): Promise<void> {
+    let pinned: Record<string, string> | undefined;
+    try {
+      pinned = (await readTrust({ home: this.options.home })).projects[projectKey(cwd)]?.agents;
+    } catch (err) {
+      this.options.warn?.(`project agent types are not offered: ${(err as Error).message}`);
+    }
+    this.types = loadAgentTypes({ home: this.options.home, cwd, trustedProjectFiles: pinned,
+      trustProject: this.options.config.extensions.trustProject, warn: (m) => this.options.warn?.(m) });
+  }
+
+  /** The agent types on offer, for the agent tool's description. */
+  get agentTypes(): readonly AgentType[] {
+    return this.types;
+  }
+
+  describe(): string {
+    return describeAgentTypes(this.types);
   }
 
   get(id: string): AgentRecord | undefined {
@@ -116,8 +153,8 @@ export class AgentSupervisor implements AgentDelegate {
     context.signal.addEventListener("abort", onAbort, { once: true });
     if (context.signal.aborted) controller.abort();
     try {
-      const outcome = await this.launch(prepared, controller, context.onProgress);
-      return foregroundOutcome(record.id, outcome, worktreeNote(record));
+      const { outcome, record: final } = await this.launch(prepared, controller, context.onProgress);
+      return foregroundOutcome(record.id, outcome, worktreeNote(final));
     } finally {
       context.signal.removeEventListener("abort", onAbort);
     }
@@ -164,18 +201,14 @@ export class AgentSupervisor implements AgentDelegate {
 
   private async prepare(request: AgentRequest): Promise<Prepared | string> {
     const parent = this.options.parent();
-    const base = this.options.config;
-    const tools = request.tools ?? base.tools;
-    if (tools) {
-      const unknown = unknownToolNames(tools);
-      if (unknown.length > 0) return `unknown tool ${unknown.join(", ")} in tools`;
-    }
+    const project = projectKey(parent.cwd);
     const now = new Date().toISOString();
     let record: AgentRecord;
     let worktree: AgentWorktree | undefined;
     if (request.resume !== undefined) {
       const earlier = this.records.get(request.resume);
       if (!earlier) return `no agent with id "${request.resume}" (/agents lists them)`;
+      if (projectOf(earlier) !== project) return `agent ${earlier.id} belongs to the project ${projectOf(earlier)}; resume it from there`;
       if (earlier.status === "running") return `agent ${earlier.id} is still running`;
       if (!earlier.session_file) return `agent ${earlier.id} kept no transcript to resume`;
       record = {
@@ -188,6 +221,7 @@ export class AgentSupervisor implements AgentDelegate {
       delete record.delivered;
     } else {
       const id = newId("agent");
+      if (request.type !== undefined && !this.typeNamed(request.type)) return this.unknownType(request.type);
       let cwd = parent.cwd;
       if (request.worktree) {
         try {
@@ -198,33 +232,30 @@ export class AgentSupervisor implements AgentDelegate {
         cwd = worktree.cwd;
       }
       record = {
-        id, ...(request.name ? { name: request.name } : {}), parent_session_id: parent.sessionId, cwd, status: "running",
+        id, ...(request.name ? { name: request.name } : {}), ...(request.type ? { type: request.type } : {}), project,
+        parent_session_id: parent.sessionId, cwd, status: "running",
         detached: request.detach === true, prompt: request.prompt, agent_run_id: newId("run"), runs: 1,
         ...(parent.sessionFile ? { session_file: join(dirname(parent.sessionFile), "agents", `${id}.jsonl`) } : {}),
         ...(worktree ? { worktree: { branch: worktree.branch, path: worktree.path } } : {}),
         created: now, updated: now, owner_pid: process.pid,
       };
     }
-    let model: ReturnType<typeof parseModelSpec> | undefined;
-    try {
-      model = request.model ? parseModelSpec(request.model) : undefined;
-    } catch (err) {
-      return (err as Error).message;
-    }
-    const config: RunConfig = {
-      ...base,
-      cwd: record.cwd,
-      // The child starts elsewhere (its cwd, a worktree): paths the user gave relative to here are made absolute.
-      extensions: { ...base.extensions, paths: base.extensions.paths.map((p) => resolve(p)) },
-      provider: model?.provider ?? parent.provider,
-      model: model?.model ?? parent.model,
-      rememberModel: false,
-      session: record.session_file ? { kind: "path", path: record.session_file } : { kind: "none" },
-      ...(tools ? { tools } : {}),
-      yolo: true,
-      jail: parent.jail,
-    };
+    const type = record.type === undefined ? undefined : this.typeNamed(record.type);
+    if (record.type !== undefined && !type) return this.unknownType(record.type);
+    const config = childRunConfig(this.options.config, record, {
+      ...(request.model ? { model: request.model } : {}), ...(request.tools ? { tools: request.tools } : {}), ...(type ? { type } : {}),
+    }, parent);
+    if (typeof config === "string") return config;
     return { record, config, identity: { id: record.parent_session_id, cwd: parent.cwd } };
+  }
+
+  private typeNamed(name: string): AgentType | undefined {
+    return this.types.find((t) => t.name === name);
+  }
+
+  private unknownType(name: string): string {
+    const names = this.types.map((t) => t.name);
+    return `no agent type "${name}" (${names.length > 0 ? `types: ${names.join(", ")}` : "none are defined"})`;
   }
 
   private async acquire(signal: AbortSignal): Promise<boolean> {
@@ -244,46 +275,51 @@ export class AgentSupervisor implements AgentDelegate {
     this.waiting.shift()?.();
   }
 
-  /** Runs one runner invocation from start event to stop event; resolves with its outcome. */
-  private async launch(prepared: Prepared, controller: AbortController, onProgress?: (line: string) => void): Promise<ChildOutcome> {
+  /** Runs one runner invocation from start event to stop event; resolves with its outcome and final record. */
+  private async launch(prepared: Prepared, controller: AbortController, onProgress?: (line: string) => void):
+    Promise<{ outcome: ChildOutcome; record: AgentRecord }> {
     const { record, config, identity } = prepared;
     const bus = this.options.parent().bus;
     let finish!: () => void;
     this.live.set(record.id, { controller, done: new Promise<void>((r) => (finish = r)) });
-    const ids = { agent_id: record.id, agent_run_id: record.agent_run_id, name: record.id };
+    const ids = { agent_id: record.id, agent_run_id: record.agent_run_id, name: record.name ?? record.type ?? record.id };
     await this.records.save(record);
     let outcome: ChildOutcome;
     let started = false;
     try {
+      // A queued agent starts (and says so) only once a slot is free.
       if (!(await this.acquire(controller.signal))) {
         outcome = { ...emptyOutcome(), status: "cancelled", error: "the agent was cancelled before it started" };
       } else {
-        bus.lifecycle({ type: "subagent_start", ...ids }, { session: identity });
         started = true;
-        try {
-          outcome = await runChild({
-            self: this.self,
-            spec: { config, prompt: record.prompt, agentId: record.id, depth: this.depth + 1, maxDepth: this.maxDepth },
-            env: this.options.env,
-            signal: controller.signal,
-            limitMs: this.limitMs,
-            ...(onProgress ? { onToolCall: onProgress } : {}),
-          });
-        } finally {
-          this.release();
-        }
+        bus.lifecycle({ type: "subagent_start", ...ids }, { session: identity });
+        outcome = await runChild({
+          self: this.self,
+          spec: { config, prompt: record.prompt, agentId: record.id, depth: this.depth + 1, maxDepth: this.maxDepth },
+          env: this.options.env,
+          signal: controller.signal,
+          limitMs: this.limitMs,
+          ...(onProgress ? { onToolCall: onProgress } : {}),
+        });
       }
+      if (started) this.options.onChildUsage?.(record.parent_session_id, outcome.usage);
+      const worktree = record.worktree && outcome.status === "completed"
+        ? { ...withoutCommitError(record.worktree), ...committed(await commitWorktree(record.worktree.path, commitMessage(record.id, record.name ?? record.prompt))) }
+        : record.worktree;
       const now = new Date().toISOString();
-      await this.records.save({
+      const final: AgentRecord = {
         ...record, status: outcome.status, answer: outcome.answer, ...(outcome.error ? { error: outcome.error } : {}),
-        updated: now, finished: now, ...(record.detached ? { delivered: false } : {}),
-      }).catch(() => undefined);
+        ...(worktree ? { worktree } : {}), updated: now, finished: now, ...(record.detached ? { delivered: false } : {}),
+      };
+      await this.records.save(final).catch(() => undefined);
       this.live.delete(record.id); // the status line's count is right when stop is seen
       // The runner has returned (and its record says so): only now is its stop reported, cancellations included.
       if (started) bus.lifecycle({ type: "subagent_stop", ...ids, status: outcome.status, ...(outcome.error ? { error: outcome.error } : {}) },
         { session: identity });
-      return outcome;
+      return { outcome, record: final };
     } finally {
+      // The slot frees after the stop event, so a queued agent's start always follows it.
+      if (started) this.release();
       this.live.delete(record.id);
       finish();
     }
@@ -300,12 +336,22 @@ function newId(prefix: string): string {
   return `${prefix}-${randomHex(4)}`;
 }
 
-function emptyOutcome(): ChildOutcome {
-  return { status: "completed", answer: "", steps: 0, toolCalls: 0, usage: { input: 0, output: 0, costUsd: 0 } };
+function withoutCommitError(worktree: NonNullable<AgentRecord["worktree"]>): NonNullable<AgentRecord["worktree"]> {
+  const { commit_error: _, ...rest } = worktree;
+  return rest;
+}
+
+/** What a commit attempt leaves in the record: the commit, or (on failure) nothing new. */
+function committed(result: Awaited<ReturnType<typeof commitWorktree>>): { commit?: string; commit_error?: string } {
+  if ("commit" in result) return { commit: result.commit };
+  return "error" in result ? { commit_error: result.error } : {};
 }
 
 function worktreeNote(record: Pick<AgentRecord, "worktree">): string {
-  return record.worktree ? ` (branch ${record.worktree.branch}, worktree ${record.worktree.path})` : "";
+  const w = record.worktree;
+  if (!w) return "";
+  const commit = w.commit_error ? `; its changes are not committed: ${w.commit_error}` : w.commit ? `, committed ${w.commit}` : "";
+  return ` (branch ${w.branch}, worktree ${w.path}${commit})`;
 }
 
 function foregroundOutcome(id: string, outcome: ChildOutcome, where: string): ToolOutcome {

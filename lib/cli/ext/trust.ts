@@ -1,6 +1,7 @@
 // `zot ext trust NAME [--revoke]` and `zot ext trust --project [NAME] [--revoke]`: approve a global
 // extension's manifest as it is now (or withdraw the grant), or trust this project's
-// ./.zot/extensions (all of them, or one), pinned to their manifests as they are now.
+// ./.zot/extensions (all of them, or one), pinned to their manifests as they are now, and (for the
+// whole project) its ./.zot/agents type files, pinned to their text.
 import { defineCommand } from "citty";
 import { listInstalled, type InstalledExtension } from "../../extensions/install/installed.ts";
 import { findInstalled } from "../../extensions/install/manage.ts";
@@ -9,8 +10,20 @@ import { cwdArg, projectDir, rootsFor, UsageError } from "./args.ts";
 import { confirm } from "./ask.ts";
 import { describeRequest } from "./install.ts";
 import { printable } from "../../terminal-text.ts";
+import { basename } from "node:path";
+import { agentFileHash, agentFiles, parseAgentType, projectAgentsDir } from "../../app/swarm/agent-types.ts";
 
 const show = (exts: InstalledExtension[]) => exts.map((e) => describeRequest(e.manifest!)).join("");
+
+/** What a project's agent type files ask for: their tools and model, as the model would get them. */
+function showAgents(files: Array<{ file: string; text: string }>): string {
+  return files.map(({ file, text }) => {
+    const parsed = parseAgentType(file, text, "project");
+    if (typeof parsed === "string") return `agent type ${basename(file)}: unusable (${parsed})\n`;
+    return `agent type ${parsed.name} (${basename(file)}): tools ${parsed.tools?.join(", ") ?? "the parent's"}`
+      + `${parsed.model ? `, model ${parsed.model}` : ""}\n  ${parsed.description}\n`;
+  }).join("");
+}
 
 /**
  * The user's yes: --yes, or an answer on the terminal after seeing `request` (on stderr). Without
@@ -53,11 +66,15 @@ export const trustCommand = defineCommand({
         return 0;
       }
       const chosen = name ? [findInstalled(installed, name, "project")] : installed.filter((e) => e.scope === "project" && e.manifest);
-      if (chosen.length === 0) throw new Error(`${roots.project} holds no extensions to trust`);
-      if (!(await approve(show(chosen), `Trust ${chosen.map((e) => e.name).join(", ")} in ${cwd}?`, args.yes === true))) return 1;
-      await trustProject(roots.paths, cwd, chosen.map((e) => ({ manifest: e.manifest!, dir: e.path, source: e.source })), Boolean(name));
-      process.stdout.write(printable(`${show(chosen)}Trusted ${chosen.map((e) => e.name).join(", ")} in ${cwd}; `
-        + "they start in this project until their extension.json or any file of their folders changes.\n"));
+      // Trusting the whole project also pins its agent type files, which it shows first.
+      const agents = name ? [] : agentFiles(projectAgentsDir(cwd));
+      if (chosen.length === 0 && agents.length === 0) throw new Error(`${roots.project} holds no extensions to trust`);
+      const what = [...chosen.map((e) => e.name), ...agents.map((a) => `agent type ${basename(a.file)}`)].join(", ");
+      if (!(await approve(show(chosen) + showAgents(agents), `Trust ${what} in ${cwd}?`, args.yes === true))) return 1;
+      await trustProject(roots.paths, cwd, chosen.map((e) => ({ manifest: e.manifest!, dir: e.path, source: e.source })), Boolean(name),
+        name ? undefined : Object.fromEntries(agents.map((a) => [basename(a.file), agentFileHash(a.text)])));
+      process.stdout.write(printable(`${show(chosen)}${showAgents(agents)}Trusted ${what} in ${cwd}; `
+        + "they are used in this project until their files change.\n"));
       return 0;
     }
     if (!name) throw new UsageError("missing <name> (or pass --project to trust this project's extensions)");

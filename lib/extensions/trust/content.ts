@@ -71,8 +71,8 @@ export class ContentCache {
   }
 }
 
-function sha256(): import("node:crypto").Hash {
-  // Required, not imported: only runs that check a trusted project's extensions pay for node:crypto.
+export function sha256(): import("node:crypto").Hash {
+  // Required, not imported: only runs that check trusted project content pay for node:crypto.
   const { createHash } = createRequire(import.meta.url)("node:crypto") as typeof import("node:crypto");
   return createHash("sha256");
 }

@@ -25,6 +25,8 @@ export interface ExtensionGrantRecord {
 export interface ProjectTrustRecord {
   approved_at: string;
   extensions: Record<string, ExtensionGrantRecord>;
+  /** Its ./.zot/agents type files when trusted: file name → sha256 of the text. */
+  agents?: Record<string, string>;
 }
 
 export interface TrustFile {
@@ -33,7 +35,7 @@ export interface TrustFile {
   projects: Record<string, ProjectTrustRecord>;
 }
 
-export const trustFilePath = (paths: ZotPaths) => join(paths.home, "trust.json");
+export const trustFilePath = (paths: Pick<ZotPaths, "home">) => join(paths.home, "trust.json");
 
 const empty = (): TrustFile => ({ version: 1, extensions: {}, projects: {} });
 
@@ -58,7 +60,7 @@ export const contentCachePath = (paths: ZotPaths) => join(paths.home, "cache", "
  * Reads trust.json. A missing file is an empty one; an unreadable or malformed one is an error
  * (zot must not treat a damaged record of grants as "nothing was ever revoked").
  */
-export async function readTrust(paths: ZotPaths): Promise<TrustFile> {
+export async function readTrust(paths: Pick<ZotPaths, "home">): Promise<TrustFile> {
   const path = trustFilePath(paths);
   let text: string;
   try {

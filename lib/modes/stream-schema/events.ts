@@ -60,7 +60,8 @@ export const STREAM_EVENT_SCHEMAS = {
   tool_use_args: event("tool_use_args", { id: v.string(), delta: v.string() }),
   tool_use_end: event("tool_use_end", { id: v.string() }),
   tool_progress: event("tool_progress", { tool_id: v.string(), text: v.string(), id: v.string() }),
-  usage: event("usage", { ...usageFields, cumulative: UsageSchema }),
+  /** `cumulative.children`: the part of the totals that subagents spent (included in the totals). */
+  usage: event("usage", { ...usageFields, cumulative: v.looseObject({ ...usageFields, children: v.optional(UsageSchema) }) }),
   ext_notify: event("ext_notify", { extension: v.string(), level: v.picklist(["info", "success", "warn", "error"]), message: v.string() }),
   ext_display: event("ext_display", { extension: v.string(), text: v.string() }),
   ext_clear_notes: event("ext_clear_notes", { extension: v.string() }),

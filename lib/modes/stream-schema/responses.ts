@@ -61,9 +61,15 @@ export const RpcMessageSchema = v.union([
 /** A subagent's record (get_agents). */
 const AgentRecordSchema = v.looseObject({
   id: v.string(), name: v.optional(v.string()), parent_session_id: v.string(), cwd: v.string(),
+  /** `type`: the agent type it ran as; `project`: the project directory it belongs to. */
+  type: v.optional(v.string()), project: v.optional(v.string()),
   status: v.picklist(["running", "completed", "failed", "cancelled", "timed_out"]), detached: v.boolean(),
   session_file: v.optional(v.string()), prompt: v.string(), answer: v.optional(v.string()), error: v.optional(v.string()),
-  agent_run_id: v.string(), runs: count, worktree: v.optional(v.looseObject({ branch: v.string(), path: v.string() })),
+  agent_run_id: v.string(), runs: count, worktree: v.optional(v.looseObject({
+    branch: v.string(), path: v.string(),
+    /** The commit of the child's changes on its branch, or why there is none; `removed` once pruned. */
+    commit: v.optional(v.string()), commit_error: v.optional(v.string()), removed: v.optional(v.boolean()),
+  })),
   created: time, updated: time, finished: v.optional(time),
   /** The zot process supervising it while it runs; whether a detached answer reached its conversation. */
   owner_pid: v.optional(count), delivered: v.optional(v.boolean()),

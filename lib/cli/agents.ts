@@ -1,0 +1,35 @@
+// `zot agents [list | prune [--force] [--all]]`: the subagents of this project (the current
+// directory's) without starting a run, and the removal of finished agents' worktrees.
+import { AgentRecords } from "../app/swarm/records.ts";
+import { listText } from "../app/swarm/agents-command.ts";
+import { pruneWorktrees } from "../app/swarm/prune.ts";
+import { projectKey } from "../extensions/trust/gate.ts";
+import { zotPaths } from "../paths.ts";
+import { printable } from "../terminal-text.ts";
+import { join } from "node:path";
+
+export const AGENTS_USAGE = `Subagent records and worktrees.
+
+Usage: zot agents [list]                   this project's agents, newest first
+       zot agents prune [--force] [--all]  remove the worktrees of finished agents (their branches stay);
+                                           --force also those with uncommitted changes, --all every project's
+`;
+
+export async function runAgents(argv: string[], env: Record<string, string | undefined> = process.env, cwd = process.cwd()): Promise<number> {
+  const [verb = "list", ...flags] = argv;
+  if (verb === "--help" || verb === "-h" || verb === "help") {
+    process.stdout.write(AGENTS_USAGE);
+    return 0;
+  }
+  const records = new AgentRecords(join(zotPaths(env).home, "agents"));
+  const unknownFlag = flags.find((f) => !(verb === "prune" && (f === "--force" || f === "--all")));
+  if ((verb !== "list" && verb !== "prune") || unknownFlag !== undefined) {
+    process.stderr.write(`zot: unknown ${unknownFlag !== undefined ? `option "${unknownFlag}"` : `command "agents ${verb}"`}\n${AGENTS_USAGE}`);
+    return 2;
+  }
+  const project = projectKey(cwd);
+  const text = verb === "list" ? listText(records.list(project))
+    : await pruneWorktrees(records, { ...(flags.includes("--all") ? {} : { project }), force: flags.includes("--force") });
+  process.stdout.write(`${printable(text)}\n`);
+  return 0;
+}
