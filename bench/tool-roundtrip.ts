@@ -4,12 +4,15 @@
 // a JSON line and writes one back), all measured in the same run: N sequential calls on a warm
 // session, and cold starts (spawn to first tool result). A benchmark, not a test: it prints
 // numbers and asserts no speed. The bridge row is left out when the host loads no MCP extension.
-//   node_modules/.bin/bun bench/tool-roundtrip.ts [calls=5000] [cold starts=15]
+// The MCP rows are then measured again in alternating rounds (fresh sessions, rotating order) and
+// their median ratio to the MCP SDK is the figure reported for them.
+//   node_modules/.bin/bun bench/tool-roundtrip.ts [calls=5000] [cold starts=15] [rounds=7]
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { mcpSdk, rawPipe, zotHost, type Contender } from "./contenders.ts";
 import { BridgeUnavailable, zotCommand, zotMcpBridge, zotMcpServe } from "./mcp-contenders.ts";
+import { alternatingRounds, median as medianOf } from "./rounds.ts";
 import { percentile, timeCalls, timeColdStart } from "./timing.ts";
 
 function countArg(index: number, name: string, fallback: number): number {
@@ -20,6 +23,9 @@ function countArg(index: number, name: string, fallback: number): number {
 }
 const CALLS = countArg(2, "calls", 5000);
 const COLD_RUNS = countArg(3, "cold starts", 15);
+const ROUNDS = countArg(4, "rounds", 7);
+/** Calls per contender and round: a fifth of the long run's, at least 500. */
+const ROUND_CALLS = Math.max(500, Math.round(CALLS / 5));
 
 const home = mkdtempSync(join(tmpdir(), "zot-bench-"));
 const floor = rawPipe;
@@ -96,6 +102,14 @@ try {
   against(zot, mcp, "zot / MCP");
   if (withBridge) against(bridge, mcp, "zot MCP bridge / MCP SDK (goal: at most 1.2x)");
   against(serve, mcp, "MCP SDK → zot mcp serve / MCP SDK (two hops: client → zot → extension)");
+
+  const rounds = await alternatingRounds(mcp, mcpRows, ROUNDS, ROUND_CALLS);
+  console.log(`\n${ROUNDS} alternating rounds of ${ROUND_CALLS} calls (fresh sessions, rotating order): p50 / MCP SDK p50 of the same round`);
+  for (const c of mcpRows) {
+    const r = rounds.ratios.get(c)!;
+    const goal = c === bridge ? " (goal: at most 1.2x)" : " (goal: at most 2x)";
+    console.log(`${c.label.padEnd(24)}median ${ratio(medianOf(r), 1).trim()}${goal}   rounds ${r.map((x) => x.toFixed(2)).join(" ")}`);
+  }
 
   const cold = await coldStarts([floor, zot, mcp, mcpListed, ...mcpRows]);
   printTable(`cold start: spawn to first tool result, ${COLD_RUNS} runs each (round-robin)`, "ms", msText,

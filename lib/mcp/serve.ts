@@ -15,6 +15,7 @@ import type { RunConfigInput } from "../app/run-config.ts";
 import { UsageError } from "../errors.ts";
 import { BUILTIN_TOOL_NAMES } from "../protocol/limits.ts";
 import { randomHex } from "../random-id.ts";
+import type { Tool } from "../tools/types.ts";
 import { ZOT_VERSION } from "../version.ts";
 import { stderrNoteLine } from "../modes/notes.ts";
 import { CONFIRM_SCHEMA, elicitingConfirmer } from "./serve-confirm.ts";
@@ -83,6 +84,8 @@ class ToolServer {
   private readonly progress = new Map<string, (text: string) => void>();
   private readonly inFlight = new Set<Promise<unknown>>();
   private announced: string;
+  /** The offered tools as announceChanges last saw them. */
+  private lastChecked: Array<{ tool: Tool; description: string }> = [];
   private readonly unsubscribe: () => void;
 
   constructor(private readonly server: Server, private readonly runtime: Runtime, private readonly selection: ServeToolSelection) {
@@ -94,6 +97,7 @@ class ToolServer {
     server.setRequestHandler(ListToolsRequestSchema, () => {
       const tools = this.offered();
       this.announced = toolListSignature(tools);
+      this.unchangedSinceChecked(tools);
       return { tools: tools.map(mcpToolOf) };
     });
     server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
@@ -138,10 +142,20 @@ class ToolServer {
 
   /** Sends `notifications/tools/list_changed` when the offered tools differ from the last list. */
   announceChanges(): void {
-    const now = toolListSignature(this.offered());
+    const tools = this.offered();
+    // Every call's tool_result asks: the same tools with the same descriptions need no signature.
+    if (this.unchangedSinceChecked(tools)) return;
+    const now = toolListSignature(tools);
     if (now === this.announced) return;
     this.announced = now;
     void this.server.sendToolListChanged().catch(() => undefined);
+  }
+
+  private unchangedSinceChecked(tools: Tool[]): boolean {
+    const last = this.lastChecked;
+    const same = tools.length === last.length && tools.every((t, i) => t === last[i]!.tool && t.description === last[i]!.description);
+    if (!same) this.lastChecked = tools.map((tool) => ({ tool, description: tool.description }));
+    return same;
   }
 
   /** Lets aborted calls settle, then ends the session and stops every extension. */

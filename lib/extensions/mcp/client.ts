@@ -82,6 +82,19 @@ function messageText(content: Record<string, unknown>): string {
   }
 }
 
+/**
+ * A signal of the call's own that follows `parent`. The SDK adds an abort listener to the signal
+ * of every request and never removes it: given a long-lived signal (a session's, a serve
+ * connection's), those listeners pile up, leak, and make each later call slower.
+ */
+function ownSignal(parent: AbortSignal): { signal: AbortSignal; release(): void } {
+  const controller = new AbortController();
+  const abort = () => controller.abort(parent.reason);
+  if (parent.aborted) abort();
+  else parent.addEventListener("abort", abort, { once: true });
+  return { signal: controller.signal, release: () => parent.removeEventListener("abort", abort) };
+}
+
 export async function connectMcp(options: McpConnectOptions): Promise<McpSession> {
   const { config } = options;
   let transport: Transport;
@@ -128,9 +141,10 @@ export async function connectMcp(options: McpConnectOptions): Promise<McpSession
   return {
     info,
     async callTool(name, args, call) {
+      const own = ownSignal(call.signal);
       try {
         const result = await client.callTool({ name, arguments: args }, undefined, {
-          signal: call.signal,
+          signal: own.signal,
           timeout: call.timeoutMs,
           ...(call.onProgress ? { onprogress: (p) => call.onProgress!(progressText(p)) } : {}),
         });
@@ -143,6 +157,8 @@ export async function connectMcp(options: McpConnectOptions): Promise<McpSession
         }
         if (fatal) return errorOutcome(`MCP tool ${name} failed: the server ${fatal}; it was disconnected`);
         return errorOutcome(`MCP tool ${name} failed: ${(err as Error).message}`);
+      } finally {
+        own.release();
       }
     },
     async getPrompt(name, args) {

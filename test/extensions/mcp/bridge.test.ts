@@ -1,6 +1,7 @@
 // MCP servers as extensions, against the real everything server (one host for the whole file:
 // the server takes a while to start): tools become `<ext>_<tool>`, results map to zot blocks,
 // prompts become commands, progress reaches the tool context.
+import { getEventListeners } from "node:events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Tool, ToolExecutionContext } from "../../../lib/tools/types.ts";
 import { sandbox, startHost, type Sandbox, type TestHost } from "../helpers.ts";
@@ -33,6 +34,12 @@ describe("an MCP server as an extension", () => {
     expect(tool("every_echo")).toMatchObject({ source: { kind: "extension", extension: "every" },
       schema: { type: "object", properties: { message: { type: "string" } } } });
     expect(tool("echo").source).toEqual({ kind: "extension", extension: "bare" });
+  });
+
+  it("calls that share one signal leave no abort listener on it (the SDK never removes its own)", async () => {
+    const signal = new AbortController().signal;
+    for (let i = 0; i < 20; i++) expect((await tool("every_echo").execute({ message: `n${i}` }, ctx({ signal }))).isError).toBe(false);
+    expect(getEventListeners(signal, "abort")).toHaveLength(0);
   });
 
   it("maps text, image, resource links, embedded resources and structured content to zot blocks", async () => {
