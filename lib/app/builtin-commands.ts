@@ -8,10 +8,10 @@ export interface BuiltinCommand {
 
 export const BUILTIN_COMMANDS: BuiltinCommand[] = [
   { name: "help", description: "list commands" },
-  { name: "model", description: "show or switch the model: /model [id]" },
+  { name: "model", description: "switch the model: /model [id] (no id: pick one; lists them outside the REPL)" },
   { name: "clear", description: "start the conversation over" },
   { name: "new", description: "end this conversation and start a fresh one" },
-  { name: "resume", description: "switch to a saved conversation: /resume [id] (no id lists them)" },
+  { name: "resume", description: "switch to a saved conversation: /resume [id] (no id: pick one; lists them outside the REPL)" },
   { name: "cd", description: "change the working directory: /cd PATH (a fresh conversation there)" },
   { name: "compact", description: "summarize older messages to free context" },
   { name: "reload-ext", description: "restart every extension and re-read manifests" },

@@ -13,6 +13,9 @@ import { EventView } from "./event-view.ts";
 import { InputLine } from "./input-line.ts";
 import { panelKeyOf, type Key } from "./keys.ts";
 import { buildFrame, oneLine, PROMPT } from "./live-frame.ts";
+import { Picker } from "./picker.ts";
+import { modelItems, sessionItems } from "./pickers.ts";
+import { recapLines } from "./recap.ts";
 import { LiveScreen, type TerminalOut } from "./screen.ts";
 import type { Style } from "./style.ts";
 import { sanitize, truncate } from "./text.ts";
@@ -42,6 +45,8 @@ export class Repl {
   private status: string[] = [];
   private statusTimer: ReturnType<typeof setTimeout> | undefined;
   private ctrlCArmed = false;
+  /** An open picker and the command its choice runs (`/resume ID`, `/model ID`). */
+  private picker: { widget: Picker; command: string } | undefined;
   private exitCode: number | undefined;
   private resolveExit: ((code: number) => void) | undefined;
   private readonly exited: Promise<number>;
@@ -57,10 +62,7 @@ export class Repl {
       columns: () => o.out.columns(),
       commit: (lines) => this.commitLines(lines),
       changed: () => this.render(),
-      preview: (name, args) => {
-        const tool = this.rt?.session.tools().get(name);
-        return tool ? previewOf(tool, args) : JSON.stringify(args);
-      },
+      preview: (name, args) => this.previewOf(name, args),
     });
     this.exited = new Promise((resolve) => (this.resolveExit = resolve));
   }
@@ -71,6 +73,7 @@ export class Repl {
     this.view.endLoad();
     const s = this.o.style;
     this.view.commitAside([s.dim(`zot · ${rt.session.state.provider}/${rt.session.state.model} · /help for commands, Ctrl+D to exit`)]);
+    if (rt.session.messages.length > 0) this.showRecap();
     if (initialPrompt !== undefined && initialPrompt.trim() !== "") void this.submitLine(initialPrompt);
     this.render();
     return this.exited;
@@ -126,6 +129,16 @@ export class Repl {
     if (this.confirm.current) {
       if (key.name === "ctrl-c") this.cancel();
       else this.confirm.handle(key);
+      return this.render();
+    }
+
+    if (this.picker) {
+      const picked = this.picker.widget.handle(key);
+      if (picked) {
+        const { command } = this.picker;
+        this.picker = undefined;
+        if (picked.kind === "picked") void this.submitLine(`${command} ${picked.value}`);
+      }
       return this.render();
     }
 
@@ -203,6 +216,7 @@ export class Repl {
     this.view.commitAside([`${this.o.style.bold(PROMPT)}${oneLine(line)}`]);
     const parsed = parseSlash(line);
     const name = parsed?.name.toLowerCase();
+    if (parsed?.args === "" && this.openPicker(name)) return this.render();
     // A cwd change restarts extensions too: the new project's load errors replace the old ones
     // (a refused path restarts nothing, so the old ones come back).
     const reloads = name === "reload-ext" || (name === "cd" && parsed?.args !== "");
@@ -218,8 +232,42 @@ export class Repl {
       if (reloads) this.view.endLoad();
     }
     if (name === "clear") this.view.clearLoadErrors();
+    if (name === "resume" && parsed?.args !== "" && outcome.result.kind === "output") this.showRecap();
     if (name === "cd" && outcome.result.kind === "failed") this.view.loadErrors = earlierLoadErrors;
     this.showSlash(outcome);
+  }
+
+  /** `/resume` and `/model` without an argument pick from a list; false for any other command. */
+  private openPicker(name: string | undefined): boolean {
+    const rt = this.rt!;
+    if (name === "resume") {
+      const items = sessionItems(rt.recentSessions(), rt.session.sessionId);
+      if (items.length === 0) return false; // the command says there is nothing to resume
+      this.picker = { widget: new Picker("Resume a conversation of this project", items), command: "/resume" };
+      return true;
+    }
+    if (name === "model") {
+      const { provider, model } = rt.session.state;
+      const items = modelItems(provider, model);
+      if (items.length === 0) return false;
+      this.picker = { widget: new Picker(`Model for ${provider} (now ${model})`, items, model), command: "/model" };
+      return true;
+    }
+    return false;
+  }
+
+  /** The open conversation's last turns, as it is resumed. */
+  private showRecap(): void {
+    const rt = this.rt!;
+    this.view.commitAside(recapLines(rt.session.messages, {
+      style: this.o.style, columns: this.o.out.columns(), rows: this.o.out.rows(), sessionId: rt.session.sessionId,
+      preview: (name, args) => this.previewOf(name, args),
+    }));
+  }
+
+  private previewOf(name: string, args: Record<string, unknown>): string {
+    const tool = this.rt?.session.tools().get(name);
+    return tool ? previewOf(tool, args) : JSON.stringify(args);
   }
 
   private showSlash({ result, error }: SlashOutcome): void {
@@ -323,6 +371,7 @@ export class Repl {
       queued: this.runs.filter((r) => !r.started && r.echo !== undefined).map((r) => r.echo!),
       confirm: this.confirm.current,
       hints: [...this.status, ...this.hints, ...agentsStatus(this.rt?.agents?.running ?? 0)],
+      ...(this.picker ? { picker: this.picker.widget.lines(this.o.style, this.o.out.columns(), this.o.out.rows()) } : {}),
       running: this.running,
       input: this.rt && this.exitCode === undefined ? { text: this.input.text, cursor: this.input.cursor } : undefined,
     });

@@ -19,6 +19,8 @@ export interface LiveState {
   queued: string[];
   confirm?: ConfirmRequest;
   hints: string[];
+  /** An open picker's rows (styled and cut to width already). */
+  picker?: string[];
   running: boolean;
   /** The prompt line; absent while zot is starting or exiting. */
   input?: { text: string; cursor: number };
@@ -36,6 +38,7 @@ export function buildFrame(state: LiveState): LiveFrame {
     bottom.push(s.yellow(truncate(`Allow ${c.toolName}${from}: ${sanitize(c.toolPreview)}`, width)));
     bottom.push(`${s.bold("y")} yes · ${s.bold("a")} always this tool · ${s.bold("s")} always this session · ${s.bold("n")} no`);
   }
+  if (state.picker) bottom.push(...state.picker);
   for (const hint of state.hints) bottom.push(s.dim(truncate(hint, width)));
   const focused = view.focusedPanel;
   if (state.running && !state.confirm) bottom.push(s.dim(focused ? "working…" : "working… (esc to cancel)"));
