@@ -16,7 +16,7 @@ export const BUILTIN_COMMANDS: BuiltinCommand[] = [
   { name: "compact", description: "summarize older messages to free context" },
   { name: "reload-ext", description: "restart every extension and re-read manifests" },
   { name: "ext", description: "list loaded extensions and their state" },
-  { name: "tools", description: "list the tools the model can call" },
+  { name: "tools", description: "list the tools the model can call: /tools [name] (a name: its description and schema)" },
   { name: "agents", description: "list subagents: /agents [show|stop|resume ID [prompt]]" },
   { name: "yolo", description: "run tool calls without confirmation: /yolo [on|off]" },
   { name: "jail", description: "confine tools to the working directory" },

@@ -50,12 +50,27 @@ function helpText(rt: Runtime, interactive: boolean): string {
   return `Commands:\n${rows(builtins)}${ext.length ? `\n\nExtension commands:\n${rows(ext)}` : ""}`;
 }
 
-function toolsText(rt: Runtime): string {
-  const lines = [...rt.session.tools().values()].map((t) => {
-    const from = t.source.kind === "builtin" ? "built-in" : t.source.extension;
-    return `  ${t.name.padEnd(16)} ${from}  ${t.description.split("\n")[0]}`;
-  });
-  return lines.length ? `Tools:\n${lines.join("\n")}` : "No tools are active.";
+/** `/tools`: a line per tool (cut to `columns` when known); `/tools NAME`: its description and schema. */
+function toolsText(rt: Runtime, name: string, columns: number | undefined): SlashResult {
+  const tools = [...rt.session.tools().values()];
+  const fromOf = (t: (typeof tools)[number]) => (t.source.kind === "builtin" ? "built-in" : t.source.extension);
+  if (name !== "") {
+    const tool = tools.find((t) => t.name === name);
+    if (!tool) return { kind: "failed", message: `no tool "${name}" (tools: ${tools.map((t) => t.name).join(", ") || "none"})` };
+    return { kind: "output", text: `${tool.name} (${fromOf(tool)})\n\n${tool.description}\n\nArguments (JSON Schema):\n${JSON.stringify(tool.schema, null, 2)}` };
+  }
+  if (tools.length === 0) return { kind: "output", text: "No tools are active." };
+  const nameWidth = Math.max(...tools.map((t) => t.name.length));
+  const fromWidth = Math.max(...tools.map((t) => fromOf(t).length));
+  const cut = (line: string) => (columns !== undefined && [...line].length > columns - 1 ? `${[...line].slice(0, columns - 2).join("")}…` : line);
+  const lines = tools.map((t) => cut(`  ${t.name.padEnd(nameWidth)}  ${fromOf(t).padEnd(fromWidth)}  ${firstSentence(t.description)}`));
+  return { kind: "output", text: `Tools (/tools NAME for one in full):\n${lines.join("\n")}` };
+}
+
+function firstSentence(text: string): string {
+  const line = text.trim().split("\n")[0] ?? "";
+  const end = /[.!?](\s|$)/.exec(line);
+  return end ? line.slice(0, end.index + 1) : line;
 }
 
 /** "full access" when the manifest declares no permissions (see `zot ext doctor` for the rest). */
@@ -72,7 +87,7 @@ function extText(rt: Runtime): string {
     .join("\n");
 }
 
-async function runBuiltin(rt: Runtime, name: string, args: string, interactive: boolean): Promise<SlashResult | undefined> {
+async function runBuiltin(rt: Runtime, name: string, args: string, interactive: boolean, columns?: number): Promise<SlashResult | undefined> {
   const s = rt.session;
   switch (name) {
     case "help":
@@ -126,7 +141,7 @@ async function runBuiltin(rt: Runtime, name: string, args: string, interactive: 
     case "ext":
       return { kind: "output", text: extText(rt) };
     case "tools":
-      return { kind: "output", text: toolsText(rt) };
+      return toolsText(rt, args, columns);
     case "agents": {
       const outcome = await agentsCommand(rt.agents, args);
       return outcome.ok ? { kind: "output", text: outcome.text } : { kind: "failed", message: outcome.message };
@@ -148,10 +163,10 @@ async function runBuiltin(rt: Runtime, name: string, args: string, interactive: 
 }
 
 /** Runs `/name args`. Prompt actions start a run and return its promise without awaiting it. */
-export async function runSlash(rt: Runtime, line: string, options: { interactive: boolean }): Promise<SlashOutcome> {
+export async function runSlash(rt: Runtime, line: string, options: { interactive: boolean; columns?: number }): Promise<SlashOutcome> {
   const parsed = parseSlash(line);
   if (!parsed) return { result: { kind: "failed", message: `not a command: ${line}` } };
-  const builtin = await runBuiltin(rt, parsed.name.toLowerCase(), parsed.args, options.interactive);
+  const builtin = await runBuiltin(rt, parsed.name.toLowerCase(), parsed.args, options.interactive, options.columns);
   if (builtin) return { result: builtin };
 
   const response = await rt.host.invokeCommand(parsed.name, parsed.args);

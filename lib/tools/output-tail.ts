@@ -67,6 +67,12 @@ function dropPartialFirstLine(kept: string, whole: string): string {
   return firstBreak === -1 ? kept : kept.slice(firstBreak + 1);
 }
 
+/** The shown and total line counts of a result that starts with `truncationNote`'s note. */
+export function parseTruncationNote(text: string): { shown: number; total: number } | undefined {
+  const match = /^\[Output truncated: showing the last (\d+) lines \([^)]*\) of (\d+) lines/.exec(text);
+  return match ? { shown: Number(match[1]), total: Number(match[2]) } : undefined;
+}
+
 export function truncationNote(r: TailResult): string {
   const shownBytes = Buffer.byteLength(r.text, "utf8");
   return `[Output truncated: showing the last ${r.shownLines} lines (${formatBytes(shownBytes)}) of ` +

@@ -16,6 +16,7 @@ import { buildFrame, oneLine, PROMPT } from "./live-frame.ts";
 import { Picker } from "./picker.ts";
 import { modelItems, sessionItems } from "./pickers.ts";
 import { recapLines } from "./recap.ts";
+import { WORKING_TICK_MS, WorkingLine } from "./working-line.ts";
 import { LiveScreen, type TerminalOut } from "./screen.ts";
 import type { Style } from "./style.ts";
 import { sanitize, truncate } from "./text.ts";
@@ -47,6 +48,9 @@ export class Repl {
   private ctrlCArmed = false;
   /** An open picker and the command its choice runs (`/resume ID`, `/model ID`). */
   private picker: { widget: Picker; command: string } | undefined;
+  private readonly working = new WorkingLine();
+  /** Redraws the progress line while work runs. */
+  private workingTimer: ReturnType<typeof setInterval> | undefined;
   private exitCode: number | undefined;
   private resolveExit: ((code: number) => void) | undefined;
   private readonly exited: Promise<number>;
@@ -89,6 +93,7 @@ export class Repl {
   }
 
   onEvent(event: ZotEvent): void {
+    this.working.onEvent(event);
     this.view.handle(event);
   }
 
@@ -109,6 +114,7 @@ export class Repl {
 
   /** Leaves the terminal tidy: the live area erased, the cursor on a fresh line. */
   close(): void {
+    clearInterval(this.workingTimer);
     this.screen.close();
   }
 
@@ -224,7 +230,7 @@ export class Repl {
     if (reloads) this.view.beginLoad();
     let outcome: SlashOutcome;
     try {
-      outcome = await runSlash(this.rt, line, { interactive: true });
+      outcome = await runSlash(this.rt, line, { interactive: true, columns: this.o.out.columns() });
     } catch (err) {
       this.view.commitAside([this.o.style.red(`zot: ${(err as Error).message}`)]);
       return;
@@ -359,7 +365,20 @@ export class Repl {
   }
 
   private render(): void {
+    this.tickWhileRunning();
     this.screen.render(this.frame());
+  }
+
+  /** Starts the progress line's clock when work begins and stops it when work ends. */
+  private tickWhileRunning(): void {
+    if (this.running && this.exitCode === undefined && !this.workingTimer) {
+      this.working.begin(Date.now());
+      this.workingTimer = setInterval(() => this.screen.render(this.frame()), WORKING_TICK_MS);
+      this.workingTimer.unref?.();
+    } else if ((!this.running || this.exitCode !== undefined) && this.workingTimer) {
+      clearInterval(this.workingTimer);
+      this.workingTimer = undefined;
+    }
   }
 
   private frame() {
@@ -373,6 +392,7 @@ export class Repl {
       hints: [...this.status, ...this.hints, ...agentsStatus(this.rt?.agents?.running ?? 0)],
       ...(this.picker ? { picker: this.picker.widget.lines(this.o.style, this.o.out.columns(), this.o.out.rows()) } : {}),
       running: this.running,
+      working: this.working.text(Date.now(), !this.view.focusedPanel),
       input: this.rt && this.exitCode === undefined ? { text: this.input.text, cursor: this.input.cursor } : undefined,
     });
   }

@@ -8,6 +8,7 @@ import type { MarkdownStream } from "./markdown-stream.ts";
 import type { PanelModel } from "./panel-view.ts";
 import type { Style } from "./style.ts";
 import { sanitize, splitFullRows, truncate } from "./text.ts";
+import { parseTruncationNote } from "../../tools/output-tail.ts";
 import { ThinkingView } from "./thinking-view.ts";
 import { formatUsageLine, type RunUsage } from "./usage-line.ts";
 
@@ -184,8 +185,7 @@ export class EventView {
         const mark = event.status === "completed" ? s.green("✓") : event.status === "failed" ? s.red("✗") : s.yellow("⊘");
         const text = event.result.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n");
         const first = sanitizeLines(text).find((l) => l.trim() !== "") ?? "";
-        const count = sanitizeLines(text).filter((l) => l !== "").length;
-        const summary = event.status === "completed" ? `${count} line${count === 1 ? "" : "s"}` : first;
+        const summary = event.status === "completed" ? resultSummary(event.tool_name, event.tool_args, text, event.result.truncated) : first;
         const line = truncate(`${mark} ${event.tool_name} ${preview} → ${event.status}${summary ? ` (${summary})` : ""}`, this.width());
         const shown = this.shownChanges.delete(event.tool_id);
         const diff = event.status === "completed" && !shown && event.result.diff ? renderDiff(event.result.diff, s, this.o.columns()) : [];
@@ -311,6 +311,25 @@ export class EventView {
     }
     return truncate(sanitize(text.replace(/\s*\n\s*/g, " ")), PREVIEW_WIDTH);
   }
+}
+
+/**
+ * A completed call's size on its result line: the lines a write put in the file, the lines of
+ * output the model got, and when the output was cut, how much of it.
+ */
+function resultSummary(tool: string, args: Record<string, unknown> | undefined, text: string, truncated?: boolean): string {
+  const plural = (n: number) => `${n} line${n === 1 ? "" : "s"}`;
+  if (tool === "write" && typeof args?.content === "string") return plural(lineCount(args.content));
+  const cut = parseTruncationNote(text);
+  if (cut) return `${cut.shown} of ${cut.total} lines shown to the model`;
+  const shown = plural(text.split("\n").filter((l) => l !== "").length);
+  return truncated ? `${shown}, cut for the model` : shown;
+}
+
+/** Lines of a file's text: a final line break ends the last line rather than starting one. */
+function lineCount(text: string): number {
+  if (text === "") return 0;
+  return text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
 }
 
 function sanitizeLines(text: string): string[] {

@@ -22,6 +22,8 @@ export interface LiveState {
   /** An open picker's rows (styled and cut to width already). */
   picker?: string[];
   running: boolean;
+  /** The progress line while running (spinner, time, tokens). */
+  working?: string;
   /** The prompt line; absent while zot is starting or exiting. */
   input?: { text: string; cursor: number };
 }
@@ -41,7 +43,7 @@ export function buildFrame(state: LiveState): LiveFrame {
   if (state.picker) bottom.push(...state.picker);
   for (const hint of state.hints) bottom.push(s.dim(truncate(hint, width)));
   const focused = view.focusedPanel;
-  if (state.running && !state.confirm) bottom.push(s.dim(focused ? "working…" : "working… (esc to cancel)"));
+  if (state.running && !state.confirm) bottom.push(s.dim(truncate(state.working ?? "working…", width)));
   let cursor = { line: 0, column: 0 };
   const promptLines: string[] = [];
   if (state.input) {
