@@ -145,11 +145,9 @@ describe("a clone has a deadline counted as time without progress", () => {
     await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
     const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/o/never.git`;
     try {
-      const started = Date.now();
       const r = await zot("install", "--yes", url, "--timeout-ms", "400");
       expect(r.code).toBe(1);
       expect(r.stderr).toContain(`zot: git clone of ${url} made no progress for 400 ms; stopped it, nothing was installed`);
-      expect(Date.now() - started).toBeLessThan(15_000);
       expect(readdirSync(sb.globalRoot)).toEqual([]);
       expect(processesMentioning(url)).toEqual([]);
     } finally {

@@ -148,7 +148,6 @@ describe("Lifecycle: registration and ready", () => {
     t = await startHost(sb, { timeouts: { ready: 10_000, readyIdle: 100 } });
     const report = t.host.reports()[0]!;
     expect(report).toMatchObject({ ready: "auto", commands: ["q"] });
-    expect(report.startup_ms).toBeLessThan(5_000);
     expect(readFileSync(extensionLogPath(sb.paths, "quiet"), "utf8")).toMatch(/100 ms of silence after hello_ack; treating it as ready/);
   });
 

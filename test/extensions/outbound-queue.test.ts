@@ -108,8 +108,8 @@ describe("the write bound on every runtime", () => {
       let out = "";
       run.stdout!.on("data", (d) => (out += d));
       await new Promise((r) => run.on("close", r));
-      const { reason, ms } = JSON.parse(out) as { reason: string | null; ms: number };
+      // The fixture gives up after 3 s with reason null: a reason means the bound fired first.
+      const { reason } = JSON.parse(out) as { reason: string | null };
       expect(reason).toBe("a write to the extension's stdin was blocked for 300 ms");
-      expect(ms).toBeLessThan(2000);
     }, 30_000);
 });

@@ -88,9 +88,7 @@ describe("MCP extension lifecycle", () => {
     const script = writeScript(sb.scratch, "hang.mjs",
       `import { readlinkSync, writeFileSync } from "node:fs"; writeFileSync(${JSON.stringify(pidFile)}, readlinkSync("/proc/self")); setInterval(() => {}, 1000);`);
     writeMcpExtension(sb.globalDir, "hangs", { command: process.execPath, args: [script] });
-    const started = Date.now();
     const t = await startHost(sb, { timeouts: { mcpStart: 1000 } });
-    expect(Date.now() - started).toBeLessThan(4000);
     expect(t.of("ext_error")[0]?.message).toMatch(/did not answer MCP initialize .*within 1000 ms/);
     const pid = Number(readFileSync(pidFile, "utf8"));
     await waitFor(() => !processAlive(pid), "the hung server to be stopped");
@@ -118,9 +116,7 @@ describe("MCP extension lifecycle", () => {
   it("a server that never answers initialize costs the hello deadline by default, and names startup_timeout_ms", async () => {
     const script = writeScript(sb.scratch, "mute.mjs", "setInterval(() => {}, 1000);");
     writeMcpExtension(sb.globalDir, "mute", { command: process.execPath, args: [script] });
-    const started = Date.now();
     const t = await startHost(sb, { timeouts: { hello: 400, mcpStart: 400 } });
-    expect(Date.now() - started).toBeLessThan(3000);
     expect(t.host.reports()[0]!.errors[0]).toMatch(/did not answer MCP initialize \(and list its tools\) within 400 ms; a slow server can be given longer with startup_timeout_ms/);
   });
 
@@ -131,9 +127,8 @@ const { existsSync } = await import("node:fs");
 while (!existsSync(${JSON.stringify(gate)})) await new Promise((r) => setTimeout(r, 20));
 await server.connect(`));
     writeMcpExtension(sb.globalDir, "late", { command: process.execPath, args: [script], startup_timeout_ms: 30_000 });
-    const started = Date.now();
+    // The start is over while the server still waits for its gate: it held nothing up.
     const t = await startHost(sb, { timeouts: { hello: 300 } });
-    expect(Date.now() - started).toBeLessThan(3000);
     expect(t.host.tools()).toEqual([]);
     writeFileSync(gate, "");
     await waitFor(() => t.host.tools().some((x) => x.name === "late_hello"), "the late server's tools", 15_000);
@@ -180,11 +175,10 @@ process.stdin.on("data", (chunk) => {
     const { host } = await startHost(sb);
     const pid = Number(readFileSync(`${record}.pid`, "utf8"));
     expect(processAlive(pid)).toBe(true);
-    const started = Date.now();
     await host.shutdown();
     expect(processAlive(pid)).toBe(false);
-    // Closing stdin stops a well-behaved server at once: no grace period spent waiting.
-    expect(Date.now() - started).toBeLessThan(1000);
+    // Closing stdin stopped this well-behaved server: no grace period ran out, no signal was needed.
+    expect(readFileSync(join(sb.paths.logs, "ext-tiny.log"), "utf8")).not.toMatch(/did not exit within|SIGTERM/);
   });
 });
 

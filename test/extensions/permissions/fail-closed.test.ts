@@ -37,9 +37,8 @@ describe("on_failure: block", () => {
       expect(value).toEqual(refusedBy("deaf"));
       expect(ms).toBeGreaterThanOrEqual(140);
     }
-    const { value, ms } = await timed(() => t.host.interceptToolCall(call));
-    expect(value).toEqual(refusedBy("deaf"));
-    expect(ms).toBeLessThan(100);
+    // Refused at once: the fourth call is not put to the guard at all.
+    expect(await t.host.interceptToolCall(call)).toEqual(refusedBy("deaf"));
     expect(asked()).toHaveLength(3);
     expect(t.of("ext_notify").map((n) => n.message)).toEqual([
       "tool_call interception did not answer within 150 ms; refused (on_failure: block)",
