@@ -7,7 +7,7 @@ import type { ReasoningEffort } from "../providers/types.ts";
 export interface RunConfig {
   /** Working directory of the agent and its tools (default: the process's). */
   cwd: string;
-  /** anthropic or openai; absent: ZOT_PROVIDER, then config.json's last choice, then anthropic. */
+  /** A provider name (PROVIDER_NAMES); absent: ZOT_PROVIDER, then config.json's last choice, then anthropic. */
   provider?: string;
   /** Absent: ZOT_MODEL, then config.json's last choice for this provider, then its default. */
   model?: string;

@@ -14,7 +14,7 @@ import { DEFAULT_TOOL_OUTPUT_BYTES, toolOutputLimitFromEnv } from "../extensions
 import { TIMEOUTS_ENV, timeoutsFromEnv } from "../extensions/host/settings.ts";
 import { recordedTrust, type PendingExtension } from "../extensions/trust/host-trust.ts";
 import { zotPaths, type ZotPaths } from "../paths.ts";
-import { createProvider, resolveApiKey } from "../providers/index.ts";
+import { createProvider, needsApiKey, resolveApiKey } from "../providers/index.ts";
 import type { Provider } from "../providers/types.ts";
 import { unknownToolNames } from "../tools/index.ts";
 import { BUILTIN_TOOL_NAMES } from "../protocol/limits.ts";
@@ -166,7 +166,7 @@ export async function createRuntime(input: RunConfig | RunConfigInput, io: Runti
   const swarm = { ...swarmFromEnv(env, warn), ...io.swarm };
   // A run that asks no model itself (zot mcp serve) offers `agent` only when its children could
   // reach one: a key for the provider, or a base URL (a local server needs no key).
-  const modelReachable = !io.withoutModel || settings.baseUrl !== undefined
+  const modelReachable = !io.withoutModel || settings.baseUrl !== undefined || !needsApiKey(settings.provider)
     || resolveApiKey({ provider: settings.provider, flag: config.apiKey, env, authFile: paths.auth }) !== undefined;
   const agents: AgentSupervisor | undefined = modelReachable && (swarm.depth ?? 0) < (swarm.maxDepth ?? DEFAULT_MAX_AGENT_DEPTH)
     ? new AgentSupervisor({

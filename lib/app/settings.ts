@@ -3,7 +3,7 @@
 // Every model id is checked where it enters (flag, environment, config file, /model and rpc
 // set_model), so one that no provider accepts is never sent nor saved.
 import type { ZotConfig } from "../config.ts";
-import { DEFAULT_MODELS, isProviderName, modelIdProblem, type ProviderName } from "../providers/index.ts";
+import { DEFAULT_MODELS, isProviderName, modelIdProblem, PROVIDER_NAMES, type ProviderName } from "../providers/index.ts";
 import type { RunConfig } from "./run-config.ts";
 import { UsageError } from "../errors.ts";
 
@@ -42,7 +42,7 @@ export function resolveModelSettings(
   warn: (message: string) => void = () => {},
 ): ModelSettings {
   const provider = options.provider ?? env.ZOT_PROVIDER ?? (typeof config.provider === "string" ? config.provider : undefined) ?? "anthropic";
-  if (!isProviderName(provider)) throw new UsageError(`unknown provider "${provider}" (use anthropic or openai)`);
+  if (!isProviderName(provider)) throw new UsageError(`unknown provider "${provider}" (use ${PROVIDER_NAMES.join(", ")})`);
   const sameAsSaved = config.provider === provider;
   const saved = sameAsSaved ? savedModel(config, warn) : undefined;
   const savedUrl = sameAsSaved && typeof config.base_url === "string" ? config.base_url : undefined;

@@ -5,6 +5,7 @@ import type { ArgsDef } from "citty";
 import { resolveRunConfig, type RunConfig } from "../app/run-config.ts";
 import type { SessionSelection } from "../agent/session/session-select.ts";
 import { UsageError } from "../errors.ts";
+import { isProviderName, PROVIDER_NAMES } from "../providers/index.ts";
 import { parseChecked } from "./args.ts";
 
 export const ROOT_ARGS = {
@@ -12,7 +13,7 @@ export const ROOT_ARGS = {
   print: { type: "boolean", alias: "p", description: "run to completion and print the final assistant text" },
   mode: { type: "string", valueHint: "interactive|print|json|rpc", description: "output mode" },
   json: { type: "boolean", description: "same as --mode json" },
-  provider: { type: "string", valueHint: "anthropic|openai", description: "model provider (openai also serves OpenAI-compatible servers)" },
+  provider: { type: "string", valueHint: PROVIDER_NAMES.join("|"), description: "model provider (openai also serves OpenAI-compatible servers; ollama a local Ollama, no key)" },
   model: { type: "string", valueHint: "ID", description: "model id" },
   "api-key": { type: "string", valueHint: "KEY", description: "API key (else env, else $ZOT_HOME/auth.json)" },
   "base-url": { type: "string", valueHint: "URL", description: "provider endpoint" },
@@ -198,8 +199,8 @@ export function parseRootArgs(argv: string[]): RootOptions {
     if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new UsageError(`--max-steps must be a positive whole number, not "${maxStepsText}"`);
   }
   const provider = str("provider");
-  if (provider !== undefined && !["anthropic", "openai"].includes(provider)) {
-    throw new UsageError(`--provider must be anthropic or openai, not "${provider}"`);
+  if (provider !== undefined && !isProviderName(provider)) {
+    throw new UsageError(`--provider must be one of ${PROVIDER_NAMES.join(", ")}, not "${provider}"`);
   }
   const toolsText = str("tools");
 

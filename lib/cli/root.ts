@@ -1,5 +1,4 @@
 // The root command: parse flags, then hand over to the chosen mode.
-import { listModels } from "../providers/index.ts";
 import { ZOT_VERSION } from "../version.ts";
 import { commandHelp } from "./usage.ts";
 import { versionText } from "./version-text.ts";
@@ -31,9 +30,11 @@ export async function runRoot(argv: string[], env: Record<string, string | undef
     return 0;
   }
   if (options.listModels) {
-    for (const m of listModels(options.provider)) {
-      const deprecated = m.deprecated ? `\tdeprecated (end of life ${m.deprecated})` : "";
-      process.stdout.write(`${m.provider}/${m.id}\tcontext ${m.context_window}\t$${m.cost.input}/$${m.cost.output} per Mtok${deprecated}\n`);
+    try {
+      process.stdout.write(await (await import("./list-models.ts")).listModelsText(options, env));
+    } catch (err) {
+      process.stderr.write(`zot: ${printable((err as Error).message)}\n`);
+      return 1;
     }
     return 0;
   }

@@ -2,3 +2,5 @@
 export const ANTHROPIC_BASE_URL = "https://api.anthropic.com";
 /** Includes the version path, as OpenAI-compatible servers expect. */
 export const OPENAI_BASE_URL = "https://api.openai.com/v1";
+/** Ollama's own port on this machine (its OpenAI-compatible routes are under `/v1`). */
+export const OLLAMA_BASE_URL = "http://127.0.0.1:11434";

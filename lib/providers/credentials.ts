@@ -6,6 +6,8 @@ import type { ProviderName } from "./models.ts";
 export const API_KEY_ENV: Record<ProviderName, string> = {
   anthropic: "ANTHROPIC_API_KEY",
   openai: "OPENAI_API_KEY",
+  // Only a hosted or proxied Ollama wants one; a local server takes none.
+  ollama: "OLLAMA_API_KEY",
 };
 
 export interface ResolveApiKeyOptions {

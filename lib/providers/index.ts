@@ -1,5 +1,5 @@
 // Entry point of the providers layer: build a provider by name, and price usage.
-import { ANTHROPIC_BASE_URL, OPENAI_BASE_URL } from "./base-urls.ts";
+import { ANTHROPIC_BASE_URL, OLLAMA_BASE_URL, OPENAI_BASE_URL } from "./base-urls.ts";
 import { API_KEY_ENV, isLoopbackUrl } from "./credentials.ts";
 import { lazyProvider } from "./lazy.ts";
 import { preconnect } from "./preconnect.ts";
@@ -16,12 +16,20 @@ export { DEFAULT_RETRY, type RetryOptions } from "./retry.ts";
 export type { SdkWarn } from "./sdk-log.ts";
 export { addUsage, costOf, emptyUsage, priceUsage, type TokenCounts } from "./usage.ts";
 
-export const PROVIDER_NAMES: readonly ProviderName[] = ["anthropic", "openai"];
+export const PROVIDER_NAMES: readonly ProviderName[] = ["anthropic", "openai", "ollama"];
+
+/** Providers that need no API key (a local server). */
+const KEYLESS: ReadonlySet<ProviderName> = new Set(["ollama"]);
 
 export const DEFAULT_BASE_URLS: Record<ProviderName, string> = {
   anthropic: ANTHROPIC_BASE_URL,
   openai: OPENAI_BASE_URL,
+  ollama: OLLAMA_BASE_URL,
 };
+
+export function needsApiKey(provider: ProviderName): boolean {
+  return !KEYLESS.has(provider);
+}
 
 export function isProviderName(name: string): name is ProviderName {
   return (PROVIDER_NAMES as readonly string[]).includes(name);
@@ -63,11 +71,15 @@ export function createProvider(options: CreateProviderOptions): Provider {
   const baseUrl = options.baseUrl?.trim() || DEFAULT_BASE_URLS[provider];
   if (!URL.canParse(baseUrl)) throw new ProviderConfigError(`invalid base URL "${baseUrl}"`);
   const apiKey = options.apiKey?.trim() || undefined;
-  if (!apiKey && !isLoopbackUrl(baseUrl)) throw new ProviderConfigError(missingKeyMessage(provider, baseUrl));
+  if (!apiKey && needsApiKey(provider) && !isLoopbackUrl(baseUrl)) throw new ProviderConfigError(missingKeyMessage(provider, baseUrl));
   const settings = { apiKey, baseUrl, retry: options.retry, warn: options.warn };
-  const lazy = lazyProvider(provider, async () => provider === "anthropic"
-    ? (await import("./anthropic.ts")).createAnthropicProvider(settings)
-    : (await import("./openai.ts")).createOpenAIProvider(settings));
+  const lazy = lazyProvider(provider, async () => {
+    switch (provider) {
+      case "anthropic": return (await import("./anthropic.ts")).createAnthropicProvider(settings);
+      case "ollama": return (await import("./ollama.ts")).createOllamaProvider(settings);
+      default: return (await import("./openai.ts")).createOpenAIProvider(settings);
+    }
+  });
   if (options.warm) {
     preconnect(baseUrl);
     lazy.warm();

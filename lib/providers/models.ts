@@ -3,7 +3,7 @@
 // (late 2026); any other model id is allowed and costs 0 (see `modelInfo`).
 import type { ModelInfo } from "./types.ts";
 
-export type ProviderName = "anthropic" | "openai";
+export type ProviderName = "anthropic" | "openai" | "ollama";
 
 /** Context window assumed for a model id zot does not know. */
 export const DEFAULT_CONTEXT_WINDOW = 128_000;
@@ -12,6 +12,8 @@ export const DEFAULT_CONTEXT_WINDOW = 128_000;
 export const DEFAULT_MODELS: Record<ProviderName, string> = {
   anthropic: "claude-sonnet-5-5",
   openai: "gpt-5.4",
+  // Ollama runs what was pulled; this is a common first pull (`ollama pull llama3.2`).
+  ollama: "llama3.2",
 };
 
 type Row = [id: string, context: number, maxOutput: number, input: number, output: number, cacheRead: number, cacheWrite: number, thinking?: ModelInfo["thinking"]];

@@ -92,6 +92,8 @@ export interface ModelServer {
   /** Turns not yet played. */
   readonly pending: number;
   push(...turns: Turn[]): void;
+  /** The models `GET /api/tags` lists, as an Ollama server lists the ones it has pulled. */
+  ollamaModels: string[];
   close(): Promise<void>;
 }
 
@@ -123,6 +125,11 @@ export async function startModelServer(script: Turn[] = []): Promise<ModelServer
     });
     const record: RecordedRequest = { method: req.method ?? "", path, headers: flatHeaders(req), body: parseJson(raw), wire, outcome };
     requests.push(record);
+    if (req.method === "GET" && path === "/api/tags") {
+      res.writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ models: self.ollamaModels.map((name) => ({ name, model: name, size: 1 })) }));
+      return;
+    }
 
     if (wire === "unknown" || req.method !== "POST") {
       return sendError(res, wire, { type: "error", status: 404, message: `no such endpoint: ${req.method} ${path}` });
@@ -147,8 +154,9 @@ export async function startModelServer(script: Turn[] = []): Promise<ModelServer
 
   await new Promise<void>((ready) => server.listen(0, "127.0.0.1", ready));
   const { port } = server.address() as AddressInfo;
-  return {
+  const self: ModelServer = {
     url: `http://127.0.0.1:${port}`,
+    ollamaModels: [],
     requests,
     get pending() { return turns.length; },
     push: (...more) => { turns.push(...more); },
@@ -157,6 +165,7 @@ export async function startModelServer(script: Turn[] = []): Promise<ModelServer
       server.close(() => done());
     }),
   };
+  return self;
 }
 
 interface Frame { data: string; delta: boolean }
