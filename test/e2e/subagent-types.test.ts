@@ -10,18 +10,16 @@ import { SUBAGENT_PROMPT } from "../../lib/app/swarm/child-config.ts";
 import { FILESYSTEM } from "../extensions/mcp/support.ts";
 import { rpc } from "./rpc-client.ts";
 import { jsonLines, KIT, makeWorld, type World } from "./support.ts";
-import { eventually, firstUserText, processesIn, routedTurns, worldRoot } from "./swarm-support.ts";
+import {
+  agentCall, closeSwarmWorld, eventually, firstUserText, processesIn, resultOf, routedTurns, textOf, worldRoot,
+} from "./swarm-support.ts";
 
 let world: World | undefined;
 afterEach(async () => {
-  if (world) expect(await eventually(() => processesIn(worldRoot(world!.cwd)).length === 0 || undefined, 5_000, "no process left")).toBe(true);
-  await world?.close();
+  await closeSwarmWorld(world);
   world = undefined;
 });
 
-const agentCall = (id: string, args: Record<string, unknown>) => ({ tool_calls: [{ id, name: "agent", args }] });
-const resultOf = (lines: Array<Record<string, any>>, id: string) => lines.find((l) => l.type === "tool_result" && l.tool_id === id)!;
-const textOf = (result: Record<string, any>) => result.result.content.map((b: any) => b.text ?? "").join("");
 const systemText = (body: any) => (typeof body.system === "string" ? body.system : (body.system ?? []).map((b: any) => b.text).join("\n"));
 const toolNames = (body: any): string[] => body.tools.map((t: any) => t.name);
 const agentToolDescription = (body: any): string => body.tools.find((t: any) => t.name === "agent").description;

@@ -9,19 +9,16 @@ import { CONTINUE_PROMPT } from "../../lib/app/swarm/agents-command.ts";
 import { EXAMPLES } from "../examples/support.ts";
 import { rpc } from "./rpc-client.ts";
 import { jsonLines, makeWorld, requestText, type World } from "./support.ts";
-import { eventually, firstUserText, processesIn, routedTurns, startJson, worldRoot } from "./swarm-support.ts";
+import {
+  agentCall, closeSwarmWorld, eventually, firstUserText, processesIn, resultOf, routedTurns, startJson, textOf, worldRoot,
+} from "./swarm-support.ts";
 
 let world: World | undefined;
 afterEach(async () => {
-  // No process may be left behind: no swarm child, nothing a child started.
-  if (world) expect(await eventually(() => processesIn(worldRoot(world!.cwd)).length === 0 || undefined, 5_000, "no process left")).toBe(true);
-  await world?.close();
+  await closeSwarmWorld(world);
   world = undefined;
 });
 
-const agentCall = (id: string, args: Record<string, unknown>) => ({ tool_calls: [{ id, name: "agent", args }] });
-const resultOf = (lines: Array<Record<string, any>>, id: string) => lines.find((l) => l.type === "tool_result" && l.tool_id === id)!;
-const textOf = (result: Record<string, any>) => result.result.content.map((b: any) => b.text ?? "").join("");
 
 describe("subagents", () => {
   it("a foreground agent runs bash in a child zot; the parent gets its answer with a one-line summary", async () => {
@@ -62,7 +59,7 @@ describe("subagents", () => {
     expect(show.stdout).toContain(`Agent ${agentId}: completed`);
     expect(show.stdout).toContain("bash printed hello-from-child");
     const tools = await world.run(["-p", "--no-ext", "/tools"]);
-    expect(tools.stdout).toMatch(/\n  agent {12}built-in  Delegate a self-contained task/);
+    expect(tools.stdout).toMatch(/\n  agent +built-in  Delegate a self-contained task/);
     const unknown = await world.run(["-p", "--no-ext", "/agents show agent-nope"]);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('no agent "agent-nope" (/agents lists them)');

@@ -6,6 +6,7 @@ import { createInterface } from "node:readline";
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import type { RecordedRequest, StaticTurn, Turn } from "../support/model-server.ts";
 import { checkStreamLine } from "../support/stream-check.ts";
+import { expect } from "vitest";
 import type { World } from "./support.ts";
 
 /** The text of a request's first user message (Anthropic and OpenAI wires). */
@@ -82,4 +83,20 @@ export function startJson(w: World, args: string[], env: Record<string, string> 
     waitFor: (pred: (l: Record<string, any>) => boolean, ms = 15_000) =>
       eventually(() => lines.find(pred), ms, `a line in ${JSON.stringify(lines.map((l) => l.type))}\n${stderr.join("")}`),
   };
+}
+
+/** A scripted model turn that calls the agent tool. */
+export const agentCall = (id: string, args: Record<string, unknown>) => ({ tool_calls: [{ id, name: "agent", args }] });
+/** The tool_result line of call `id`. */
+export const resultOf = (lines: Array<Record<string, any>>, id: string) => lines.find((l) => l.type === "tool_result" && l.tool_id === id)!;
+/** A tool_result line's text. */
+export const textOf = (result: Record<string, any>) => result.result.content.map((b: any) => b.text ?? "").join("");
+
+/**
+ * The afterEach of a subagent test file: no process may be left behind (no swarm child, nothing
+ * a child started), then the world goes.
+ */
+export async function closeSwarmWorld(world: World | undefined): Promise<void> {
+  if (world) expect(await eventually(() => processesIn(worldRoot(world.cwd)).length === 0 || undefined, 5_000, "no process left")).toBe(true);
+  await world?.close();
 }
