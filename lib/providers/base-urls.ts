@@ -2,3 +2,6 @@
 export const ANTHROPIC_BASE_URL = "https://api.anthropic.com";
 /** Includes the version path, as OpenAI-compatible servers expect. */
 export const OPENAI_BASE_URL = "https://api.openai.com/v1";
+
+/** Each provider's public endpoint, by name. */
+export const DEFAULT_BASE_URLS_BY_NAME = { anthropic: ANTHROPIC_BASE_URL, openai: OPENAI_BASE_URL } as const;

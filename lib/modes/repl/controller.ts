@@ -71,6 +71,7 @@ export class Repl {
     this.view.endLoad();
     const s = this.o.style;
     this.view.commitAside([s.dim(`zot · ${rt.session.state.provider}/${rt.session.state.model} · /help for commands, Ctrl+D to exit`)]);
+    if (rt.needsLogin()) this.view.commitAside([s.yellow(loginHint(rt.session.state.provider))]);
     if (initialPrompt !== undefined && initialPrompt.trim() !== "") void this.submitLine(initialPrompt);
     this.render();
     return this.exited;
@@ -327,6 +328,11 @@ export class Repl {
       input: this.rt && this.exitCode === undefined ? { text: this.input.text, cursor: this.input.cursor } : undefined,
     });
   }
+}
+
+/** The line a REPL without a key starts with: commands work, the model needs a key first. */
+export function loginHint(provider: string): string {
+  return `No API key for ${provider} yet: type /login to add one (or run \`zot login\` in a shell). Slash commands work without one.`;
 }
 
 /** The status line while subagents run. */
