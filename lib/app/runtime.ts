@@ -31,6 +31,8 @@ export interface Runtime {
   /** The working directory now (/cd and rpc set_cwd change it). */
   readonly cwd: string;
   paths: ZotPaths;
+  /** The environment the run reads keys and settings from. */
+  env: Record<string, string | undefined>;
   settings: ModelSettings;
   bus: EventBus;
   host: ExtensionHost;
@@ -239,6 +241,7 @@ export async function createRuntime(input: RunConfig | RunConfigInput, io: Runti
       return session.cwd;
     },
     paths,
+    env,
     settings,
     bus: session.bus,
     host,
