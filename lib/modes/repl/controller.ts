@@ -386,7 +386,7 @@ export class Repl {
 
   private frame() {
     const login = this.login;
-    const hints = login ? [login.checking ? "checking the key…" : login.problem ?? "", ...this.hints].filter((h) => h !== "") : this.hints;
+    const hints = [...(login ? [login.checking ? "checking the key…" : login.problem ?? ""] : []), ...this.hints].filter((h) => h !== "");
     const input = login ? login.line : { text: this.input.text, cursor: this.input.cursor };
     if (this.ctrlCArmed && !this.running && this.input.text === "" && !login) hints.push("Press Ctrl+C again to exit (or Ctrl+D).");
     return buildFrame({
