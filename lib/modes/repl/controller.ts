@@ -12,8 +12,9 @@ import { isProviderName, PROVIDER_NAMES, type ProviderName } from "../../provide
 import { completeSlash } from "./completion.ts";
 import { ConfirmQueue } from "./confirm.ts";
 import { EventView } from "./event-view.ts";
+import { ExitWindow } from "./exit-window.ts";
 import { InputLine } from "./input-line.ts";
-import { LoginPrompt } from "./login-prompt.ts";
+import { loginHint, LoginPrompt } from "./login-prompt.ts";
 import { panelKeyOf, type Key } from "./keys.ts";
 import { buildFrame, oneLine, PROMPT } from "./live-frame.ts";
 import { LiveScreen, type TerminalOut } from "./screen.ts";
@@ -51,8 +52,7 @@ export class Repl {
   private status: string[] = [];
   private statusTimer: ReturnType<typeof setTimeout> | undefined;
   /** A Ctrl+C just happened: a second one within the exit window, on an empty line, exits. */
-  private ctrlCArmed = false;
-  private ctrlCTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly exitWindow: ExitWindow;
   /** /login's questions, while they own the prompt line. */
   private login: LoginPrompt | undefined;
   private exitCode: number | undefined;
@@ -76,6 +76,7 @@ export class Repl {
       },
     });
     this.exited = new Promise((resolve) => (this.resolveExit = resolve));
+    this.exitWindow = new ExitWindow(o.exitWindowMs ?? EXIT_WINDOW_MS, () => this.render());
   }
 
   /** Takes over once the runtime is up: shows the prompt and pre-submits `initialPrompt`. */
@@ -113,6 +114,7 @@ export class Repl {
   exit(code: number): void {
     if (this.exitCode !== undefined) return;
     this.exitCode = code;
+    this.exitWindow.disarm();
     this.confirm.cancelAll();
     this.render();
     this.resolveExit?.(code);
@@ -134,7 +136,7 @@ export class Repl {
   handleKey(key: Key): void {
     if (!this.rt || this.exitCode !== undefined) return;
     const rt = this.rt;
-    if (key.name !== "ctrl-c") this.disarmCtrlC();
+    if (key.name !== "ctrl-c") this.exitWindow.disarm();
     this.hints = [];
 
     if (this.login) return this.loginKey(key);
@@ -158,10 +160,10 @@ export class Repl {
     switch (key.name) {
       case "ctrl-c":
         // The first cancels the running turn or clears the line; a second soon after, on an empty line, exits.
-        if (this.ctrlCArmed && !this.running && this.input.text === "") return this.exit(0);
+        if (this.exitWindow.open && !this.running && this.input.text === "") return this.exit(0);
         if (this.running) this.cancel();
         else this.input.clear();
-        this.armCtrlC();
+        this.exitWindow.arm();
         break;
       case "esc":
         if (this.running) this.cancel();
@@ -185,21 +187,6 @@ export class Repl {
         }
     }
     this.render();
-  }
-
-  private armCtrlC(): void {
-    this.ctrlCArmed = true;
-    clearTimeout(this.ctrlCTimer);
-    this.ctrlCTimer = setTimeout(() => {
-      this.disarmCtrlC();
-      this.render();
-    }, this.o.exitWindowMs ?? EXIT_WINDOW_MS);
-    this.ctrlCTimer.unref?.();
-  }
-
-  private disarmCtrlC(): void {
-    this.ctrlCArmed = false;
-    clearTimeout(this.ctrlCTimer);
   }
 
   /** /login [provider]: the prompt line asks for the provider (unless given), then the hidden key. */
@@ -388,7 +375,7 @@ export class Repl {
     const login = this.login;
     const hints = [...(login ? [login.checking ? "checking the key…" : login.problem ?? ""] : []), ...this.hints].filter((h) => h !== "");
     const input = login ? login.line : { text: this.input.text, cursor: this.input.cursor };
-    if (this.ctrlCArmed && !this.running && this.input.text === "" && !login) hints.push("Press Ctrl+C again to exit (or Ctrl+D).");
+    if (this.exitWindow.open && !this.running && this.input.text === "" && !login) hints.push("Press Ctrl+C again to exit (or Ctrl+D).");
     return buildFrame({
       view: this.view,
       style: this.o.style,
@@ -401,11 +388,6 @@ export class Repl {
       input: this.rt && this.exitCode === undefined ? input : undefined,
     });
   }
-}
-
-/** The line a REPL without a key starts with: commands work, the model needs a key first. */
-export function loginHint(provider: string): string {
-  return `No API key for ${provider} yet: type /login to add one (or run \`zot login\` in a shell). Slash commands work without one.`;
 }
 
 /** The status line while subagents run. */

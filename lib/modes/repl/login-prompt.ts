@@ -11,6 +11,11 @@ export type LoginKeyResult =
   /** The key was entered: check it with `provider`. */
   | { kind: "submit"; provider: ProviderName; key: string };
 
+/** The line a REPL without a key starts with: commands work, the model needs a key first. */
+export function loginHint(provider: string): string {
+  return `No API key for ${provider} yet: type /login to add one (or run \`zot login\` in a shell). Slash commands work without one.`;
+}
+
 export class LoginPrompt {
   private readonly input = new InputLine();
   private provider: ProviderName | undefined;
