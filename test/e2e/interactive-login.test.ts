@@ -47,6 +47,36 @@ describe("the REPL without credentials", () => {
   });
 });
 
+describe("zot login on a terminal", () => {
+  it("asks for the provider, reads the key without echoing it, checks it and saves it", async () => {
+    world = await makeWorld();
+    world.server.acceptKeys = ["sk-typed-secret"];
+    const pane = await Pane.start(world, ["login"]);
+    await pane.until("Provider (anthropic, openai) [anthropic]:");
+    await pane.type("openai");
+    await pane.keys("Enter");
+    await pane.until("API key for openai (input hidden):");
+    await pane.type("sk-typed-secret");
+    await pane.keys("Enter");
+    await pane.until("Logged in to openai");
+    expect(await pane.exitCode()).toBe(0);
+    expect(await pane.text()).not.toContain("sk-typed");
+    expect(world.server.requests[0]!.headers.authorization).toBe("Bearer sk-typed-secret");
+    expect(JSON.parse(readFileSync(join(world.home, "auth.json"), "utf8"))).toEqual({ openai: { api_key: "sk-typed-secret" } });
+  });
+
+  it("Ctrl+C at the hidden key question saves nothing and exits 130", async () => {
+    world = await makeWorld();
+    const pane = await Pane.start(world, ["login", "--provider", "anthropic"]);
+    await pane.until("API key for anthropic (input hidden):");
+    await pane.type("sk-abandoned");
+    await pane.keys("C-c");
+    expect(await pane.exitCode()).toBe(130);
+    expect(world.server.requests).toHaveLength(0);
+    expect(existsSync(join(world.home, "auth.json"))).toBe(false);
+  });
+});
+
 describe("/login and /logout", () => {
   it("/login asks for the provider, takes the key without showing it, checks and saves it, and the next prompt sends it", async () => {
     const pane = await repl([{ text: "logged-in answer" }]);
