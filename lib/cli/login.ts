@@ -51,7 +51,7 @@ export async function runLogin(argv: string[], env: Env = process.env): Promise<
     return 0;
   }
   return usageErrors(async () => {
-    const parsed = parseChecked(argv, LOGIN_ARGS, checkArgs(argv, LOGIN_ARGS));
+    const parsed = parseChecked(argv, LOGIN_ARGS, checkLoginArgs(argv));
     const paths = zotPaths(env);
     if (parsed.status === true) return printStatus(paths.auth, env);
     const interactive = parsed["with-api-key"] !== true;
@@ -85,6 +85,18 @@ export async function runLogout(argv: string[], env: Env = process.env): Promise
     process.stderr.write(`${outcome.ok ? "" : "zot: "}${printable(outcome.message)}\n`);
     return outcome.ok ? 0 : 1;
   });
+}
+
+/** As checkArgs, except that a stray argument, which may be a key, is not repeated back. */
+function checkLoginArgs(argv: string[]): Set<string> {
+  try {
+    return checkArgs(argv, LOGIN_ARGS);
+  } catch (err) {
+    if (err instanceof UsageError && err.message.startsWith("unexpected argument")) {
+      throw new UsageError("zot login takes no arguments: the key is asked for on the terminal, or read from stdin with --with-api-key");
+    }
+    throw err;
+  }
 }
 
 async function usageErrors(run: () => Promise<number>): Promise<number> {

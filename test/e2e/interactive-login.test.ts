@@ -108,6 +108,17 @@ describe("/login and /logout", () => {
     expect(shown).not.toContain("sk-repl");
   });
 
+  it("a key pasted after /login is neither shown, nor sent, nor kept in the history", async () => {
+    const pane = await repl([]);
+    await pane.type("/login sk-pasted-in-repl");
+    await pane.keys("Enter");
+    await pane.until("/login takes a provider name (anthropic or openai); the key is asked for next");
+    await pane.keys("Up");
+    await pane.until(/› \/login …\n[\s\S]*›\s*$/);
+    expect(await pane.text()).not.toContain("sk-pasted");
+    expect(world!.server.requests).toHaveLength(0);
+  });
+
   it("Esc cancels /login and nothing is saved; /logout removes the saved key", async () => {
     const pane = await repl([]);
     await pane.type("/login anthropic");

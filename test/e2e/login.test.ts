@@ -102,6 +102,14 @@ describe("zot login --with-api-key", () => {
     expect(world.server.requests).toHaveLength(0);
   });
 
+  it("a key given as an argument is refused without being repeated back", async () => {
+    world = await makeWorld();
+    const r = await world.run(["login", "sk-pasted-arg"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("zot login takes no arguments");
+    expect(r.stderr).not.toContain("sk-pasted-arg");
+  });
+
   it("an unknown provider or flag is a usage error", async () => {
     world = await makeWorld();
     expect((await world.run(["login", "--provider", "gemini", "--with-api-key"], { input: "k" })).code).toBe(2);

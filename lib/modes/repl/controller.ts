@@ -190,13 +190,17 @@ export class Repl {
   }
 
   /** /login [provider]: the prompt line asks for the provider (unless given), then the hidden key. */
-  private startLogin(args: string): void {
+  private startLogin(line: string, args: string): void {
     const rt = this.rt!;
     const given = args.trim().toLowerCase();
     if (given !== "" && !isProviderName(given)) {
-      this.view.commitAside([this.o.style.red(sanitize(`zot: unknown provider "${args.trim()}" (${PROVIDER_NAMES.join(" or ")})`))]);
+      // It may be a key pasted after /login: it is neither shown nor kept in the history.
+      this.input.forget(line);
+      this.view.commitAside([`${this.o.style.bold(PROMPT)}/login …`,
+        this.o.style.red(`zot: /login takes a provider name (${PROVIDER_NAMES.join(" or ")}); the key is asked for next`)]);
       return;
     }
+    this.view.commitAside([`${this.o.style.bold(PROMPT)}${oneLine(line)}`]);
     const current = rt.session.state.provider;
     this.login = new LoginPrompt(given === "" ? undefined : given as ProviderName, isProviderName(current) ? current : "anthropic");
   }
@@ -256,10 +260,10 @@ export class Repl {
     if (line === "" || !this.rt) return;
     this.view.clearNotes();
     if (!isCommandLine(this.rt, line)) return this.startPrompt(line, line);
-    this.view.commitAside([`${this.o.style.bold(PROMPT)}${oneLine(line)}`]);
     const parsed = parseSlash(line);
     const name = parsed?.name.toLowerCase();
-    if (name === "login") return this.startLogin(parsed?.args ?? "");
+    if (name === "login") return this.startLogin(line, parsed?.args ?? "");
+    this.view.commitAside([`${this.o.style.bold(PROMPT)}${oneLine(line)}`]);
     // A cwd change restarts extensions too: the new project's load errors replace the old ones
     // (a refused path restarts nothing, so the old ones come back).
     const reloads = name === "reload-ext" || (name === "cd" && parsed?.args !== "");
