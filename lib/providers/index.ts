@@ -1,5 +1,5 @@
 // Entry point of the providers layer: build a provider by name, and price usage.
-import { ANTHROPIC_BASE_URL, OPENAI_BASE_URL } from "./base-urls.ts";
+import { DEFAULT_BASE_URLS_BY_NAME } from "./base-urls.ts";
 import { API_KEY_ENV, isLoopbackUrl } from "./credentials.ts";
 import { lazyProvider } from "./lazy.ts";
 import { preconnect } from "./preconnect.ts";
@@ -18,10 +18,7 @@ export { addUsage, costOf, emptyUsage, priceUsage, type TokenCounts } from "./us
 
 export const PROVIDER_NAMES: readonly ProviderName[] = ["anthropic", "openai"];
 
-export const DEFAULT_BASE_URLS: Record<ProviderName, string> = {
-  anthropic: ANTHROPIC_BASE_URL,
-  openai: OPENAI_BASE_URL,
-};
+export const DEFAULT_BASE_URLS: Record<ProviderName, string> = DEFAULT_BASE_URLS_BY_NAME;
 
 export function isProviderName(name: string): name is ProviderName {
   return (PROVIDER_NAMES as readonly string[]).includes(name);
