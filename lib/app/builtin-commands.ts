@@ -21,5 +21,7 @@ export const BUILTIN_COMMANDS: BuiltinCommand[] = [
   { name: "yolo", description: "run tool calls without confirmation: /yolo [on|off]" },
   { name: "jail", description: "confine tools to the working directory" },
   { name: "unjail", description: "lift the working-directory confinement" },
+  { name: "login", description: "check an API key with the provider and save it: /login [provider]", interactiveOnly: true },
+  { name: "logout", description: "remove a saved API key: /logout [provider] (default: the current one)" },
   { name: "exit", description: "leave zot", interactiveOnly: true },
 ];

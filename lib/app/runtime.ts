@@ -14,7 +14,8 @@ import { DEFAULT_TOOL_OUTPUT_BYTES, toolOutputLimitFromEnv } from "../extensions
 import { TIMEOUTS_ENV, timeoutsFromEnv } from "../extensions/host/settings.ts";
 import { recordedTrust, type PendingExtension } from "../extensions/trust/host-trust.ts";
 import { zotPaths, type ZotPaths } from "../paths.ts";
-import { createProvider, needsApiKey, resolveApiKey } from "../providers/index.ts";
+import { needsApiKey, resolveApiKey } from "../providers/index.ts";
+import { keyedProvider, type KeyedProvider } from "../providers/keyed.ts";
 import type { Provider } from "../providers/types.ts";
 import { unknownToolNames } from "../tools/index.ts";
 import { BUILTIN_TOOL_NAMES } from "../protocol/limits.ts";
@@ -30,6 +31,8 @@ export interface Runtime {
   /** The working directory now (/cd and rpc set_cwd change it). */
   readonly cwd: string;
   paths: ZotPaths;
+  /** The environment the run reads keys and settings from. */
+  env: Record<string, string | undefined>;
   settings: ModelSettings;
   bus: EventBus;
   host: ExtensionHost;
@@ -57,6 +60,8 @@ export interface Runtime {
   changeCwd(path: string): Promise<{ cwd: string; sessionId: string }>;
   /** This directory's saved sessions, newest first (for /resume without an id). */
   recentSessions(): SessionListing[];
+  /** True when the current provider has no API key and its endpoint needs one (the REPL says how to log in). */
+  needsLogin(): boolean;
   /** /reload-ext: respawns extensions, re-reads their skills, rebuilds the system prompt. */
   reloadExtensions(): Promise<void>;
   /** Finishes: waits for (or aborts) running work, ends the session, shuts extensions down. */
@@ -142,13 +147,15 @@ export async function createRuntime(input: RunConfig | RunConfigInput, io: Runti
   const saved = await readConfig(paths.config, warn);
   const settings = resolveModelSettings(config, env, saved, (m) => warn(`${paths.config}: ${m}`));
   const sdkWarn = onceEach(io.notice ?? warn);
-  const providerFor = (s: ModelSettings, warm = false): Provider => io.withoutModel ? modelless(s.provider) :
-    createProvider({
+  const providerFor = (s: ModelSettings, warm = false): Provider & Partial<KeyedProvider> => io.withoutModel ? modelless(s.provider) :
+    keyedProvider({
       warm,
       provider: s.provider,
       baseUrl: s.baseUrl,
       warn: sdkWarn,
-      apiKey: resolveApiKey({ provider: s.provider, flag: config.apiKey, env, authFile: paths.auth })?.key,
+      authFile: paths.auth,
+      // Looked up at each request: the run starts without a key, and a login counts at once.
+      resolveKey: () => resolveApiKey({ provider: s.provider, flag: config.apiKey, env, authFile: paths.auth })?.key,
     });
   const rememberModel = async () => {
     await updateConfig(paths.config, { provider: session.info().provider, model: session.info().model }).catch((err: Error) =>
@@ -176,9 +183,11 @@ export async function createRuntime(input: RunConfig | RunConfigInput, io: Runti
       onChildUsage: (sessionId, usage) => session.addChildUsage(sessionId, usage),
     })
     : undefined;
+  // The provider in use now (/model provider/… replaces it).
+  let live = providerFor(settings, io.warmProvider);
   const session: AgentSession = new AgentSession({
     cwd,
-    provider: providerFor(settings, io.warmProvider),
+    provider: live,
     model: settings.model,
     tools: { ...(config.tools ? { only: config.tools } : {}), ...(agents ? { agent: agents } : {}) },
     ...(agents ? { pendingNotes: (id: string) => agents.takeFinished(id) } : {}),
@@ -232,6 +241,7 @@ export async function createRuntime(input: RunConfig | RunConfigInput, io: Runti
       return session.cwd;
     },
     paths,
+    env,
     settings,
     bus: session.bus,
     host,
@@ -239,7 +249,10 @@ export async function createRuntime(input: RunConfig | RunConfigInput, io: Runti
     ...(agents ? { agents } : {}),
     async setModel(spec) {
       const { provider: switchTo, model } = parseModelSpec(spec);
-      if (switchTo) session.setModel(model, providerFor({ ...settings, provider: switchTo, model }));
+      if (switchTo) {
+        live = providerFor({ ...settings, provider: switchTo, model });
+        session.setModel(model, live);
+      }
       else session.setModel(model);
       await rememberModel();
     },
@@ -257,6 +270,9 @@ export async function createRuntime(input: RunConfig | RunConfigInput, io: Runti
         await agents?.refreshTypes(next);
       });
       return { cwd: next, sessionId: opened.id };
+    },
+    needsLogin() {
+      return live.needsLogin?.() ?? false;
     },
     recentSessions() {
       return listSessions({ sessionsDir: paths.sessions, cwd: session.cwd });

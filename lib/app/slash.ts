@@ -3,7 +3,8 @@
 import type { RunResult } from "../agent/loop/loop.ts";
 import type { PanelContent } from "../protocol/index.ts";
 import type { ExtensionReport } from "../extensions/host/report.ts";
-import { listModels } from "../providers/index.ts";
+import { isProviderName, listModels, PROVIDER_NAMES } from "../providers/index.ts";
+import { logOut } from "./login.ts";
 import { BUILTIN_COMMANDS } from "./builtin-commands.ts";
 import { agentsCommand } from "./swarm/agents-command.ts";
 import { checkModelChoice, type ModelChoice } from "./model-choice.ts";
@@ -155,6 +156,15 @@ async function runBuiltin(rt: Runtime, name: string, args: string, interactive: 
     case "unjail":
       s.setJail(name === "jail");
       return { kind: "output", text: name === "jail" ? `Tools are confined to ${rt.cwd}.` : "Tools are no longer confined." };
+    case "login":
+      // The REPL asks for the key itself; no other mode has a terminal to type it in.
+      return { kind: "failed", message: "/login works only in interactive mode; pipe the key to `zot login --provider NAME --with-api-key`" };
+    case "logout": {
+      const provider = args.toLowerCase() || s.state.provider;
+      if (!isProviderName(provider)) return { kind: "failed", message: `unknown provider "${args}" (${PROVIDER_NAMES.join(" or ")})` };
+      const outcome = await logOut([provider], rt.paths.auth, rt.env);
+      return outcome.ok ? { kind: "output", text: outcome.message } : { kind: "failed", message: outcome.message };
+    }
     case "exit":
       return interactive ? { kind: "exit" } : { kind: "failed", message: "/exit works only in interactive mode" };
     default:

@@ -29,8 +29,12 @@ export async function runInteractive(config: RunConfig, prompt: string | undefin
   const markdown = import("./repl/markdown-setup.ts").then((m) => m.createMarkdownStream({ style, color, env }))
     .catch(() => undefined); // without it, answers stream as plain text
   const statusMs = Number(env.ZOT_RELOAD_STATUS_MS);
+  const exitWindowMs = Number(env.ZOT_CTRL_C_EXIT_MS);
   const repl = new Repl({
     style,
+    env,
+    // How soon a second Ctrl+C exits; tests shorten it.
+    ...(Number.isFinite(exitWindowMs) && exitWindowMs > 0 ? { exitWindowMs } : {}),
     // How long the /reload-ext status stays up; tests shorten it.
     ...(Number.isFinite(statusMs) && statusMs > 0 ? { reloadStatusMs: statusMs } : {}),
     out: {

@@ -4,3 +4,6 @@ export const ANTHROPIC_BASE_URL = "https://api.anthropic.com";
 export const OPENAI_BASE_URL = "https://api.openai.com/v1";
 /** Ollama's own port on this machine (its OpenAI-compatible routes are under `/v1`). */
 export const OLLAMA_BASE_URL = "http://127.0.0.1:11434";
+
+/** Each provider's public endpoint, by name. */
+export const DEFAULT_BASE_URLS_BY_NAME = { anthropic: ANTHROPIC_BASE_URL, openai: OPENAI_BASE_URL, ollama: OLLAMA_BASE_URL } as const;

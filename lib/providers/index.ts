@@ -1,5 +1,5 @@
 // Entry point of the providers layer: build a provider by name, and price usage.
-import { ANTHROPIC_BASE_URL, OLLAMA_BASE_URL, OPENAI_BASE_URL } from "./base-urls.ts";
+import { DEFAULT_BASE_URLS_BY_NAME } from "./base-urls.ts";
 import { API_KEY_ENV, isLoopbackUrl } from "./credentials.ts";
 import { lazyProvider } from "./lazy.ts";
 import { preconnect } from "./preconnect.ts";
@@ -21,11 +21,7 @@ export const PROVIDER_NAMES: readonly ProviderName[] = ["anthropic", "openai", "
 /** Providers that need no API key (a local server). */
 const KEYLESS: ReadonlySet<ProviderName> = new Set(["ollama"]);
 
-export const DEFAULT_BASE_URLS: Record<ProviderName, string> = {
-  anthropic: ANTHROPIC_BASE_URL,
-  openai: OPENAI_BASE_URL,
-  ollama: OLLAMA_BASE_URL,
-};
+export const DEFAULT_BASE_URLS: Record<ProviderName, string> = DEFAULT_BASE_URLS_BY_NAME;
 
 export function needsApiKey(provider: ProviderName): boolean {
   return !KEYLESS.has(provider);
@@ -49,6 +45,8 @@ export interface CreateProviderOptions {
    * alongside the rest of start-up, instead of at the first request.
    */
   warm?: boolean;
+  /** Where saved keys live (named by the missing-key message). */
+  authFile?: string;
 }
 
 /** Configuration that cannot work, found before any request is made (usage error, exit 2). */
@@ -71,7 +69,7 @@ export function createProvider(options: CreateProviderOptions): Provider {
   const baseUrl = options.baseUrl?.trim() || DEFAULT_BASE_URLS[provider];
   if (!URL.canParse(baseUrl)) throw new ProviderConfigError(`invalid base URL "${baseUrl}"`);
   const apiKey = options.apiKey?.trim() || undefined;
-  if (!apiKey && needsApiKey(provider) && !isLoopbackUrl(baseUrl)) throw new ProviderConfigError(missingKeyMessage(provider, baseUrl));
+  if (!apiKey && needsApiKey(provider) && !isLoopbackUrl(baseUrl)) throw new ProviderConfigError(missingKeyMessage(provider, baseUrl, options.authFile));
   const settings = { apiKey, baseUrl, retry: options.retry, warn: options.warn };
   const lazy = lazyProvider(provider, async () => {
     switch (provider) {
@@ -87,11 +85,15 @@ export function createProvider(options: CreateProviderOptions): Provider {
   return lazy;
 }
 
-function missingKeyMessage(provider: ProviderName, baseUrl: string): string {
+/**
+ * What to do about a missing key: log in (saved in `authFile`), the environment variable, or
+ * the flag. Names the real auth.json path when it is known.
+ */
+export function missingKeyMessage(provider: ProviderName, baseUrl: string, authFile?: string): string {
   const env = API_KEY_ENV[provider];
-  const custom = baseUrl !== DEFAULT_BASE_URLS[provider];
-  return `no API key for ${provider}: set ${env}, pass --api-key, or add {"${provider}": {"api_key": "…"}} to $ZOT_HOME/auth.json` +
-    (custom ? ` (a server at ${baseUrl} that needs no key accepts any value)` : "");
+  const custom = baseUrl.replace(/\/+$/, "") !== DEFAULT_BASE_URLS[provider];
+  return `no API key for ${provider}: run \`zot login\` (or /login in the REPL) to save one in ${authFile ?? "$ZOT_HOME/auth.json"}, `
+    + `set ${env}, or pass --api-key` + (custom ? ` (a server at ${baseUrl} that needs no key accepts any value)` : "");
 }
 
 /** Prices token counts for a provider's model; unknown models cost 0. */

@@ -1,7 +1,9 @@
 // A scripted model server on a loopback port. It speaks the Anthropic Messages
 // (`POST …/messages`) and OpenAI Chat Completions (`POST …/chat/completions`) streaming formats,
 // plays a script of turns (one per request: a reply, an HTTP error or a connection reset) and
-// records every request so tests can assert what the model was sent.
+// records every request so tests can assert what the model was sent. `GET …/models` (both wires'
+// models list, what `zot login` checks a key with) answers outside the script: it accepts the
+// keys in `acceptKeys` (any non-empty key while that is unset) and refuses others with a 401.
 //
 // Standalone, for demos: `node_modules/.bin/bun test/support/model-server.ts script.json`
 // prints the URL and serves until interrupted. script.json is an array of turns (or {"turns": […]}).
@@ -94,6 +96,8 @@ export interface ModelServer {
   push(...turns: Turn[]): void;
   /** The models `GET /api/tags` lists, as an Ollama server lists the ones it has pulled. */
   ollamaModels: string[];
+  /** Keys the models list accepts; undefined: any non-empty key. */
+  acceptKeys?: string[];
   close(): Promise<void>;
 }
 
@@ -127,10 +131,11 @@ export async function startModelServer(script: Turn[] = []): Promise<ModelServer
     requests.push(record);
     if (req.method === "GET" && path === "/api/tags") {
       res.writeHead(200, { "content-type": "application/json" })
-        .end(JSON.stringify({ models: self.ollamaModels.map((name) => ({ name, model: name, size: 1 })) }));
+        .end(JSON.stringify({ models: api.ollamaModels.map((name) => ({ name, model: name, size: 1 })) }));
       return;
     }
 
+    if (req.method === "GET" && path.endsWith("/models")) return sendModels(res, record, api.acceptKeys);
     if (wire === "unknown" || req.method !== "POST") {
       return sendError(res, wire, { type: "error", status: 404, message: `no such endpoint: ${req.method} ${path}` });
     }
@@ -154,7 +159,7 @@ export async function startModelServer(script: Turn[] = []): Promise<ModelServer
 
   await new Promise<void>((ready) => server.listen(0, "127.0.0.1", ready));
   const { port } = server.address() as AddressInfo;
-  const self: ModelServer = {
+  const api: ModelServer = {
     url: `http://127.0.0.1:${port}`,
     ollamaModels: [],
     requests,
@@ -165,7 +170,30 @@ export async function startModelServer(script: Turn[] = []): Promise<ModelServer
       server.close(() => done());
     }),
   };
-  return self;
+  return api;
+}
+
+/**
+ * The models list in the wire format the credentials name: `x-api-key` is Anthropic's (its list
+ * is `{data, has_more, first_id, last_id}`), a bearer token OpenAI's (`{object: "list", data}`).
+ */
+function sendModels(res: ServerResponse, record: RecordedRequest, acceptKeys: string[] | undefined): void {
+  const anthropic = record.headers["x-api-key"] !== undefined;
+  record.wire = anthropic ? "anthropic" : "openai";
+  const key = anthropic ? record.headers["x-api-key"] : record.headers.authorization?.replace(/^Bearer\s+/i, "");
+  const accepted = key !== undefined && key !== "" && (acceptKeys === undefined || acceptKeys.includes(key));
+  if (!accepted) {
+    const body = anthropic
+      ? { type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } }
+      : { error: { message: "Incorrect API key provided.", type: "invalid_request_error", param: null, code: "invalid_api_key" } };
+    res.writeHead(401, { "content-type": "application/json" }).end(JSON.stringify(body));
+    return;
+  }
+  const body = anthropic
+    ? { data: [{ type: "model", id: "claude-sonnet-4-6", display_name: "Claude Sonnet 4.6", created_at: "2026-01-01T00:00:00Z" }],
+      has_more: false, first_id: "claude-sonnet-4-6", last_id: "claude-sonnet-4-6" }
+    : { object: "list", data: [{ id: "gpt-4.1", object: "model", created: 1, owned_by: "scripted" }] };
+  res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
 }
 
 interface Frame { data: string; delta: boolean }

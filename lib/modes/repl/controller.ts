@@ -7,10 +7,14 @@ import type { ZotEvent } from "../../agent/events.ts";
 import { BUILTIN_COMMANDS } from "../../app/builtin-commands.ts";
 import type { Runtime } from "../../app/runtime.ts";
 import { isCommandLine, parseSlash, runSlash, type SlashOutcome } from "../../app/slash.ts";
+import { logIn } from "../../app/login.ts";
+import { isProviderName, PROVIDER_NAMES, type ProviderName } from "../../providers/index.ts";
 import { completeSlash } from "./completion.ts";
 import { ConfirmQueue } from "./confirm.ts";
 import { EventView } from "./event-view.ts";
+import { ExitWindow } from "./exit-window.ts";
 import { InputLine } from "./input-line.ts";
+import { loginHint, LoginPrompt } from "./login-prompt.ts";
 import { panelKeyOf, type Key } from "./keys.ts";
 import { buildFrame, oneLine, PROMPT } from "./live-frame.ts";
 import { Picker } from "./picker.ts";
@@ -32,7 +36,13 @@ export interface ReplOptions {
   style: Style;
   /** How long the status after /reload-ext stays up (default five seconds). */
   reloadStatusMs?: number;
+  /** How soon a second Ctrl+C must follow the first to exit (default two seconds). */
+  exitWindowMs?: number;
+  /** Where /login looks for keys that take precedence over a saved one (default process.env). */
+  env?: Record<string, string | undefined>;
 }
+
+const EXIT_WINDOW_MS = 2_000;
 
 export class Repl {
   readonly confirm: ConfirmQueue;
@@ -45,7 +55,10 @@ export class Repl {
   /** The temporary reload status: each load error in red, all its lines, dismissed after a while. */
   private status: string[] = [];
   private statusTimer: ReturnType<typeof setTimeout> | undefined;
-  private ctrlCArmed = false;
+  /** A Ctrl+C just happened: a second one within the exit window, on an empty line, exits. */
+  private readonly exitWindow: ExitWindow;
+  /** /login's questions, while they own the prompt line. */
+  private login: LoginPrompt | undefined;
   /** An open picker and the command its choice runs (`/resume ID`, `/model ID`). */
   private picker: { widget: Picker; command: string } | undefined;
   private readonly working = new WorkingLine();
@@ -69,6 +82,7 @@ export class Repl {
       preview: (name, args) => this.previewOf(name, args),
     });
     this.exited = new Promise((resolve) => (this.resolveExit = resolve));
+    this.exitWindow = new ExitWindow(o.exitWindowMs ?? EXIT_WINDOW_MS, () => this.render());
   }
 
   /** Takes over once the runtime is up: shows the prompt and pre-submits `initialPrompt`. */
@@ -77,6 +91,7 @@ export class Repl {
     this.view.endLoad();
     const s = this.o.style;
     this.view.commitAside([s.dim(`zot · ${rt.session.state.provider}/${rt.session.state.model} · /help for commands, Ctrl+D to exit`)]);
+    if (rt.needsLogin()) this.view.commitAside([s.yellow(loginHint(rt.session.state.provider))]);
     if (rt.session.messages.length > 0) this.showRecap();
     if (initialPrompt !== undefined && initialPrompt.trim() !== "") void this.submitLine(initialPrompt);
     this.render();
@@ -107,6 +122,7 @@ export class Repl {
   exit(code: number): void {
     if (this.exitCode !== undefined) return;
     this.exitCode = code;
+    this.exitWindow.disarm();
     this.confirm.cancelAll();
     this.render();
     this.resolveExit?.(code);
@@ -129,8 +145,10 @@ export class Repl {
   handleKey(key: Key): void {
     if (!this.rt || this.exitCode !== undefined) return;
     const rt = this.rt;
-    if (key.name !== "ctrl-c") this.ctrlCArmed = false;
+    if (key.name !== "ctrl-c") this.exitWindow.disarm();
     this.hints = [];
+
+    if (this.login) return this.loginKey(key);
 
     if (this.confirm.current) {
       if (key.name === "ctrl-c") this.cancel();
@@ -160,13 +178,11 @@ export class Repl {
 
     switch (key.name) {
       case "ctrl-c":
+        // The first cancels the running turn or clears the line; a second soon after, on an empty line, exits.
+        if (this.exitWindow.open && !this.running && this.input.text === "") return this.exit(0);
         if (this.running) this.cancel();
-        else if (this.input.text !== "") this.input.clear();
-        else if (this.ctrlCArmed) return this.exit(0);
-        else {
-          this.ctrlCArmed = true;
-          this.hints = ["Press Ctrl+C again to exit (or Ctrl+D)."];
-        }
+        else this.input.clear();
+        this.exitWindow.arm();
         break;
       case "esc":
         if (this.running) this.cancel();
@@ -189,6 +205,50 @@ export class Repl {
           void this.submitLine(line);
         }
     }
+    this.render();
+  }
+
+  /** /login [provider]: the prompt line asks for the provider (unless given), then the hidden key. */
+  private startLogin(line: string, args: string): void {
+    const rt = this.rt!;
+    const given = args.trim().toLowerCase();
+    if (given !== "" && !isProviderName(given)) {
+      // It may be a key pasted after /login: it is neither shown nor kept in the history.
+      this.input.forget(line);
+      this.view.commitAside([`${this.o.style.bold(PROMPT)}/login …`,
+        this.o.style.red(`zot: /login takes a provider name (${PROVIDER_NAMES.join(" or ")}); the key is asked for next`)]);
+      return;
+    }
+    this.view.commitAside([`${this.o.style.bold(PROMPT)}${oneLine(line)}`]);
+    const current = rt.session.state.provider;
+    this.login = new LoginPrompt(given === "" ? undefined : given as ProviderName, isProviderName(current) ? current : "anthropic");
+  }
+
+  private loginKey(key: Key): void {
+    const login = this.login!;
+    const result = login.handle(key);
+    if (result.kind === "cancel") {
+      this.login = undefined;
+      this.view.commitAside([this.o.style.dim("login cancelled; nothing was saved")]);
+    } else if (result.kind === "submit") {
+      login.checking = true;
+      void this.checkLogin(result.provider, result.key);
+    }
+    this.render();
+  }
+
+  private async checkLogin(provider: ProviderName, key: string): Promise<void> {
+    const rt = this.rt!;
+    const s = this.o.style;
+    const current = rt.session.state.provider;
+    // The run's base URL is the current provider's; another provider is checked at its public API.
+    const baseUrl = provider === current ? rt.settings.baseUrl : undefined;
+    const outcome = await logIn({ provider, key, ...(baseUrl ? { baseUrl } : {}), authFile: rt.paths.auth, env: this.o.env ?? process.env });
+    this.login = undefined;
+    const text = sanitize(outcome.message);
+    const lines = [outcome.ok ? s.green(`✓ ${text}`) : s.red(`zot: ${text}`)];
+    if (outcome.ok && provider !== current) lines.push(s.dim(`This conversation uses ${current}: switch with /model ${provider}/<model>.`));
+    this.view.commitAside(lines);
     this.render();
   }
 
@@ -219,9 +279,10 @@ export class Repl {
     if (line === "" || !this.rt) return;
     this.view.clearNotes();
     if (!isCommandLine(this.rt, line)) return this.startPrompt(line, line);
-    this.view.commitAside([`${this.o.style.bold(PROMPT)}${oneLine(line)}`]);
     const parsed = parseSlash(line);
     const name = parsed?.name.toLowerCase();
+    if (name === "login") return this.startLogin(line, parsed?.args ?? "");
+    this.view.commitAside([`${this.o.style.bold(PROMPT)}${oneLine(line)}`]);
     if (parsed?.args === "" && this.openPicker(name)) return this.render();
     // A cwd change restarts extensions too: the new project's load errors replace the old ones
     // (a refused path restarts nothing, so the old ones come back).
@@ -382,6 +443,10 @@ export class Repl {
   }
 
   private frame() {
+    const login = this.login;
+    const hints = [...(login ? [login.checking ? "checking the key…" : login.problem ?? ""] : []), ...this.hints].filter((h) => h !== "");
+    const input = login ? login.line : { text: this.input.text, cursor: this.input.cursor };
+    if (this.exitWindow.open && !this.running && this.input.text === "" && !login) hints.push("Press Ctrl+C again to exit (or Ctrl+D).");
     return buildFrame({
       view: this.view,
       style: this.o.style,
@@ -389,11 +454,11 @@ export class Repl {
       rows: this.o.out.rows(),
       queued: this.runs.filter((r) => !r.started && r.echo !== undefined).map((r) => r.echo!),
       confirm: this.confirm.current,
-      hints: [...this.status, ...this.hints, ...agentsStatus(this.rt?.agents?.running ?? 0)],
+      hints: [...this.status, ...hints, ...agentsStatus(this.rt?.agents?.running ?? 0)],
       ...(this.picker ? { picker: this.picker.widget.lines(this.o.style, this.o.out.columns(), this.o.out.rows()) } : {}),
       running: this.running,
       working: this.working.text(Date.now(), !this.view.focusedPanel),
-      input: this.rt && this.exitCode === undefined ? { text: this.input.text, cursor: this.input.cursor } : undefined,
+      input: this.rt && this.exitCode === undefined ? input : undefined,
     });
   }
 }

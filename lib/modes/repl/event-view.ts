@@ -3,6 +3,7 @@
 // `commit`; everything still changing is state the controller draws in the live area.
 import type { ZotEvent } from "../../agent/events.ts";
 import { extErrorText, retryText } from "../notes.ts";
+import { failureHint } from "./failure-hint.ts";
 import { renderDiff } from "./diff-view.ts";
 import type { MarkdownStream } from "./markdown-stream.ts";
 import type { PanelModel } from "./panel-view.ts";
@@ -246,7 +247,10 @@ export class EventView {
         this.endThinking();
         this.tools.clear();
         if (event.stop === "aborted") this.commit([s.yellow("⊘ cancelled")]);
-        else if (event.stop === "error") this.commit([s.red(`✗ ${event.error ?? "the run failed"}`)]);
+        else if (event.stop === "error") {
+          const hint = failureHint(event.error ?? "");
+          this.commit([s.red(`✗ ${event.error ?? "the run failed"}`), ...(hint ? [s.dim(hint)] : [])]);
+        }
         else if (event.stop === "blocked") this.commit([s.red(`⊘ blocked: ${event.error ?? "the turn was blocked"}`)]);
         else this.commit([]);
         this.commitUsage();

@@ -39,6 +39,14 @@ export class InputLine {
     return line;
   }
 
+  /** Drops `line` from the history (a line that may hold a secret). */
+  forget(line: string): void {
+    const at = this.history.lastIndexOf(line);
+    if (at < 0) return;
+    this.history.splice(at, 1);
+    this.browse = this.history.length;
+  }
+
   handle(key: Key): EditResult {
     switch (key.name) {
       case "enter":

@@ -24,8 +24,8 @@ export interface LiveState {
   running: boolean;
   /** The progress line while running (spinner, time, tokens). */
   working?: string;
-  /** The prompt line; absent while zot is starting or exiting. */
-  input?: { text: string; cursor: number };
+  /** The prompt line; absent while zot is starting or exiting. `label` replaces the prompt sign (/login's questions). */
+  input?: { text: string; cursor: number; label?: string };
 }
 
 export function buildFrame(state: LiveState): LiveFrame {
@@ -48,10 +48,11 @@ export function buildFrame(state: LiveState): LiveFrame {
   const promptLines: string[] = [];
   if (state.input) {
     // A multi-line prompt (pasted, or Alt+Enter) continues on rows indented under the first.
-    const indent = " ".repeat(displayWidth(PROMPT));
-    state.input.text.split("\n").forEach((row, i) => promptLines.push(`${i === 0 ? s.bold(PROMPT) : indent}${sanitize(row)}`));
+    const label = state.input.label ?? PROMPT;
+    const indent = " ".repeat(displayWidth(label));
+    state.input.text.split("\n").forEach((row, i) => promptLines.push(`${i === 0 ? s.bold(label) : indent}${sanitize(row)}`));
     const before = state.input.text.slice(0, state.input.cursor).split("\n");
-    cursor = { line: before.length - 1, column: displayWidth(PROMPT) + displayWidth(sanitize(before.at(-1) ?? "")) };
+    cursor = { line: before.length - 1, column: displayWidth(label) + displayWidth(sanitize(before.at(-1) ?? "")) };
   }
 
   const panels: string[] = [];

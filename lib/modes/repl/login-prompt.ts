@@ -1,0 +1,66 @@
+// /login in the REPL: the prompt line asks for the provider (unless given), then for the key,
+// which is never drawn (no echo, not even its length) and never enters the prompt history.
+// The controller routes keys here while it is open and runs the check when it completes.
+import { isProviderName, PROVIDER_NAMES, type ProviderName } from "../../providers/index.ts";
+import { InputLine } from "./input-line.ts";
+import type { Key } from "./keys.ts";
+
+export type LoginKeyResult =
+  | { kind: "continue" }
+  | { kind: "cancel" }
+  /** The key was entered: check it with `provider`. */
+  | { kind: "submit"; provider: ProviderName; key: string };
+
+/** The line a REPL without a key starts with: commands work, the model needs a key first. */
+export function loginHint(provider: string): string {
+  return `No API key for ${provider} yet: type /login to add one (or run \`zot login\` in a shell). Slash commands work without one.`;
+}
+
+export class LoginPrompt {
+  private readonly input = new InputLine();
+  private provider: ProviderName | undefined;
+  /** A problem with the last answer (an unknown provider), shown as a hint. */
+  problem: string | undefined;
+  /** True while the key is being checked: keys are ignored. */
+  checking = false;
+
+  /** `provider` given with /login skips the question; `fallback` is the answer to an empty one. */
+  constructor(provider: ProviderName | undefined, private readonly fallback: ProviderName) {
+    this.provider = provider;
+  }
+
+  /** The prompt line as drawn: the key's text is never part of it. */
+  get line(): { label: string; text: string; cursor: number } {
+    if (this.provider === undefined) {
+      return { label: `provider (${PROVIDER_NAMES.join(", ")}) [${this.fallback}]: `, text: this.input.text, cursor: this.input.cursor };
+    }
+    return { label: `API key for ${this.provider} (hidden, Esc cancels): `, text: "", cursor: 0 };
+  }
+
+  handle(key: Key): LoginKeyResult {
+    if (this.checking) return { kind: "continue" };
+    if (key.name === "esc" || key.name === "ctrl-c") return { kind: "cancel" };
+    if (key.name === "up" || key.name === "down") return { kind: "continue" }; // no history here
+    // A pasted key may end in a line break: it is not part of the key.
+    const edit = key.name === "paste" ? { ...key, text: (key.text ?? "").replace(/[\r\n]+/g, "") } : key;
+    if (this.input.handle(edit) !== "submit") return { kind: "continue" };
+    const answer = this.input.text.trim();
+    this.input.clear();
+    if (this.provider === undefined) {
+      const chosen = answer === "" ? this.fallback : answer.toLowerCase();
+      if (!isProviderName(chosen)) {
+        this.problem = `unknown provider "${answer}" (${PROVIDER_NAMES.join(" or ")})`;
+        return { kind: "continue" };
+      }
+      this.problem = undefined;
+      this.provider = chosen;
+      return { kind: "continue" };
+    }
+    if (answer === "") {
+      this.problem = "type or paste the key, or press Esc to cancel";
+      return { kind: "continue" };
+    }
+    this.problem = undefined;
+    return { kind: "submit", provider: this.provider, key: answer };
+  }
+}
