@@ -7,23 +7,22 @@ import type { ZotEvent } from "../../agent/events.ts";
 import { BUILTIN_COMMANDS } from "../../app/builtin-commands.ts";
 import type { Runtime } from "../../app/runtime.ts";
 import { isCommandLine, parseSlash, runSlash, type SlashOutcome } from "../../app/slash.ts";
-import { logIn } from "../../app/login.ts";
 import { isProviderName, PROVIDER_NAMES, type ProviderName } from "../../providers/index.ts";
 import { completeSlash } from "./completion.ts";
 import { ConfirmQueue } from "./confirm.ts";
 import { EventView } from "./event-view.ts";
 import { ExitWindow } from "./exit-window.ts";
 import { InputLine } from "./input-line.ts";
-import { loginHint, LoginPrompt } from "./login-prompt.ts";
+import { checkAndSave, loginHint, LoginPrompt } from "./login-prompt.ts";
 import { panelKeyOf, type Key } from "./keys.ts";
 import { buildFrame, oneLine, PROMPT } from "./live-frame.ts";
-import { Picker } from "./picker.ts";
-import { modelItems, sessionItems } from "./pickers.ts";
+import { pickerFor, type OpenPicker } from "./pickers.ts";
 import { recapLines } from "./recap.ts";
-import { WORKING_TICK_MS, WorkingLine } from "./working-line.ts";
+import { ReloadStatus } from "./reload-status.ts";
+import { WorkingLine } from "./working-line.ts";
 import { LiveScreen, type TerminalOut } from "./screen.ts";
 import type { Style } from "./style.ts";
-import { sanitize, truncate } from "./text.ts";
+import { sanitize } from "./text.ts";
 
 interface TrackedRun {
   /** The prompt echoed into the transcript when this run starts (none for command-started runs). */
@@ -52,18 +51,15 @@ export class Repl {
   private readonly runs: TrackedRun[] = [];
   private rt: Runtime | undefined;
   private hints: string[] = [];
-  /** The temporary reload status: each load error in red, all its lines, dismissed after a while. */
-  private status: string[] = [];
-  private statusTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly reloadStatus: ReloadStatus;
   /** A Ctrl+C just happened: a second one within the exit window, on an empty line, exits. */
   private readonly exitWindow: ExitWindow;
   /** /login's questions, while they own the prompt line. */
   private login: LoginPrompt | undefined;
   /** An open picker and the command its choice runs (`/resume ID`, `/model ID`). */
-  private picker: { widget: Picker; command: string } | undefined;
+  private picker: OpenPicker | undefined;
+  /** The progress line while work runs; it redraws the frame every tick. */
   private readonly working = new WorkingLine();
-  /** Redraws the progress line while work runs. */
-  private workingTimer: ReturnType<typeof setInterval> | undefined;
   private exitCode: number | undefined;
   private resolveExit: ((code: number) => void) | undefined;
   private readonly exited: Promise<number>;
@@ -82,6 +78,7 @@ export class Repl {
       preview: (name, args) => this.previewOf(name, args),
     });
     this.exited = new Promise((resolve) => (this.resolveExit = resolve));
+    this.reloadStatus = new ReloadStatus(o.style, o.reloadStatusMs ?? 5_000, () => this.render());
     this.exitWindow = new ExitWindow(o.exitWindowMs ?? EXIT_WINDOW_MS, () => this.render());
   }
 
@@ -130,7 +127,7 @@ export class Repl {
 
   /** Leaves the terminal tidy: the live area erased, the cursor on a fresh line. */
   close(): void {
-    clearInterval(this.workingTimer);
+    this.working.stop();
     this.screen.close();
   }
 
@@ -238,16 +235,8 @@ export class Repl {
   }
 
   private async checkLogin(provider: ProviderName, key: string): Promise<void> {
-    const rt = this.rt!;
-    const s = this.o.style;
-    const current = rt.session.state.provider;
-    // The run's base URL is the current provider's; another provider is checked at its public API.
-    const baseUrl = provider === current ? rt.settings.baseUrl : undefined;
-    const outcome = await logIn({ provider, key, ...(baseUrl ? { baseUrl } : {}), authFile: rt.paths.auth, env: this.o.env ?? process.env });
+    const lines = await checkAndSave(this.rt!, provider, key, this.o.style, this.o.env ?? process.env);
     this.login = undefined;
-    const text = sanitize(outcome.message);
-    const lines = [outcome.ok ? s.green(`✓ ${text}`) : s.red(`zot: ${text}`)];
-    if (outcome.ok && provider !== current) lines.push(s.dim(`This conversation uses ${current}: switch with /model ${provider}/<model>.`));
     this.view.commitAside(lines);
     this.render();
   }
@@ -283,7 +272,11 @@ export class Repl {
     const name = parsed?.name.toLowerCase();
     if (name === "login") return this.startLogin(line, parsed?.args ?? "");
     this.view.commitAside([`${this.o.style.bold(PROMPT)}${oneLine(line)}`]);
-    if (parsed?.args === "" && this.openPicker(name)) return this.render();
+    const picker = parsed?.args === "" ? pickerFor(name, this.rt) : undefined;
+    if (picker) {
+      this.picker = picker;
+      return this.render();
+    }
     // A cwd change restarts extensions too: the new project's load errors replace the old ones
     // (a refused path restarts nothing, so the old ones come back).
     const reloads = name === "reload-ext" || (name === "cd" && parsed?.args !== "");
@@ -302,25 +295,6 @@ export class Repl {
     if (name === "resume" && parsed?.args !== "" && outcome.result.kind === "output") this.showRecap();
     if (name === "cd" && outcome.result.kind === "failed") this.view.loadErrors = earlierLoadErrors;
     this.showSlash(outcome);
-  }
-
-  /** `/resume` and `/model` without an argument pick from a list; false for any other command. */
-  private openPicker(name: string | undefined): boolean {
-    const rt = this.rt!;
-    if (name === "resume") {
-      const items = sessionItems(rt.recentSessions(), rt.session.sessionId);
-      if (items.length === 0) return false; // the command says there is nothing to resume
-      this.picker = { widget: new Picker("Resume a conversation of this project", items), command: "/resume" };
-      return true;
-    }
-    if (name === "model") {
-      const { provider, model } = rt.session.state;
-      const items = modelItems(provider, model);
-      if (items.length === 0) return false;
-      this.picker = { widget: new Picker(`Model for ${provider} (now ${model})`, items, model), command: "/model" };
-      return true;
-    }
-    return false;
   }
 
   /** The open conversation's last turns, as it is resumed. */
@@ -342,7 +316,7 @@ export class Repl {
     if (error) this.view.commitAside([s.red(sanitize(`[${error.extension}] error: ${error.message}`))]);
     switch (result.kind) {
       case "output":
-        if (result.reload) this.showReloadStatus(result.reload.failures);
+        if (result.reload) this.reloadStatus.show(result.reload.failures, this.o.out.columns());
         else this.view.commitAside(sanitize(result.text).split("\n"));
         break;
       case "run":
@@ -364,22 +338,6 @@ export class Repl {
         break;
     }
     this.render();
-  }
-
-  private showReloadStatus(failures: Array<{ extension: string; message: string }>): void {
-    const s = this.o.style;
-    const width = Math.max(20, this.o.out.columns() - 1);
-    this.status = failures.length === 0
-      ? [s.green("✓ extensions reloaded")]
-      // A multi-line diagnostic keeps its line breaks: one row per line, continuations indented.
-      : failures.flatMap((f) => sanitize(f.message).split("\n")
-        .map((line, i) => s.red(truncate(i === 0 ? `✗ ${f.extension}: ${line}` : `  ${line}`, width))));
-    clearTimeout(this.statusTimer);
-    this.statusTimer = setTimeout(() => {
-      this.status = [];
-      this.render();
-    }, this.o.reloadStatusMs ?? 5_000);
-    this.statusTimer.unref?.();
   }
 
   private startPrompt(text: string, echo: string): void {
@@ -426,20 +384,8 @@ export class Repl {
   }
 
   private render(): void {
-    this.tickWhileRunning();
+    this.working.sync(this.running && this.exitCode === undefined, () => this.screen.render(this.frame()));
     this.screen.render(this.frame());
-  }
-
-  /** Starts the progress line's clock when work begins and stops it when work ends. */
-  private tickWhileRunning(): void {
-    if (this.running && this.exitCode === undefined && !this.workingTimer) {
-      this.working.begin(Date.now());
-      this.workingTimer = setInterval(() => this.screen.render(this.frame()), WORKING_TICK_MS);
-      this.workingTimer.unref?.();
-    } else if ((!this.running || this.exitCode !== undefined) && this.workingTimer) {
-      clearInterval(this.workingTimer);
-      this.workingTimer = undefined;
-    }
   }
 
   private frame() {
@@ -454,7 +400,7 @@ export class Repl {
       rows: this.o.out.rows(),
       queued: this.runs.filter((r) => !r.started && r.echo !== undefined).map((r) => r.echo!),
       confirm: this.confirm.current,
-      hints: [...this.status, ...hints, ...agentsStatus(this.rt?.agents?.running ?? 0)],
+      hints: [...this.reloadStatus.lines, ...hints, ...agentsStatus(this.rt?.agents?.running ?? 0)],
       ...(this.picker ? { picker: this.picker.widget.lines(this.o.style, this.o.out.columns(), this.o.out.rows()) } : {}),
       running: this.running,
       working: this.working.text(Date.now(), !this.view.focusedPanel),

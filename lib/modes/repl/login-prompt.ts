@@ -1,9 +1,13 @@
 // /login in the REPL: the prompt line asks for the provider (unless given), then for the key,
 // which is never drawn (no echo, not even its length) and never enters the prompt history.
 // The controller routes keys here while it is open and runs the check when it completes.
+import { logIn } from "../../app/login.ts";
+import type { Runtime } from "../../app/runtime.ts";
 import { isProviderName, PROVIDER_NAMES, type ProviderName } from "../../providers/index.ts";
 import { InputLine } from "./input-line.ts";
 import type { Key } from "./keys.ts";
+import type { Style } from "./style.ts";
+import { sanitize } from "./text.ts";
 
 export type LoginKeyResult =
   | { kind: "continue" }
@@ -63,4 +67,17 @@ export class LoginPrompt {
     this.problem = undefined;
     return { kind: "submit", provider: this.provider, key: answer };
   }
+}
+
+/** Checks the key with the provider and saves it; the lines that say how it went. */
+export async function checkAndSave(rt: Pick<Runtime, "session" | "settings" | "paths">, provider: ProviderName, key: string, s: Style,
+  env: Record<string, string | undefined>): Promise<string[]> {
+  const current = rt.session.state.provider;
+  // The run's base URL is the current provider's; another provider is checked at its public API.
+  const baseUrl = provider === current ? rt.settings.baseUrl : undefined;
+  const outcome = await logIn({ provider, key, ...(baseUrl ? { baseUrl } : {}), authFile: rt.paths.auth, env });
+  const text = sanitize(outcome.message);
+  const lines = [outcome.ok ? s.green(`✓ ${text}`) : s.red(`zot: ${text}`)];
+  if (outcome.ok && provider !== current) lines.push(s.dim(`This conversation uses ${current}: switch with /model ${provider}/<model>.`));
+  return lines;
 }

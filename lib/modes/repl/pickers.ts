@@ -2,8 +2,9 @@
 // provider's models (`/model`).
 import type { SessionListing } from "../../agent/session/session-select.ts";
 import { readSession } from "../../agent/session/session-file.ts";
+import type { Runtime } from "../../app/runtime.ts";
 import { listModels } from "../../providers/index.ts";
-import type { PickerItem } from "./picker.ts";
+import { Picker, type PickerItem } from "./picker.ts";
 import { ageText } from "./recap.ts";
 
 /** At most this many conversations are read for the picker (newest first). */
@@ -34,4 +35,25 @@ export function modelItems(provider: string, current: string): PickerItem[] {
     detail: [m.id === current ? "current" : "", m.deprecated ? `deprecated, end of life ${m.deprecated}` : ""].filter(Boolean).join(" · "),
     ...(m.deprecated ? { muted: true } : {}),
   }));
+}
+
+/** An open picker and the command its choice runs (`/resume ID`, `/model ID`). */
+export interface OpenPicker {
+  widget: Picker;
+  command: string;
+}
+
+/** The picker `/resume` or `/model` without an argument opens; none for other commands, or with nothing to pick. */
+export function pickerFor(name: string | undefined, rt: Pick<Runtime, "recentSessions" | "session">): OpenPicker | undefined {
+  if (name === "resume") {
+    const items = sessionItems(rt.recentSessions(), rt.session.sessionId);
+    // With nothing to resume the command itself says so.
+    return items.length > 0 ? { widget: new Picker("Resume a conversation of this project", items), command: "/resume" } : undefined;
+  }
+  if (name === "model") {
+    const { provider, model } = rt.session.state;
+    const items = modelItems(provider, model);
+    return items.length > 0 ? { widget: new Picker(`Model for ${provider} (now ${model})`, items, model), command: "/model" } : undefined;
+  }
+  return undefined;
 }

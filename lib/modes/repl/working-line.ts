@@ -11,6 +11,21 @@ export class WorkingLine {
   private started = 0;
   private counted = 0;
   private streamedChars = 0;
+  private timer: ReturnType<typeof setInterval> | undefined;
+
+  /** Starts the clock (and a redraw every tick) when work begins, and stops it when work ends. */
+  sync(working: boolean, redraw: () => void): void {
+    if (working && !this.timer) {
+      this.begin(Date.now());
+      this.timer = setInterval(redraw, WORKING_TICK_MS);
+      this.timer.unref?.();
+    } else if (!working) this.stop();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
 
   /** Work begins: the clock and the count start over. */
   begin(now: number): void {
