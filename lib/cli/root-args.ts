@@ -7,6 +7,7 @@ import type { SessionSelection } from "../agent/session/session-select.ts";
 import { UsageError } from "../errors.ts";
 import { parseChecked } from "./args.ts";
 import { MODES, PROVIDER_NAMES, REASONING_LEVELS } from "./flag-values.ts";
+import { mistypedCommandMessage } from "./mistyped.ts";
 
 export const ROOT_ARGS = {
   prompt: { type: "positional", required: false, description: "prompt to submit (a leading / runs a slash command)" },
@@ -186,6 +187,11 @@ export function parseRootArgs(argv: string[]): RootOptions {
   if (positionals[0] === "rpc" && modeFlag === undefined) {
     mode = "rpc";
     positionals.shift();
+  }
+  // One word that looks like a command is not sent to the model (mistyped.ts); after `--` it is.
+  if (positionals.length === 1 && !argv.includes("--")) {
+    const mistyped = mistypedCommandMessage(positionals[0]!);
+    if (mistyped) throw new UsageError(mistyped);
   }
 
   const reasoning = str("reasoning");
