@@ -1,4 +1,4 @@
-// Top-level dispatch. citty cannot mix a positional prompt with subcommands, so `ext`, `mcp` and `agents` are routed
+// Top-level dispatch. citty cannot mix a positional prompt with subcommands, so `ext`, `mcp`, `agents` and `completion` are routed
 // here and the root command stays subcommand-free.
 import { SWARM_CHILD_FLAG } from "../app/swarm/child-spec.ts";
 import { isVersionRequest, versionText } from "./version-text.ts";
@@ -15,6 +15,10 @@ export async function main(argv: string[]): Promise<number> {
   if (argv[0] === "agents") {
     const { runAgents } = await import("./agents.ts");
     return runAgents(argv.slice(1));
+  }
+  if (argv[0] === "completion") {
+    const { runCompletion } = await import("./completion/index.ts");
+    return runCompletion(argv.slice(1));
   }
   // Internal: a subagent runner started by a parent zot (its task arrives on stdin).
   if (argv[0] === SWARM_CHILD_FLAG) {
