@@ -11,6 +11,7 @@ import { disableCommand, enableCommand, removeCommand } from "./manage.ts";
 import { newCommand } from "./new.ts";
 import { testCommand } from "./test.ts";
 import { trustCommand } from "./trust.ts";
+import { updateCommand } from "./update.ts";
 import { printable } from "../../terminal-text.ts";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -21,6 +22,7 @@ export const EXT_COMMANDS: Record<string, AnyCommand> = {
   list: listCommand,
   doctor: doctorCommand,
   install: installCommand,
+  update: updateCommand,
   remove: removeCommand,
   enable: enableCommand,
   disable: disableCommand,
@@ -29,6 +31,9 @@ export const EXT_COMMANDS: Record<string, AnyCommand> = {
   new: newCommand,
   test: testCommand,
 };
+
+/** Commands whose last positional takes any number of words (`zot ext update a b`). */
+const VARIADIC = new Set(["update"]);
 
 /** A command's first sentence, on one row: the table stays one table however long the description. */
 export function summaryOf(description: string | undefined): string {
@@ -67,11 +72,12 @@ export async function runExt(argv: string[], env: Record<string, string | undefi
   if (!command) return fail(`unknown command "ext ${name}"`, 2, extUsage(process.stderr, env));
   const hint = `Run \`zot ext ${name} --help\` for usage.`;
   if (wantsHelp(rest)) {
-    process.stdout.write(await commandHelp(command, "zot ext", process.stdout, env));
+    const usage = VARIADIC.has(name) ? { usage: [`zot ext ${name} [OPTIONS] [NAME…]`] } : {};
+    process.stdout.write(await commandHelp(command, "zot ext", process.stdout, env, usage));
     return 0;
   }
   try {
-    checkArgs(rest, (command.args ?? {}) as ArgsDef);
+    checkArgs(rest, (command.args ?? {}) as ArgsDef, { variadic: VARIADIC.has(name) });
     const { result } = await runCommand(command, { rawArgs: rest });
     return typeof result === "number" ? result : 0;
   } catch (err) {
