@@ -1,7 +1,5 @@
 // The root command: parse flags, then hand over to the chosen mode.
 import { listModels } from "../providers/index.ts";
-import { rootHelpSpec } from "./help/root-help.ts";
-import { helpFor } from "./usage.ts";
 import { versionText } from "./version-text.ts";
 import { parseRootArgs, toRunConfig, UsageError, type RootOptions } from "./root-args.ts";
 import { printable } from "../terminal-text.ts";
@@ -18,6 +16,8 @@ export async function runRoot(argv: string[], env: Record<string, string | undef
   if (options.help) {
     // Help goes to stdout only when stdout is for people.
     const out = options.mode === "json" || options.mode === "rpc" ? process.stderr : process.stdout;
+    // Loaded only for --help: a run never lays out help.
+    const [{ rootHelpSpec }, { helpFor }] = await Promise.all([import("./help/root-help.ts"), import("./usage.ts")]);
     out.write(helpFor(rootHelpSpec(), out, env));
     return 0;
   }
