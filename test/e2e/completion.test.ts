@@ -56,6 +56,20 @@ describe("shell completion", () => {
     expect(r.status).toBe(0);
   });
 
+  it.skipIf(!has("zsh"))("in zsh (through bashcompinit) the function completes subcommands and asks zot for extension names", async () => {
+    const file = await script("zsh");
+    const driver = `autoload -U compinit && compinit -u -d "$2"
+source "$1"
+COMP_WORDS=(zot ext ""); COMP_CWORD=2; _zot; print -l -- "\${COMPREPLY[@]}"; print "<end>"
+COMP_WORDS=(zot ext remove ""); COMP_CWORD=3; _zot; print -l -- "\${COMPREPLY[@]}"`;
+    const out = execFileSync("zsh", ["-c", driver, "driver", file, join(world.home, "..", "zcompdump")], {
+      encoding: "utf8", cwd: world.cwd, env: { ...world.env, PATH: `${bin}:${world.env.PATH}` },
+    });
+    const [subcommands, names] = out.split("<end>\n").map((block) => block.split("\n").filter(Boolean));
+    expect(subcommands).toContain("update");
+    expect(names).toEqual(["notes"]);
+  });
+
   it.skipIf(!has("fish"))("the fish script passes fish --no-execute, and fish completes from it", async () => {
     const file = await script("fish");
     const r = spawnSync("fish", ["--no-execute", file], { encoding: "utf8" });

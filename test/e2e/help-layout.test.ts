@@ -10,7 +10,7 @@ afterAll(async () => { await world.close(); });
 
 const EXT = ["list", "doctor", "install", "update", "remove", "enable", "disable", "trust", "logs", "new", "test"];
 const MCP = ["add", "list", "serve", "remove"];
-const HELPS = [["--help"], ["ext", "--help"], ["mcp", "--help"], ["agents", "--help"],
+const HELPS = [["--help"], ["ext", "--help"], ["mcp", "--help"], ["agents", "--help"], ["completion", "--help"],
   ...EXT.map((c) => ["ext", c, "--help"]), ...MCP.map((c) => ["mcp", c, "--help"])];
 
 async function help(args: string[], columns?: number): Promise<string> {

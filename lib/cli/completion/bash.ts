@@ -62,8 +62,9 @@ ${subCases}
   esac
 }
 _zot() {
+  # In zsh (bashcompinit): 0-based arrays as in bash; and no variable named path, which zsh ties to PATH.
   [ -n "\${ZSH_VERSION-}" ] && setopt localoptions ksharrays
-  local cur="\${COMP_WORDS[COMP_CWORD]}" path="" valflag="" operands=0 i w
+  local cur="\${COMP_WORDS[COMP_CWORD]}" ctx="" valflag="" operands=0 i w
   COMPREPLY=()
   for ((i = 1; i < COMP_CWORD; i++)); do
     w="\${COMP_WORDS[i]}"
@@ -74,20 +75,20 @@ _zot() {
     fi
     case "$w" in
       --) return 0 ;;
-      -*) case "$(_zot_valued "$path")" in *" $w "*) valflag="$w" ;; esac ;;
+      -*) case "$(_zot_valued "$ctx")" in *" $w "*) valflag="$w" ;; esac ;;
       *)
-        case "$(_zot_subcommands "$path")" in
-          *" $w "*) [ "$operands" -eq 0 ] && { path="\${path:+$path }$w"; continue; } ;;
+        case "$(_zot_subcommands "$ctx")" in
+          *" $w "*) [ "$operands" -eq 0 ] && { ctx="\${ctx:+$ctx }$w"; continue; } ;;
         esac
         operands=$((operands + 1))
         # A root word that is no command starts a prompt: nothing to complete in it.
-        [ -z "$path" ] && return 0
+        [ -z "$ctx" ] && return 0
         ;;
     esac
   done
   if [ "$cur" = "=" ]; then
     cur=""
-    case "$(_zot_valued "$path")" in *" \${COMP_WORDS[COMP_CWORD-1]} "*) valflag="\${COMP_WORDS[COMP_CWORD-1]}" ;; esac
+    case "$(_zot_valued "$ctx")" in *" \${COMP_WORDS[COMP_CWORD-1]} "*) valflag="\${COMP_WORDS[COMP_CWORD-1]}" ;; esac
   fi
   local prefix=""
   # --flag=value in one word (a COMP_WORDBREAKS without "="): complete the value after the "=".
@@ -96,17 +97,17 @@ _zot() {
     cur="\${cur#*=}"
   fi
   if [ -n "$valflag" ]; then
-    case "$path:$valflag" in
+    case "$ctx:$valflag" in
 ${valueCases(all)}
     esac
     [ -n "$prefix" ] && COMPREPLY=("\${COMPREPLY[@]/#/$prefix}")
     return 0
   fi
   if [[ "$cur" == -* ]]; then
-    COMPREPLY=($(compgen -W "$(_zot_flags "$path")" -- "$cur"))
+    COMPREPLY=($(compgen -W "$(_zot_flags "$ctx")" -- "$cur"))
     return 0
   fi
-  case "$path" in
+  case "$ctx" in
 ${operandCases(all)}
   esac
   return 0

@@ -3,7 +3,7 @@
 // scripts call it when completing `zot ext remove|enable|disable|trust|logs|update`.
 import { SHELLS } from "./spec.ts";
 
-const USAGE = "Usage: zot completion bash|zsh|fish";
+const USAGE = "Usage: zot completion bash|zsh|fish (see zot completion --help)";
 
 async function extensionNames(): Promise<string[]> {
   const { listInstalled } = await import("../../extensions/install/installed.ts");
@@ -19,10 +19,16 @@ async function extensionNames(): Promise<string[]> {
 export async function runCompletion(argv: string[]): Promise<number> {
   const [shell, ...rest] = argv;
   if (shell === "--help" || shell === "-h") {
-    process.stdout.write(`Print a shell completion script.\n\n${USAGE}\n\n`
-      + "  bash: source <(zot completion bash)          (in ~/.bashrc)\n"
-      + "  zsh:  source <(zot completion zsh)           (in ~/.zshrc, after compinit)\n"
-      + "  fish: zot completion fish > ~/.config/fish/completions/zot.fish\n");
+    const { helpFor } = await import("../usage.ts");
+    process.stdout.write(helpFor({
+      name: "zot completion", description: "Print a shell completion script: subcommands, flags, flag values and installed extensions.",
+      usage: ["zot completion bash|zsh|fish"],
+      sections: [{ title: "LOADING IT", rows: [
+        ["bash", "in ~/.bashrc: source <(zot completion bash)"],
+        ["zsh", "in ~/.zshrc, after compinit: source <(zot completion zsh)"],
+        ["fish", "once: zot completion fish > ~/.config/fish/completions/zot.fish"],
+      ] }],
+    }, process.stdout, process.env));
     return 0;
   }
   if (shell === "--list-extensions" && rest.length === 0) {

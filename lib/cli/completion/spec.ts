@@ -87,6 +87,8 @@ export function completionSpec(): CommandSpec {
         flags: [{ names: ["--force"], description: "also with uncommitted changes" }, { names: ["--all"], description: "every project's" }] },
     ] },
     completion: { words: [...SHELLS] },
+    login: { words: [...PROVIDER_NAMES] },
+    logout: { words: [...PROVIDER_NAMES] },
   };
   return {
     name: "zot",
