@@ -7,24 +7,29 @@ import { projectKey } from "../extensions/trust/gate.ts";
 import { zotPaths } from "../paths.ts";
 import { printable } from "../terminal-text.ts";
 import { join } from "node:path";
+import { helpFor, type HelpOut } from "./usage.ts";
 
-export const AGENTS_USAGE = `Subagent records and worktrees.
-
-Usage: zot agents [list]                   this project's agents, newest first
-       zot agents prune [--force] [--all]  remove the worktrees of finished agents (their branches stay);
-                                           --force also those with uncommitted changes, --all every project's
-`;
+export function agentsUsage(out: HelpOut, env: Record<string, string | undefined>): string {
+  return helpFor({
+    name: "zot agents", description: "Subagent records and worktrees.", usage: ["zot agents [list]", "zot agents prune [--force] [--all]"],
+    sections: [{ title: "COMMANDS", rows: [
+      ["list", "this project's agents, newest first (the default)"],
+      ["prune", "remove the worktrees of finished agents (their branches stay); --force also those with uncommitted "
+        + "changes, --all every project's"],
+    ] }],
+  }, out, env);
+}
 
 export async function runAgents(argv: string[], env: Record<string, string | undefined> = process.env, cwd = process.cwd()): Promise<number> {
   const [verb = "list", ...flags] = argv;
   if (verb === "--help" || verb === "-h" || verb === "help") {
-    process.stdout.write(AGENTS_USAGE);
+    process.stdout.write(agentsUsage(process.stdout, env));
     return 0;
   }
   const records = new AgentRecords(join(zotPaths(env).home, "agents"));
   const unknownFlag = flags.find((f) => !(verb === "prune" && (f === "--force" || f === "--all")));
   if ((verb !== "list" && verb !== "prune") || unknownFlag !== undefined) {
-    process.stderr.write(`zot: unknown ${unknownFlag !== undefined ? `option "${unknownFlag}"` : `command "agents ${verb}"`}\n${AGENTS_USAGE}`);
+    process.stderr.write(`zot: unknown ${unknownFlag !== undefined ? `option "${unknownFlag}"` : `command "agents ${verb}"`}\n${agentsUsage(process.stderr, env)}`);
     return 2;
   }
   const project = projectKey(cwd);

@@ -30,10 +30,10 @@ function flagTable(def: ArgsDef): { long: Map<string, FlagInfo>; short: Map<stri
 
 /**
  * Throws UsageError for an unknown flag, a flag missing its value, a value given to a boolean,
- * a missing required positional, or a positional nobody declared. `--` ends flags. Returns the
- * declared names of the flags that occur.
+ * a missing required positional, or a positional nobody declared (`variadic`: the last one takes
+ * any number). `--` ends flags. Returns the declared names of the flags that occur.
  */
-export function checkArgs(argv: string[], def: ArgsDef): Set<string> {
+export function checkArgs(argv: string[], def: ArgsDef, options: { variadic?: boolean } = {}): Set<string> {
   const { long, short, positionals } = flagTable(def);
   const given: string[] = [];
   const seen = new Set<string>();
@@ -73,7 +73,9 @@ export function checkArgs(argv: string[], def: ArgsDef): Set<string> {
       given.push(token);
     }
   }
-  if (given.length > positionals.length) throw new UsageError(`unexpected argument "${given[positionals.length]}"`);
+  if (given.length > positionals.length && !(options.variadic && positionals.length > 0)) {
+    throw new UsageError(`unexpected argument "${given[positionals.length]}"`);
+  }
   for (const name of positionals.slice(given.length)) {
     const arg = def[name];
     if (arg.required !== false && arg.default === undefined) throw new UsageError(`missing <${name}>`);

@@ -1,4 +1,4 @@
-// Top-level dispatch. citty cannot mix a positional prompt with subcommands, so `ext`, `mcp`, `agents`, `login` and `logout` are routed
+// Top-level dispatch. citty cannot mix a positional prompt with subcommands, so `ext`, `mcp`, `agents`, `login`, `logout` and `completion` are routed
 // here and the root command stays subcommand-free.
 import { SWARM_CHILD_FLAG } from "../app/swarm/child-spec.ts";
 import { isVersionRequest, versionText } from "./version-text.ts";
@@ -19,6 +19,10 @@ export async function main(argv: string[]): Promise<number> {
   if (argv[0] === "login" || argv[0] === "logout") {
     const { runLogin, runLogout } = await import("./login.ts");
     return argv[0] === "login" ? runLogin(argv.slice(1)) : runLogout(argv.slice(1));
+  }
+  if (argv[0] === "completion") {
+    const { runCompletion } = await import("./completion/index.ts");
+    return runCompletion(argv.slice(1));
   }
   // Internal: a subagent runner started by a parent zot (its task arrives on stdin).
   if (argv[0] === SWARM_CHILD_FLAG) {

@@ -5,13 +5,15 @@ import type { ArgsDef } from "citty";
 import { resolveRunConfig, type RunConfig } from "../app/run-config.ts";
 import type { SessionSelection } from "../agent/session/session-select.ts";
 import { UsageError } from "../errors.ts";
-import { isProviderName, PROVIDER_NAMES } from "../providers/index.ts";
+import { isProviderName } from "../providers/index.ts";
 import { parseChecked } from "./args.ts";
+import { MODES, PROVIDER_NAMES, REASONING_LEVELS } from "./flag-values.ts";
+import { mistypedCommandMessage } from "./mistyped.ts";
 
 export const ROOT_ARGS = {
   prompt: { type: "positional", required: false, description: "prompt to submit (a leading / runs a slash command)" },
   print: { type: "boolean", alias: "p", description: "run to completion and print the final assistant text" },
-  mode: { type: "string", valueHint: "interactive|print|json|rpc", description: "output mode" },
+  mode: { type: "string", valueHint: MODES.join("|"), description: "output mode" },
   json: { type: "boolean", description: "same as --mode json" },
   provider: { type: "string", valueHint: PROVIDER_NAMES.join("|"), description: "model provider (openai also serves OpenAI-compatible servers; ollama a local Ollama, no key)" },
   model: { type: "string", valueHint: "ID", description: "model id" },
@@ -19,7 +21,7 @@ export const ROOT_ARGS = {
   "base-url": { type: "string", valueHint: "URL", description: "provider endpoint" },
   "system-prompt": { type: "string", valueHint: "TEXT", description: "replace the system prompt" },
   "append-system-prompt": { type: "string", valueHint: "TEXT", description: "extend the system prompt (repeatable)" },
-  reasoning: { type: "string", valueHint: "low|medium|high", description: "reasoning effort where supported" },
+  reasoning: { type: "string", valueHint: REASONING_LEVELS.join("|"), description: "reasoning effort where supported" },
   continue: { type: "boolean", alias: "c", description: "continue the latest session in this directory" },
   resume: { type: "string", alias: "r", valueHint: "ID", description: "resume a session (the latest without ID)" },
   session: { type: "string", valueHint: "PATH", description: "use this session file" },
@@ -176,7 +178,7 @@ export function parseRootArgs(argv: string[]): RootOptions {
   let mode: Mode = "interactive";
   const modeFlag = str("mode");
   if (modeFlag !== undefined) {
-    if (!["interactive", "print", "json", "rpc"].includes(modeFlag)) throw new UsageError(`--mode must be interactive, print, json or rpc, not "${modeFlag}"`);
+    if (!(MODES as readonly string[]).includes(modeFlag)) throw new UsageError(`--mode must be interactive, print, json or rpc, not "${modeFlag}"`);
     mode = modeFlag as Mode;
   }
   if (bool("json")) mode = "json";
@@ -187,9 +189,14 @@ export function parseRootArgs(argv: string[]): RootOptions {
     mode = "rpc";
     positionals.shift();
   }
+  // One word that looks like a command is not sent to the model (mistyped.ts); after `--` it is.
+  if (positionals.length === 1 && !argv.includes("--")) {
+    const mistyped = mistypedCommandMessage(positionals[0]!);
+    if (mistyped) throw new UsageError(mistyped);
+  }
 
   const reasoning = str("reasoning");
-  if (reasoning !== undefined && !["low", "medium", "high"].includes(reasoning)) {
+  if (reasoning !== undefined && !(REASONING_LEVELS as readonly string[]).includes(reasoning)) {
     throw new UsageError(`--reasoning must be low, medium or high, not "${reasoning}"`);
   }
   const maxStepsText = str("max-steps");

@@ -1,14 +1,7 @@
 // The root command: parse flags, then hand over to the chosen mode.
-import { ZOT_VERSION } from "../version.ts";
-import { commandHelp } from "./usage.ts";
 import { versionText } from "./version-text.ts";
-import { parseRootArgs, ROOT_ARGS, toRunConfig, UsageError, type RootOptions } from "./root-args.ts";
+import { parseRootArgs, toRunConfig, UsageError, type RootOptions } from "./root-args.ts";
 import { printable } from "../terminal-text.ts";
-
-const ROOT_COMMAND = {
-  meta: { name: "zot", version: ZOT_VERSION, description: "A coding agent with an extension system. `zot ext --help` manages extensions, `zot mcp --help` MCP servers, `zot agents --help` subagent worktrees." },
-  args: ROOT_ARGS,
-};
 
 export async function runRoot(argv: string[], env: Record<string, string | undefined> = process.env): Promise<number> {
   let options: RootOptions;
@@ -22,7 +15,9 @@ export async function runRoot(argv: string[], env: Record<string, string | undef
   if (options.help) {
     // Help goes to stdout only when stdout is for people.
     const out = options.mode === "json" || options.mode === "rpc" ? process.stderr : process.stdout;
-    out.write(await commandHelp(ROOT_COMMAND, undefined, out, env));
+    // Loaded only for --help: a run never lays out help.
+    const [{ rootHelpSpec }, { helpFor }] = await Promise.all([import("./help/root-help.ts"), import("./usage.ts")]);
+    out.write(helpFor(rootHelpSpec(), out, env));
     return 0;
   }
   if (options.version) {

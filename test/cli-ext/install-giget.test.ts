@@ -115,7 +115,7 @@ describe("install from a giget source", () => {
     expect(requests).toContain("GET /repos/o/good/tarball/main");
     const dest = join(sb.globalRoot, "good");
     expect(r.stdout).toContain(`Installed good 3.1.0 (global) in ${dest}`);
-    expect(readdirSync(dest).sort()).toEqual(["data-link", "extension.json", "lib", "run.sh"]);
+    expect(readdirSync(dest).sort()).toEqual([".zot-install.json", "data-link", "extension.json", "lib", "run.sh"]);
     expect(statSync(join(dest, "run.sh")).mode & 0o111).not.toBe(0);
     expect(lstatSync(join(dest, "data-link")).isSymbolicLink()).toBe(true);
     expect(readlinkSync(join(dest, "data-link"))).toBe("lib/data.txt");
@@ -126,7 +126,7 @@ describe("install from a giget source", () => {
     const r = await zot("install", "--yes", "gh:o/mono/sub/ext#v2", "--project");
     expect(r.code).toBe(0);
     expect(requests).toContain("GET /repos/o/mono/tarball/v2");
-    expect(readdirSync(join(sb.projectRoot, "from-subdir")).sort()).toEqual(["extension.json", "run.sh"]);
+    expect(readdirSync(join(sb.projectRoot, "from-subdir")).sort()).toEqual([".zot-install.json", "extension.json", "run.sh"]);
   });
 
   it("downloads an http(s) tarball URL", async () => {
@@ -210,7 +210,7 @@ describe("a download is never served from a cache", () => {
       expect(again.code).toBe(1);
       expect(again.stderr).toContain(`zot: download of gh:o/good failed: HTTP 500 Internal Server Error (${baseUrl}/repos/o/good/tarball/main); nothing was installed`);
       expect(readdirSync(sb.globalRoot)).toEqual(["good"]);
-      expect(readdirSync(join(sb.globalRoot, "good")).sort()).toEqual(["data-link", "extension.json", "lib", "run.sh"]);
+      expect(readdirSync(join(sb.globalRoot, "good")).sort()).toEqual([".zot-install.json", "data-link", "extension.json", "lib", "run.sh"]);
     } finally {
       failing.delete("/repos/o/good/tarball/main");
     }

@@ -43,7 +43,7 @@ describe("install from a git URL", () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(`Cloning ${url}`);
     expect(r.stdout).toContain(`Installed gitext 2.0.0 (global) in ${join(sb.globalRoot, "gitext")}`);
-    expect(readdirSync(join(sb.globalRoot, "gitext")).sort()).toEqual(["extension.json", "lib", "run.sh"]);
+    expect(readdirSync(join(sb.globalRoot, "gitext")).sort()).toEqual([".zot-install.json", "extension.json", "lib", "run.sh"]);
     expect(readdirSync(sb.globalRoot)).toEqual(["gitext"]);
   });
 

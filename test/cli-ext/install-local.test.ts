@@ -34,7 +34,7 @@ describe("install from a local folder", () => {
     expect(r.stdout).toContain("zot ext doctor");
     expect(r.stderr).toContain("Copying");
     expect(entries(sb.globalRoot)).toEqual(["weather"]);
-    expect(readdirSync(dest).sort()).toEqual([".env.example", "data-link", "extension.json", "lib", "node_modules", "run.sh"]);
+    expect(readdirSync(dest).sort()).toEqual([".env.example", ".zot-install.json", "data-link", "extension.json", "lib", "node_modules", "run.sh"]);
     expect(readFileSync(join(dest, "lib", "data.txt"), "utf8")).toBe("forecast");
     expect(statSync(join(dest, "lib", "data.txt")).mode & 0o777).toBe(0o600);
     expect(statSync(join(dest, "run.sh")).mode & 0o777).toBe(0o755);

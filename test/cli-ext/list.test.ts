@@ -36,22 +36,22 @@ describe("zot ext list", () => {
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toEqual([
       { name: "todo", version: null, scope: "project", enabled: true, language: "python", description: null,
-        path: join(sb.projectRoot, "todo"), shadowed: false, full_access: true, permissions: null,
+        path: join(sb.projectRoot, "todo"), shadowed: false, full_access: true, permissions: null, installed_from: null,
         needs_approval: expect.stringContaining("this project has not been trusted") },
       { name: "weather", version: "2.0.0", scope: "project", enabled: true, language: null, description: "project copy",
-        path: join(sb.projectRoot, "zot-weather"), shadowed: false, full_access: true, permissions: null,
+        path: join(sb.projectRoot, "zot-weather"), shadowed: false, full_access: true, permissions: null, installed_from: null,
         needs_approval: expect.stringContaining("zot ext trust --project") },
       { name: "alpha", version: null, scope: "global", enabled: false, language: null, description: null,
-        path: join(sb.globalRoot, "b-folder"), shadowed: false, full_access: true, permissions: null },
+        path: join(sb.globalRoot, "b-folder"), shadowed: false, full_access: true, permissions: null, installed_from: null },
       { name: "weather", version: "1.0.0", scope: "global", enabled: true, language: "go", description: "global copy",
-        path: join(sb.globalRoot, "weather"), shadowed: false, full_access: true, permissions: null },
+        path: join(sb.globalRoot, "weather"), shadowed: false, full_access: true, permissions: null, installed_from: null },
       { name: "zeta", version: null, scope: "global", enabled: true, language: null, description: null,
-        path: join(sb.globalRoot, "zeta"), shadowed: false, full_access: true, permissions: null },
+        path: join(sb.globalRoot, "zeta"), shadowed: false, full_access: true, permissions: null, installed_from: null },
     ]);
 
     const table = await zot("list");
     const lines = table.stdout.split("\n");
-    expect(lines[0]).toMatch(/^NAME\s+VERSION\s+SCOPE\s+STATE\s+LANGUAGE\s+ACCESS\s+FOLDER\s+DESCRIPTION$/);
+    expect(lines[0]).toMatch(/^NAME\s+VERSION\s+SCOPE\s+STATE\s+LANGUAGE\s+ACCESS\s+FOLDER\s+SOURCE\s+DESCRIPTION$/);
     const weatherGlobal = lines.find((l) => l.includes(join(sb.globalRoot, "weather")));
     expect(weatherGlobal).toMatch(/^weather\s+1\.0\.0\s+global\s+enabled\s+go/);
     expect(lines.find((l) => l.startsWith("alpha"))).toMatch(/disabled/);
@@ -77,7 +77,7 @@ describe("zot ext list", () => {
 
     const table = await zot("list");
     expect(table.code).toBe(0);
-    expect(table.stdout).toMatch(/broken-json\s+-\s+global\s+error\s+-\s+-\s+\S+\s+error: .*invalid JSON/);
+    expect(table.stdout).toMatch(/broken-json\s+-\s+global\s+error\s+-\s+-\s+\S+\s+-\s+error: .*invalid JSON/);
   });
 
   it("marks a manifest without permissions as full access and shows declared ones as they are written", async () => {

@@ -15,7 +15,7 @@ afterEach(async () => {
 const ESC = "\x1b";
 
 describe("help output", () => {
-  it("zot --help piped has no escape codes; zot ext --help is one table ending with a newline", async () => {
+  it("zot --help piped has no escape codes; zot ext --help is one table of every command, ending with a newline", async () => {
     world = await makeWorld();
     const root = await world.run(["--help"]);
     expect(root.code).toBe(0);
@@ -24,9 +24,13 @@ describe("help output", () => {
     const ext = await world.run(["ext", "--help"]);
     expect(ext.stdout).not.toContain(ESC);
     expect(ext.stdout.endsWith("\n")).toBe(true);
-    const table = ext.stdout.slice(ext.stdout.indexOf("Commands:\n") + "Commands:\n".length).split("\n\n")[0]!.split("\n");
-    expect(table.map((row) => row.trim().split(/\s+/)[0])).toEqual(["list", "doctor", "install", "remove", "enable", "disable", "trust", "logs", "new", "test"]);
-    for (const row of table) expect(row).toMatch(/^  \S+ +\S/);
+    const table = ext.stdout.slice(ext.stdout.indexOf("COMMANDS\n") + "COMMANDS\n".length).split("\n\n")[0]!.split("\n");
+    // A row names its command; a description too long for the screen goes on under itself.
+    const named = table.filter((row) => /^ {2}\S/.test(row));
+    expect(named.map((row) => row.trim().split(/\s+/)[0])).toEqual(["list", "doctor", "install", "update", "remove", "enable", "disable", "trust", "logs", "new", "test"]);
+    for (const row of named) expect(row).toMatch(/^ {2}\S+ +\S/);
+    const column = named[0]!.search(/(?<= {2}\S+ +)\S/);
+    for (const row of table.filter((r) => !named.includes(r))) expect(row.search(/\S/)).toBe(column);
     const sub = await world.run(["ext", "list", "--help"]);
     expect(sub.stdout).not.toContain(ESC);
     expect(sub.stdout.endsWith("\n")).toBe(true);
@@ -34,7 +38,7 @@ describe("help output", () => {
 
   it("on a terminal help is coloured, unless NO_COLOR is set", async () => {
     world = await makeWorld();
-    // citty colours nothing under TEST or CI, which the tmux server inherits from vitest.
+    // TEST and CI (which the tmux server inherits from vitest) do not change it.
     const coloured = await Pane.start(world, ["--help"], { NO_COLOR: "", TEST: "", CI: "" });
     await coloured.until("[zot exited 0]");
     expect(await coloured.text(true)).toMatch(/\x1b\[[0-9;]*m/);

@@ -219,7 +219,7 @@ describe.each(runtimes)("zot on $name", (runtime) => {
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual([
       { name: "kit", version: "1.0.0", scope: "global", enabled: true, language: "javascript",
-        description: expect.stringContaining("end-to-end fixture"), path: installed, shadowed: false,
+        description: expect.stringContaining("end-to-end fixture"), path: installed, shadowed: false, installed_from: null,
         full_access: true, permissions: null },
     ]);
   });

@@ -2,7 +2,7 @@
 // `ext`; each subcommand is a citty command whose run returns the exit code.
 import { type ArgsDef, type CommandDef, runCommand } from "citty";
 import { checkArgs, UsageError } from "../args.ts";
-import { commandHelp } from "../usage.ts";
+import { commandHelp, helpFor, type HelpOut } from "../usage.ts";
 import { doctorCommand } from "./doctor.ts";
 import { installCommand } from "./install.ts";
 import { listCommand } from "./list.ts";
@@ -11,6 +11,7 @@ import { disableCommand, enableCommand, removeCommand } from "./manage.ts";
 import { newCommand } from "./new.ts";
 import { testCommand } from "./test.ts";
 import { trustCommand } from "./trust.ts";
+import { updateCommand } from "./update.ts";
 import { printable } from "../../terminal-text.ts";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -21,6 +22,7 @@ export const EXT_COMMANDS: Record<string, AnyCommand> = {
   list: listCommand,
   doctor: doctorCommand,
   install: installCommand,
+  update: updateCommand,
   remove: removeCommand,
   enable: enableCommand,
   disable: disableCommand,
@@ -30,20 +32,22 @@ export const EXT_COMMANDS: Record<string, AnyCommand> = {
   test: testCommand,
 };
 
+/** Commands whose last positional takes any number of words (`zot ext update a b`). */
+const VARIADIC = new Set(["update"]);
+
 /** A command's first sentence, on one row: the table stays one table however long the description. */
 export function summaryOf(description: string | undefined): string {
   const flat = (description ?? "").replace(/\s+/g, " ").trim();
-  return (flat.split(/(?<=[.:]) /)[0] ?? "").replace(/[.:]$/, "");
+  return (flat.split(/(?<=\.) (?=[A-Z])/)[0] ?? "").replace(/\.$/, "");
 }
 
-export function extUsage(): string {
-  const width = Math.max(...Object.keys(EXT_COMMANDS).map((n) => n.length));
-  const lines = Object.entries(EXT_COMMANDS).map(([name, cmd]) => {
-    const meta = cmd.meta as { description?: string } | undefined;
-    return `  ${name.padEnd(width)}  ${summaryOf(meta?.description)}`;
-  });
-  return `Manage zot extensions.\n\nUsage: zot ext <command> [options]\n\nCommands:\n${lines.join("\n")}\n\n`
-    + "Use `zot ext <command> --help` for a command's options.\n";
+export function extUsage(out: HelpOut = {}, env: Record<string, string | undefined> = process.env): string {
+  const rows = Object.entries(EXT_COMMANDS).map(([name, cmd]): [string, string] =>
+    [name, summaryOf((cmd.meta as { description?: string } | undefined)?.description)]);
+  return helpFor({
+    name: "zot ext", description: "Manage zot extensions.", usage: ["zot ext <COMMAND> [OPTIONS]"],
+    sections: [{ title: "COMMANDS", rows }], footer: "Use `zot ext <command> --help` for a command's options.",
+  }, out, env);
 }
 
 function wantsHelp(argv: string[]): boolean {
@@ -59,20 +63,21 @@ function fail(message: string, code: number, usageHint?: string): number {
 /** Runs `zot ext <argv…>`; returns the exit code (0 ok, 1 failure, 2 usage error). */
 export async function runExt(argv: string[], env: Record<string, string | undefined> = process.env): Promise<number> {
   const [name, ...rest] = argv;
-  if (name === undefined) return fail("missing command", 2, extUsage());
+  if (name === undefined) return fail("missing command", 2, extUsage(process.stderr, env));
   if (name === "--help" || name === "-h" || name === "help") {
-    process.stdout.write(extUsage());
+    process.stdout.write(extUsage(process.stdout, env));
     return 0;
   }
   const command = Object.hasOwn(EXT_COMMANDS, name) ? EXT_COMMANDS[name] : undefined;
-  if (!command) return fail(`unknown command "ext ${name}"`, 2, extUsage());
+  if (!command) return fail(`unknown command "ext ${name}"`, 2, extUsage(process.stderr, env));
   const hint = `Run \`zot ext ${name} --help\` for usage.`;
   if (wantsHelp(rest)) {
-    process.stdout.write(await commandHelp(command, "zot ext", process.stdout, env));
+    const usage = VARIADIC.has(name) ? { usage: [`zot ext ${name} [OPTIONS] [NAME…]`] } : {};
+    process.stdout.write(await commandHelp(command, "zot ext", process.stdout, env, usage));
     return 0;
   }
   try {
-    checkArgs(rest, (command.args ?? {}) as ArgsDef);
+    checkArgs(rest, (command.args ?? {}) as ArgsDef, { variadic: VARIADIC.has(name) });
     const { result } = await runCommand(command, { rawArgs: rest });
     return typeof result === "number" ? result : 0;
   } catch (err) {

@@ -17,15 +17,17 @@ export function describeRequest(manifest: Manifest): string {
 }
 
 /** The trust question: shown on stderr; --yes answers it; without a terminal and --yes, no. */
-async function approveInstall(manifest: Manifest, kind: BundleKind, yes: boolean): Promise<boolean> {
+export async function approveInstall(manifest: Manifest, kind: BundleKind, yes: boolean, action: "install" | "update" = "install"): Promise<boolean> {
   if (kind !== "protocol") return true; // theme and skill bundles run no code
   process.stderr.write(describeRequest(manifest));
   if (yes) return true;
+  const [done, doing] = action === "install" ? ["installed", "installing"] : ["updated", "updating"];
   if (!process.stdin.isTTY) {
-    throw new InstallCancelledError(manifest.name, `${manifest.name} was not installed: zot asks before installing an extension, `
+    throw new InstallCancelledError(manifest.name, `${manifest.name} was not ${done}: zot asks before ${doing} an extension, `
       + "and there is no terminal to ask on; pass --yes to accept what it requests");
   }
-  return confirm(`Install ${manifest.name} with these permissions? [y/N] `);
+  if (await confirm(`${action === "install" ? "Install" : "Update"} ${manifest.name} with these permissions? [y/N] `)) return true;
+  throw new InstallCancelledError(manifest.name, `${manifest.name} was not ${done}`);
 }
 
 export const installCommand = defineCommand({

@@ -24,6 +24,8 @@ export interface ListEntry {
   error?: string;
   /** Present when it does not start until approved: why, and the command that approves it. */
   needs_approval?: string;
+  /** The source `zot ext install` fetched it from (what `zot ext update` fetches again); null: none recorded. */
+  installed_from: string | null;
 }
 
 export function toListEntry(ext: InstalledExtension): ListEntry {
@@ -36,6 +38,7 @@ export function toListEntry(ext: InstalledExtension): ListEntry {
     description: ext.manifest?.description ?? null,
     path: ext.path,
     shadowed: ext.shadowed,
+    installed_from: ext.installedFrom ?? null,
   };
   if (ext.manifest) {
     entry.full_access = ext.manifest.permissions === undefined;
@@ -75,10 +78,10 @@ function render(installed: InstalledExtension[], roots: ExtensionRoots): string 
       + `  project: ${roots.project}\n  global:  ${roots.global}\n`
       + "Add one with `zot ext install <folder|git-url|gh:owner/repo>` or start one with `zot ext new <name>`.\n";
   }
-  const rows = [["NAME", "VERSION", "SCOPE", "STATE", "LANGUAGE", "ACCESS", "FOLDER", "DESCRIPTION"]];
+  const rows = [["NAME", "VERSION", "SCOPE", "STATE", "LANGUAGE", "ACCESS", "FOLDER", "SOURCE", "DESCRIPTION"]];
   for (const ext of installed) {
     rows.push([ext.name, ext.manifest?.version ?? "-", ext.scope, state(ext), ext.manifest?.language ?? "-", access(ext),
-      ext.path, ext.error ? `error: ${ext.error}` : ext.manifest?.description ?? ""]);
+      ext.path, ext.installedFrom ?? "-", ext.error ? `error: ${ext.error}` : ext.manifest?.description ?? ""]);
   }
   const notes: string[] = [];
   if (installed.some((e) => e.manifest?.permissions === undefined && e.manifest)) {

@@ -1,7 +1,7 @@
 // `zot mcp …`: MCP servers as zot extensions. main.ts routes here with the arguments after `mcp`.
 import type { ArgsDef, CommandDef } from "citty";
 import { UsageError } from "../../errors.ts";
-import { commandHelp } from "../usage.ts";
+import { commandHelp, helpFor, type HelpOut } from "../usage.ts";
 import { addCommand, runAdd } from "./add.ts";
 import { listCommand, runList } from "./list.ts";
 import { removeCommand, runRemove } from "./remove.ts";
@@ -24,11 +24,12 @@ export const MCP_COMMANDS: Record<string, McpCommand> = {
   remove: { summary: "Remove an MCP server added with `zot mcp add`", usage: removeCommand, run: runRemove },
 };
 
-export function mcpUsage(): string {
-  const width = Math.max(...Object.keys(MCP_COMMANDS).map((n) => n.length));
-  const lines = Object.entries(MCP_COMMANDS).map(([name, cmd]) => `  ${name.padEnd(width)}  ${cmd.summary}`);
-  return `MCP servers as zot extensions.\n\nUsage: zot mcp <command> [options]\n\nCommands:\n${lines.join("\n")}\n\n`
-    + "Use `zot mcp <command> --help` for a command's options.\n";
+export function mcpUsage(out: HelpOut = {}, env: Record<string, string | undefined> = process.env): string {
+  return helpFor({
+    name: "zot mcp", description: "MCP servers as zot extensions.", usage: ["zot mcp <COMMAND> [OPTIONS]"],
+    sections: [{ title: "COMMANDS", rows: Object.entries(MCP_COMMANDS).map(([name, cmd]) => [name, cmd.summary]) }],
+    footer: "Use `zot mcp <command> --help` for a command's options.",
+  }, out, env);
 }
 
 function wantsHelp(argv: string[]): boolean {
@@ -40,16 +41,16 @@ function wantsHelp(argv: string[]): boolean {
 export async function runMcp(argv: string[], env: Record<string, string | undefined> = process.env): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined) {
-    process.stderr.write(`zot: missing command\n${mcpUsage()}`);
+    process.stderr.write(`zot: missing command\n${mcpUsage(process.stderr, env)}`);
     return 2;
   }
   if (name === "--help" || name === "-h" || name === "help") {
-    process.stdout.write(mcpUsage());
+    process.stdout.write(mcpUsage(process.stdout, env));
     return 0;
   }
   const command = Object.hasOwn(MCP_COMMANDS, name) ? MCP_COMMANDS[name] : undefined;
   if (!command) {
-    process.stderr.write(`zot: unknown command "mcp ${name}"\n${mcpUsage()}`);
+    process.stderr.write(`zot: unknown command "mcp ${name}"\n${mcpUsage(process.stderr, env)}`);
     return 2;
   }
   if (wantsHelp(rest)) {

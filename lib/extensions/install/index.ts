@@ -10,6 +10,7 @@ import { copyFolder } from "./copy.ts";
 import { downloadWithGiget } from "./giget.ts";
 import { gitClone } from "./git.ts";
 import { assertLinksInside } from "./links.ts";
+import { writeOrigin } from "./origin.ts";
 import { removeTree, removeTreeSync } from "./remove-tree.ts";
 import { classifySource, describeSource, type InstallSource } from "./source.ts";
 
@@ -37,8 +38,8 @@ async function sweepStale(root: string): Promise<void> {
 }
 
 export interface InstallOptions {
-  /** A folder, git URL or giget source (see `classifySource`). */
-  source: string;
+  /** A folder, git URL or giget source (see `classifySource`), or one already classified. */
+  source: string | InstallSource;
   /** The extensions root to install into (created if missing). */
   root: string;
   /** Relative folder sources resolve against this. */
@@ -66,6 +67,15 @@ export interface InstallOptions {
    * trust question: what it requests). false cancels the install; nothing is left behind.
    */
   confirm?(manifest: Manifest, kind: BundleKind): Promise<boolean>;
+  /** The folder name inside `root` (default: the manifest name); an update keeps the old one's. */
+  folder?: string;
+  /** Refuse a source whose manifest has another name (an update must stay the same extension). */
+  expectName?: string;
+  /**
+   * Called on the staged folder once its manifest is valid and its origin recorded, before
+   * `confirm` (an update carries the old folder's data and enabled state over here).
+   */
+  prepare?(staging: string): Promise<void>;
 }
 
 /** The user (or the lack of a terminal to ask on) declined the install. */
@@ -162,7 +172,7 @@ async function moveIntoPlace(staging: string, dest: string, root: string): Promi
  * than a day are swept first.
  */
 export async function installExtension(options: InstallOptions): Promise<InstallResult> {
-  const source = classifySource(options.source, options.cwd);
+  const source = typeof options.source === "string" ? classifySource(options.source, options.cwd) : options.source;
   if (source.kind === "folder") await assertFolderSource(source.path);
   await mkdir(options.root, { recursive: true });
   const root = await realpath(options.root);
@@ -181,10 +191,18 @@ export async function installExtension(options: InstallOptions): Promise<Install
     await fetchInto(source, staging, options);
     const from = describeSource(source);
     await assertLinksInside(staging, from);
-    const { manifest, kind } = await validateStaged(staging, from);
-    const dest = join(root, manifest.name);
+    let { manifest, kind } = await validateStaged(staging, from);
+    if (options.expectName !== undefined && manifest.name !== options.expectName) {
+      throw new Error(`${from} now holds the extension "${manifest.name}", not "${options.expectName}"; nothing was changed`);
+    }
+    const dest = join(root, options.folder ?? manifest.name);
     if (!options.force && (await exists(dest))) {
       throw new Error(`${manifest.name} is already installed at ${dest}; pass --force to replace it`);
+    }
+    await writeOrigin(staging, source);
+    if (options.prepare) {
+      await options.prepare(staging);
+      ({ manifest, kind } = await validateStaged(staging, from));
     }
     // mkdtemp made the staging folder private; a copied folder keeps its source's mode. Done
     // last, so a read-only source mode cannot get in the way of a rollback.

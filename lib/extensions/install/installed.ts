@@ -7,6 +7,7 @@ import { discoverExtensions, type Candidate } from "../host/discovery.ts";
 import { MANIFEST_FILE, type BundleKind, type Manifest } from "../manifest.ts";
 import { trustGate } from "../trust/gate.ts";
 import { readTrust } from "../trust/store.ts";
+import { describeOrigin, readOrigin } from "./origin.ts";
 
 /** Installs live in a project or the global root (`--ext` paths are not installs). */
 export type InstallScope = "project" | "global";
@@ -51,6 +52,8 @@ export interface InstalledExtension {
   source?: string;
   /** Why it does not start until the user approves it (project not trusted, a stale or revoked grant). */
   needsApproval?: string;
+  /** Where `zot ext install` got it from (its .zot-install.json), what `zot ext update` fetches again. */
+  installedFrom?: string;
 }
 
 /** Reads `enabled` from a manifest that failed validation, so the row still shows the setting. */
@@ -77,9 +80,11 @@ async function toInstalled(candidate: Candidate): Promise<InstalledExtension | u
     return { name: candidate.name, folder, path: dir, scope, enabled: await rawEnabled(dir), shadowed: false,
       error: candidate.error ?? "manifest could not be loaded" };
   }
+  const origin = await readOrigin(dir);
   return { name: loaded.manifest.name, folder, path: dir, scope, manifest: loaded.manifest, kind: loaded.kind,
     enabled: loaded.enabled, shadowed: candidate.decision === "shadowed",
-    ...(candidate.trust ? { needsApproval: candidate.trust.message } : {}) };
+    ...(candidate.trust ? { needsApproval: candidate.trust.message } : {}),
+    ...(origin ? { installedFrom: describeOrigin(origin) } : {}) };
 }
 
 /**
