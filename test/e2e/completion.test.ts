@@ -88,7 +88,7 @@ COMP_WORDS=(zot ext remove ""); COMP_CWORD=3; _zot; print -l -- "\${COMPREPLY[@]
     ]);
     expect(commands).toContain("ext");
     expect(providers).toEqual(["anthropic", "openai", "ollama"]);
-    expect(providerEq).toEqual(["openai"]);
+    expect(providerEq).toEqual(["openai", "ollama"]);
     expect(mode).toEqual(["json"]);
     expect(extSub).toEqual(["update"]);
     expect(removeNames).toEqual(["notes"]);
