@@ -93,6 +93,12 @@ describe(`the npm package ${NPM_PACKAGE}`, { timeout: 30_000 }, () => {
     expect(stdout).toBe(`${ZOT_VERSION}\n`);
   });
 
+  it("zot upgrade from the npm package refuses and names the npm command", async () => {
+    const r = await runClosed(join(consumer, "node_modules", ".bin", "zot"), ["upgrade"], { cwd: consumer, env });
+    expect(r).toEqual({ code: 1, stdout: "",
+      stderr: `zot upgrade: this zot was installed with npm (${installed}): upgrade it with npm install -g ${NPM_PACKAGE}@latest\n` });
+  });
+
   const runtimes = [
     { name: "Node", argv: [process.execPath] },
     { name: "Bun", argv: [join(BIN, "bun")] },
