@@ -1,6 +1,7 @@
 // How the running zot was installed, which decides whether `zot upgrade` may replace it: only a
 // release binary (install.sh or a download) is ours to replace; npm and a checkout have their own
 // ways to update, and replacing node or bun would be wrong.
+import { realpathSync } from "node:fs";
 import { sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { bundledBun } from "../extensions/host/sdk-env.ts";
@@ -18,7 +19,8 @@ export type InstallKind =
 export function installKind(runtime: { versions: NodeJS.ProcessVersions; execPath: string } = process,
   moduleFile: string = fileURLToPath(import.meta.url)): InstallKind {
   const binary = bundledBun(runtime);
-  if (binary) return { kind: "binary", path: binary };
+  // The file itself, not a symlink to it: renaming over a link would leave the binary as it was.
+  if (binary) return { kind: "binary", path: realOrSelf(binary) };
   const parts = moduleFile.split(sep);
   const nodeModules = parts.lastIndexOf("node_modules");
   if (nodeModules >= 0) {
@@ -29,4 +31,12 @@ export function installKind(runtime: { versions: NodeJS.ProcessVersions; execPat
   const dist = parts.lastIndexOf("dist");
   const lib = parts.lastIndexOf("lib");
   return { kind: "checkout", path: parts.slice(0, Math.max(dist, lib, 1)).join(sep) || sep };
+}
+
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }

@@ -2,7 +2,7 @@
 // a loopback release laid out like GitHub Releases whose archives hold a small script named
 // `zot`: the binary replaces itself with it, and refuses a tampered archive.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -77,6 +77,17 @@ describe.runIf(host && host.archive === "tar.gz")("the compiled zot upgrading it
     expect(r).toEqual({ code: 0, stderr: "",
       stdout: `downloading ${server.url}/download/v${NEW}/${archive}\nupgraded zot ${ZOT_VERSION} to ${NEW} at ${zot}\n` });
     expect(versionOf(zot)).toBe(NEW);
+    expect(readdirSync(dir)).toEqual(["zot"]);
+  });
+
+  it("started through a symlink, it replaces the file the link points at and leaves the link", async () => {
+    const { dir, zot } = installedCopy();
+    const link = join(work, `link-${installs}`);
+    symlinkSync(zot, link);
+    const r = await run(link, ["upgrade", "--version", NEW], server.url);
+    expect(r).toMatchObject({ code: 0, stdout: expect.stringContaining(`upgraded zot ${ZOT_VERSION} to ${NEW} at ${zot}\n`) });
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(versionOf(link)).toBe(NEW);
     expect(readdirSync(dir)).toEqual(["zot"]);
   });
 
