@@ -6,7 +6,7 @@ import { parseSums, sha256 } from "../../release/checksums.ts";
 import { archiveName, archiveStem, hostTarget, type ReleaseTarget } from "../../release/targets.ts";
 import { NPM_PACKAGE } from "../package-name.ts";
 import { fileFromTarGz, fileFromZip } from "./archive-binary.ts";
-import { download, type Fetcher } from "./download.ts";
+import { download, type DownloadOptions } from "./download.ts";
 import type { InstallKind } from "./install-kind.ts";
 import { removeLeftovers, removeStaged, stageBinary, swapIn, versionOf } from "./replace-binary.ts";
 
@@ -26,7 +26,7 @@ export interface UpgradeOptions {
   /** The release target to download; this machine's by default. */
   target?: ReleaseTarget;
   platform?: NodeJS.Platform;
-  fetcher?: Fetcher;
+  download?: DownloadOptions;
   say: (line: string) => void;
 }
 
@@ -49,7 +49,7 @@ export async function upgrade(options: UpgradeOptions): Promise<void> {
 
   const base = (options.env.ZOT_INSTALL_BASE || RELEASES).replace(/\/+$/, "");
   const folder = version ? `${base}/download/v${version}` : `${base}/latest/download`;
-  const sums = await checksums(`${folder}/SHA256SUMS`, options.fetcher);
+  const sums = await checksums(`${folder}/SHA256SUMS`, options.download);
   const release = pickArchive(sums, target, version);
   if (!release) throw new UpgradeError(`the release at ${folder} has no archive for ${target.os}-${target.arch}`);
   const url = `${folder}/${release.name}`;
@@ -64,7 +64,7 @@ export async function upgrade(options: UpgradeOptions): Promise<void> {
   }
 
   say(`downloading ${url}`);
-  const archive = await download(url, options.fetcher);
+  const archive = await download(url, options.download);
   const actual = sha256(archive);
   if (actual !== release.sum) {
     throw new UpgradeError(`checksum mismatch for ${release.name} (expected ${release.sum}, got ${actual}): nothing was replaced`);
@@ -96,8 +96,8 @@ export async function upgrade(options: UpgradeOptions): Promise<void> {
   say(`upgraded zot ${currentVersion} to ${installed} at ${install.path}`);
 }
 
-async function checksums(url: string, fetcher: Fetcher | undefined): Promise<Map<string, string>> {
-  const text = new TextDecoder().decode(await download(url, fetcher));
+async function checksums(url: string, options: DownloadOptions | undefined): Promise<Map<string, string>> {
+  const text = new TextDecoder().decode(await download(url, options));
   try {
     return parseSums(text);
   } catch (err) {

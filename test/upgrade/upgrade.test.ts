@@ -4,6 +4,7 @@
 // install (test/release/upgrade-binary.test.ts runs the compiled zot replacing itself).
 import { execFile, execFileSync } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createServer as createHttpServer } from "node:http";
 import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -142,6 +143,27 @@ describe.runIf(host && host.archive === "tar.gz")("zot upgrade (lib/upgrade)", (
       .rejects.toThrow(`could not download http://127.0.0.1:${closed}/latest/download/SHA256SUMS: ECONNREFUSED`);
     await expect(upgrade(options(binary, server.url, { version: "1.2;rm" }))).rejects.toThrow("not a version: 1.2;rm");
     expect(versionOf(binary)).toBe("0.0.1");
+  });
+
+  it("a server that stops sending is a failure that names the URL, not a hang", async () => {
+    // SHA256SUMS comes whole; the archive's body stops after its first bytes.
+    const sums = readFileSync(join(release, "SHA256SUMS"));
+    const stalling = createHttpServer((req, res) => {
+      if (req.url?.endsWith("/SHA256SUMS")) return void res.end(sums);
+      res.writeHead(200, { "content-length": "1000000" });
+      res.write("partial");
+    });
+    await new Promise<void>((ready) => stalling.listen(0, "127.0.0.1", ready));
+    const base = `http://127.0.0.1:${(stalling.address() as AddressInfo).port}`;
+    const { binary } = installed();
+    try {
+      await expect(upgrade(options(binary, base, { version: NEW, download: { stallMs: 300 } })))
+        .rejects.toThrow(`could not download ${base}/download/v${NEW}/${archive}: no data for 0.3 s`);
+      expect(versionOf(binary)).toBe("0.0.1");
+    } finally {
+      stalling.closeAllConnections();
+      await new Promise((done) => stalling.close(done));
+    }
   });
 
   it("reads a file:// mirror, and keeps the old binary when the new one does not run", async () => {
