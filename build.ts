@@ -1,7 +1,7 @@
 // Builds zot: a Node bundle (dist/zot.mjs with dist/chunks/) and, unless --node-only, single binaries with
 // `bun build --compile`. Run with bun: `bun build.ts [--node-only] [--targets=a,b] [--package]
 // [--no-bytecode-order]`.
-// --package also builds the npm package's library entry: dist/mod.js and its .d.ts under dist/types.
+// --package also builds the npm package's library entry: dist/mod.js (with dist/mod-chunks/) and its .d.ts under dist/types.
 import { spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -44,16 +44,13 @@ run(["build", "bin/zot.ts", "--target=node", "--format=esm", "--splitting", "--o
 chmodSync(join(root, "dist", "zot.mjs"), 0o755);
 
 if (packageEntry) {
-  // The library keeps its dependencies external: the package installs them, and the .d.ts refer to them.
-  run(["build", "mod.ts", "--target=node", "--format=esm", "--packages=external", "--outfile=dist/mod.js"]);
-  rmSync(join(root, "dist", "types"), { recursive: true, force: true });
-  run(["-p", "tsconfig.types.json"], join(root, "node_modules", ".bin", "tsc"));
-  // Declarations keep the source's `.ts` specifiers; `.js` is what plain Node resolution maps to `.d.ts`.
-  for (const file of readdirSync(join(root, "dist", "types"), { recursive: true, encoding: "utf8" })) {
-    if (!file.endsWith(".d.ts")) continue;
-    const path = join(root, "dist", "types", file);
-    writeFileSync(path, readFileSync(path, "utf8").replace(/(from\s+|import\()(["'])(\.{1,2}\/[^"']*)\.ts\2/g, "$1$2$3.js$2"));
-  }
+  // The library bundles its dependencies like the CLI does, so the package has none to install;
+  // split so that what createExtension does not use (providers, MCP) loads only when used.
+  rmSync(join(root, "dist", "mod-chunks"), { recursive: true, force: true });
+  run(["build", "mod.ts", "--target=node", "--format=esm", "--splitting", "--outdir=dist", "--entry-naming=[name].js",
+    "--chunk-naming=mod-chunks/[name]-[hash].js", ...stamp("node")]);
+  const { writePackageTypes } = await import("./release/package-types.ts");
+  writePackageTypes(root, (argv) => run(argv, join(root, "node_modules", ".bin", "tsc")));
 }
 
 if (!nodeOnly) {

@@ -1,5 +1,7 @@
 // The five release targets: how bun builds each, what its archive is called, and what kind of
 // executable it must be.
+import { NPM_PACKAGE } from "../lib/package-name.ts";
+
 export interface ReleaseTarget {
   /** `bun build --compile --target=` value. */
   bun: string;
@@ -47,4 +49,9 @@ export function archiveName(version: string, t: ReleaseTarget): string {
 export function hostTarget(platform: string = process.platform, arch: string = process.arch): ReleaseTarget | undefined {
   const os = platform === "win32" ? "windows" : platform;
   return RELEASE_TARGETS.find((t) => t.os === os && t.arch === arch);
+}
+
+/** The file `npm pack` writes for the package: `@scope/name` becomes `scope-name-<version>.tgz`. */
+export function npmTarballName(version: string): string {
+  return `${NPM_PACKAGE.replace(/^@/, "").replace("/", "-")}-${version}.tgz`;
 }

@@ -12,6 +12,10 @@ export async function main(argv: string[]): Promise<number> {
     const { runMcp } = await import("./mcp/index.ts");
     return runMcp(argv.slice(1));
   }
+  if (argv[0] === "upgrade") {
+    const { runUpgrade } = await import("./upgrade.ts");
+    return runUpgrade(argv.slice(1));
+  }
   if (argv[0] === "agents") {
     const { runAgents } = await import("./agents.ts");
     return runAgents(argv.slice(1));

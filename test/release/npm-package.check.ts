@@ -1,5 +1,5 @@
-// release:check — the npm tarball for its two audiences, installed with --offline (its
-// dependencies travel inside it): a global install whose `zot` runs on this Node, and a project
+// release:check — the npm tarball for its two audiences, installed with --offline (it has no
+// dependencies: the CLI and the library are bundles): a global install whose `zot` runs on this Node, and a project
 // that imports the SDK from plain Node ESM, type-checks against its declarations, and is itself
 // an extension the globally installed zot starts.
 import { execFile } from "node:child_process";
@@ -10,10 +10,12 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ZOT_VERSION } from "../../lib/version.ts";
 import { ROOT } from "../e2e/support.ts";
+import { NPM_PACKAGE } from "../../lib/package-name.ts";
+import { npmTarballName } from "../../release/targets.ts";
 import { REAL_RELEASE_DIR } from "./support.ts";
 
 const run = promisify(execFile);
-const tarball = join(REAL_RELEASE_DIR!, `zot-${ZOT_VERSION}.tgz`);
+const tarball = join(REAL_RELEASE_DIR!, npmTarballName(ZOT_VERSION));
 const scratch = mkdtempSync(join(tmpdir(), "zot-npm-check-"));
 const prefix = join(scratch, "global");
 const consumer = join(scratch, "consumer");
@@ -32,7 +34,7 @@ beforeAll(async () => {
 }, 600_000);
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-describe(`zot-${ZOT_VERSION}.tgz`, { timeout: 60_000 }, () => {
+describe(npmTarballName(ZOT_VERSION), { timeout: 60_000 }, () => {
   const zot = join(prefix, "bin", "zot");
 
   it(`installed globally, zot --version runs on Node ${process.versions.node} (20 or newer)`, async () => {
@@ -41,18 +43,18 @@ describe(`zot-${ZOT_VERSION}.tgz`, { timeout: 60_000 }, () => {
     expect(stdout).toMatch(new RegExp(`^${ZOT_VERSION.replaceAll(".", "\\.")}\ncommit: [0-9a-f]{12}\n[^]*target: node\nruntime: node v${process.versions.node}\n$`));
   });
 
-  it("a project imports createExtension from \"zot\" in plain Node ESM and runs as an extension of the global zot", async () => {
+  it(`a project imports createExtension from ${NPM_PACKAGE} in plain Node ESM and runs as an extension of the global zot`, async () => {
     writeFileSync(join(consumer, "extension.json"), JSON.stringify({ name: "consumer", version: "1.0.0", exec: "./main.mjs", language: "javascript" }));
     writeFileSync(join(consumer, "main.mjs"), [
       "#!/usr/bin/env node",
-      'import { createExtension, textResult, ZOT_VERSION } from "zot";',
+      `import { createExtension, textResult, ZOT_VERSION } from ${JSON.stringify(NPM_PACKAGE)};`,
       'const ext = createExtension({ name: "consumer", version: "1.0.0" });',
       'ext.tool("zot_version", { description: "The SDK version.", schema: { type: "object", properties: {} } }, () => textResult(ZOT_VERSION));',
       "await ext.run();",
       "",
     ].join("\n"));
     chmodSync(join(consumer, "main.mjs"), 0o755);
-    writeFileSync(join(consumer, "probe.mjs"), 'import * as zot from "zot";\nconsole.log(JSON.stringify([typeof zot.createExtension, typeof zot.createZot, zot.ZOT_VERSION]));\n');
+    writeFileSync(join(consumer, "probe.mjs"), `import * as zot from ${JSON.stringify(NPM_PACKAGE)};\nconsole.log(JSON.stringify([typeof zot.createExtension, typeof zot.createZot, zot.ZOT_VERSION]));\n`);
     const probe = await run(process.execPath, ["probe.mjs"], { cwd: consumer, env });
     expect(JSON.parse(probe.stdout)).toEqual(["function", "function", ZOT_VERSION]);
 
@@ -72,7 +74,7 @@ describe(`zot-${ZOT_VERSION}.tgz`, { timeout: 60_000 }, () => {
       files: ["check.ts"],
     }));
     writeFileSync(join(consumer, "check.ts"), [
-      'import { createExtension, textResult, ZOT_VERSION, type ToolResult, type Zot } from "zot";',
+      `import { createExtension, textResult, ZOT_VERSION, type ToolResult, type Zot } from ${JSON.stringify(NPM_PACKAGE)};`,
       'const ext = createExtension({ name: "typed", version: "1.0.0" });',
       "const version: string = ZOT_VERSION;",
       'const result: ToolResult = textResult("ok");',

@@ -10,7 +10,7 @@ import { ZOT_VERSION } from "../../lib/version.ts";
 import { writeTarGz } from "../../release/archive.ts";
 import { renderSums } from "../../release/checksums.ts";
 import { readArchive } from "./archive-reader.ts";
-import { archiveName, archiveStem, hostTarget, RELEASE_TARGETS } from "../../release/targets.ts";
+import { archiveName, archiveStem, hostTarget, npmTarballName, RELEASE_TARGETS } from "../../release/targets.ts";
 
 /** The real release folder when running as part of release:check. */
 export const REAL_RELEASE_DIR = process.env.ZOT_RELEASE_DIR;
@@ -82,9 +82,9 @@ export function releaseRuntimes(releaseDir: string, scratch: string) {
   const binDir = join(scratch, "release-binary");
   return [
     {
-      name: `Node bundle from zot-${version}.tgz`,
+      name: `Node bundle from ${npmTarballName(version)}`,
       argv: [process.execPath, join(npmDir, "package", "dist", "zot.mjs")],
-      build: () => extractArchive(join(releaseDir, `zot-${version}.tgz`), npmDir),
+      build: () => extractArchive(join(releaseDir, npmTarballName(version)), npmDir),
     },
     {
       name: `release binary ${archiveName(version, host)}`,

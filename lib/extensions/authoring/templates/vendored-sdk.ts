@@ -24,7 +24,7 @@ export function vendoredSdkSection(importer: string): string {
 into one ES module that imports only \`node:\` built-ins; \`${importer}\` imports it. Vendoring it
 means the extension runs offline, without a zot checkout or \`npm install\`, and keeps working when
 zot is upgraded. It is plain JavaScript, so editors see its exports without type information; the
-typed source is \`mod.ts\` in zot's package (\`createExtension\`, \`display\`, \`prompt\`,
-\`textResult\`, \`errorResult\`, …). To move to a newer SDK, scaffold a throwaway extension with a
+typed API is the npm package \`@zot-cli/zot\` (\`mod.ts\` in zot's repository: \`createExtension\`,
+\`display\`, \`prompt\`, \`textResult\`, \`errorResult\`, …). To move to a newer SDK, scaffold a throwaway extension with a
 newer zot and copy its \`${TS_SDK_FILE}\`.`;
 }
