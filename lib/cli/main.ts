@@ -1,4 +1,4 @@
-// Top-level dispatch. citty cannot mix a positional prompt with subcommands, so `ext`, `mcp`, `agents`, `login`, `logout` and `completion` are routed
+// Top-level dispatch. citty cannot mix a positional prompt with subcommands, so `ext`, `mcp`, `agents`, `login`, `logout`, `upgrade` and `completion` are routed
 // here and the root command stays subcommand-free.
 import { SWARM_CHILD_FLAG } from "../app/swarm/child-spec.ts";
 import { isVersionRequest, versionText } from "./version-text.ts";
