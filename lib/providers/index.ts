@@ -57,17 +57,23 @@ export class ProviderConfigError extends Error {
   }
 }
 
+/** The base URL `provider` is reached at; throws `ProviderConfigError` for an unknown provider or a malformed URL. */
+export function checkedEndpoint(provider: string, baseUrl: string | undefined): string {
+  if (!isProviderName(provider)) {
+    throw new ProviderConfigError(`unknown provider "${String(provider)}" (expected one of: ${PROVIDER_NAMES.join(", ")})`);
+  }
+  const url = baseUrl?.trim() || DEFAULT_BASE_URLS[provider];
+  if (!URL.canParse(url)) throw new ProviderConfigError(`invalid base URL "${url}"`);
+  return url;
+}
+
 /**
  * A provider ready to stream. Throws `ProviderConfigError` for an unknown provider, a malformed
  * base URL, or a missing API key for a server that is not on this machine.
  */
 export function createProvider(options: CreateProviderOptions): Provider {
   const { provider } = options;
-  if (!isProviderName(provider)) {
-    throw new ProviderConfigError(`unknown provider "${String(provider)}" (expected one of: ${PROVIDER_NAMES.join(", ")})`);
-  }
-  const baseUrl = options.baseUrl?.trim() || DEFAULT_BASE_URLS[provider];
-  if (!URL.canParse(baseUrl)) throw new ProviderConfigError(`invalid base URL "${baseUrl}"`);
+  const baseUrl = checkedEndpoint(provider, options.baseUrl);
   const apiKey = options.apiKey?.trim() || undefined;
   if (!apiKey && needsApiKey(provider) && !isLoopbackUrl(baseUrl)) throw new ProviderConfigError(missingKeyMessage(provider, baseUrl, options.authFile));
   const settings = { apiKey, baseUrl, retry: options.retry, warn: options.warn };

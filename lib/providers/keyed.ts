@@ -3,8 +3,7 @@
 // as a failed response that says how to log in (failure as data, never an exception), and a key
 // saved by `zot login` or /login, or removed by logout, counts from the next request on.
 import { isLoopbackUrl } from "./credentials.ts";
-import { createProvider, DEFAULT_BASE_URLS, isProviderName, missingKeyMessage, needsApiKey, PROVIDER_NAMES, ProviderConfigError,
-  type CreateProviderOptions } from "./index.ts";
+import { checkedEndpoint, createProvider, missingKeyMessage, needsApiKey, type CreateProviderOptions } from "./index.ts";
 import type { ModelStreamEvent, Provider, StreamRequest } from "./types.ts";
 
 export interface KeyedProviderOptions extends Omit<CreateProviderOptions, "apiKey"> {
@@ -23,11 +22,7 @@ export interface KeyedProvider extends Provider {
  */
 export function keyedProvider(options: KeyedProviderOptions): KeyedProvider {
   const { provider } = options;
-  if (!isProviderName(provider)) {
-    throw new ProviderConfigError(`unknown provider "${String(provider)}" (expected one of: ${PROVIDER_NAMES.join(", ")})`);
-  }
-  const baseUrl = options.baseUrl?.trim() || DEFAULT_BASE_URLS[provider];
-  if (!URL.canParse(baseUrl)) throw new ProviderConfigError(`invalid base URL "${baseUrl}"`);
+  const baseUrl = checkedEndpoint(provider, options.baseUrl);
   const keyless = isLoopbackUrl(baseUrl) || !needsApiKey(provider);
   let current: { key: string | undefined; provider: Provider } | undefined;
   const providerFor = (key: string | undefined, warm = false): Provider => {

@@ -56,7 +56,8 @@ export async function makeWorld(script: Turn[] = [], wire: "anthropic" | "openai
     start,
     async close() {
       await server.close();
-      rmSync(root, { recursive: true, force: true });
+      // A process just stopped may still be writing its last files there: retry the removal briefly.
+      rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
     },
     run(args, options = {}) {
       const child = start(args, options);

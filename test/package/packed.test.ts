@@ -2,7 +2,7 @@
 // --offline and an empty npm cache (so it can need no other package), then used from Node, Bun
 // and Deno. The suite's global setup builds what the package ships (`build.ts --node-only
 // --package`), so this packs with --ignore-scripts rather than rebuilding dist/ under other tests.
-import { execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { tmpdir } from "node:os";
@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NPM_PACKAGE } from "../../lib/package-name.ts";
 import { ZOT_VERSION } from "../../lib/version.ts";
 import { ROOT } from "../e2e/support.ts";
+import { runClosed } from "../support/run-closed.ts";
 
 const run = promisify(execFile);
 const scratch = mkdtempSync(join(tmpdir(), "zot-packed-test-"));
@@ -25,18 +26,6 @@ const env = {
 };
 const MAX_PACKED_BYTES = 3 * 2 ** 20;
 
-/** Runs to completion with stdin closed (print mode would otherwise wait for piped input). */
-function runClosed(exe: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(exe, args, { ...options, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-  child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-  return new Promise((done, fail) => {
-    child.on("error", fail);
-    child.on("close", (code) => done({ code, stdout, stderr }));
-  });
-}
 
 interface PackReport {
   name: string; filename: string; size: number; unpackedSize: number; entryCount: number;

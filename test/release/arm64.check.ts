@@ -1,13 +1,14 @@
 // release:check — the linux-arm64 binary, run under qemu user-mode emulation: --version, an sh
 // extension through `zot ext doctor`, and a json-mode run against the scripted model server.
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ZOT_VERSION } from "../../lib/version.ts";
 import { archiveName, archiveStem, RELEASE_TARGETS } from "../../release/targets.ts";
-import { jsonLines, makeWorld, ROOT, type World, type ZotRun } from "../e2e/support.ts";
+import { jsonLines, makeWorld, ROOT, type World } from "../e2e/support.ts";
+import { runClosed, type ClosedRun } from "../support/run-closed.ts";
 import { extractArchive, REAL_RELEASE_DIR } from "./support.ts";
 
 const ARM64_ROOT = "/usr/aarch64-linux-gnu";
@@ -38,16 +39,8 @@ afterEach(async () => {
 });
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-function runEmulated(args: string[], env: Record<string, string>, cwd: string): Promise<ZotRun> {
-  const child = spawn(qemu(), ["-L", ARM64_ROOT, binary, ...args], { cwd, env: { ...env, NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-  child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-  return new Promise((done, fail) => {
-    child.on("error", fail);
-    child.on("close", (code, signal) => done({ code, signal, stdout, stderr }));
-  });
+function runEmulated(args: string[], env: Record<string, string>, cwd: string): Promise<ClosedRun> {
+  return runClosed(qemu(), ["-L", ARM64_ROOT, binary, ...args], { cwd, env: { ...env, NO_COLOR: "1" } });
 }
 
 describe(`${archiveName(ZOT_VERSION, target)} under qemu-aarch64`, { timeout: 120_000 }, () => {

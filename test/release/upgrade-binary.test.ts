@@ -1,7 +1,7 @@
 // `zot upgrade` run by the compiled binary itself (compiled as build.ts does, about 3 s), against
 // a loopback release laid out like GitHub Releases whose archives hold a small script named
 // `zot`: the binary replaces itself with it, and refuses a tampered archive.
-import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { copyFileSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,6 +10,7 @@ import { ZOT_VERSION } from "../../lib/version.ts";
 import { COMPILE_FLAGS } from "../../release/compile-flags.ts";
 import { archiveName, hostTarget } from "../../release/targets.ts";
 import { ROOT } from "../e2e/support.ts";
+import { runClosed, type ClosedRun } from "../support/run-closed.ts";
 import { makeStubRelease, serveRelease, type ReleaseServer } from "./support.ts";
 
 const NEW = "9.9.9";
@@ -52,17 +53,8 @@ function installedCopy(): { dir: string; zot: string } {
   return { dir, zot };
 }
 
-function run(zot: string, args: string[], base: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(zot, args, { env: { PATH: process.env.PATH ?? "", HOME: work, ZOT_HOME: join(work, "home"), ZOT_INSTALL_BASE: base },
-    stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-  child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-  return new Promise((done, fail) => {
-    child.on("error", fail);
-    child.on("close", (code) => done({ code, stdout, stderr }));
-  });
+function run(zot: string, args: string[], base: string): Promise<ClosedRun> {
+  return runClosed(zot, args, { env: { PATH: process.env.PATH ?? "", HOME: work, ZOT_HOME: join(work, "home"), ZOT_INSTALL_BASE: base } });
 }
 
 const versionOf = (zot: string) => execFileSync(zot, ["--version"], { encoding: "utf8" }).trim();
