@@ -64,6 +64,8 @@ describe("interactive REPL in a terminal", () => {
     const pane = await Pane.start(world, ["--session", path]);
     const text = (await pane.until("marked interrupted")).replace(/\n/g, " ");
     for (const note of REPAIR_NOTES) expect(text).toMatch(new RegExp(`zot: ${note.source.replaceAll("\\S+", "[^ ]+")}`));
+    // The notes come while it loads; keys count once the REPL is up and has shown the conversation.
+    await pane.until("Resumed conversation damaged");
     await pane.keys("C-d");
     expect(await pane.exitCode()).toBe(0);
   });
