@@ -23,6 +23,8 @@ export interface RunConfig {
   /** Read AGENTS.md/CLAUDE.md files into the system prompt. */
   contextFiles: boolean;
   reasoning?: ReasoningEffort;
+  /** The REPL's colour theme; absent: ZOT_THEME, then config.json's `theme`, then the terminal's background. */
+  theme?: string;
   /** Which conversation: new, continue, resume, a file, or none (in memory only). */
   session: SessionSelection;
   /** Built-in tool selection; absent: all of them, `[]`: none. */

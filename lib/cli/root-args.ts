@@ -22,6 +22,7 @@ export const ROOT_ARGS = {
   "system-prompt": { type: "string", valueHint: "TEXT", description: "replace the system prompt" },
   "append-system-prompt": { type: "string", valueHint: "TEXT", description: "extend the system prompt (repeatable)" },
   reasoning: { type: "string", valueHint: REASONING_LEVELS.join("|"), description: "reasoning effort where supported" },
+  theme: { type: "string", valueHint: "NAME", description: "the REPL's colours: dark, light (else ZOT_THEME, then the last /theme)" },
   continue: { type: "boolean", alias: "c", description: "continue the latest session in this directory" },
   resume: { type: "string", alias: "r", valueHint: "ID", description: "resume a session (the latest without ID)" },
   session: { type: "string", valueHint: "PATH", description: "use this session file" },
@@ -57,6 +58,7 @@ export interface RootOptions {
   systemPrompt?: string;
   appendSystemPrompt: string[];
   reasoning?: "low" | "medium" | "high";
+  theme?: string;
   continue: boolean;
   /** `true` for -r without an id. */
   resume?: string | true;
@@ -103,6 +105,7 @@ export function toRunConfig(options: RootOptions): RunConfig {
     appendSystemPrompt: options.appendSystemPrompt,
     contextFiles: !options.noContextFiles,
     reasoning: options.reasoning,
+    ...(options.theme !== undefined ? { theme: options.theme } : {}),
     session: sessionSelection(options),
     tools: options.tools,
     maxSteps: options.maxSteps,
@@ -221,6 +224,7 @@ export function parseRootArgs(argv: string[]): RootOptions {
     systemPrompt: str("system-prompt"),
     appendSystemPrompt: repeated["append-system-prompt"]!,
     reasoning: reasoning as RootOptions["reasoning"],
+    theme: str("theme"),
     continue: bool("continue"),
     resume,
     session: str("session"),

@@ -9,7 +9,11 @@ import { runPrint } from "./print.ts";
 import { Repl } from "./repl/controller.ts";
 import { normalizeKey, type RawKey } from "./repl/keys.ts";
 import { PasteCollector } from "./repl/paste.ts";
+import { readConfig } from "../config.ts";
+import { zotPaths } from "../paths.ts";
+import { colourDepth } from "./repl/palette.ts";
 import { colorEnabled, makeStyle } from "./repl/style.ts";
+import { startTheme } from "./repl/themes.ts";
 import { TrustQuestion } from "./repl/trust-question.ts";
 
 /** Terminal modes: bracketed paste on (pastes arrive wrapped in ESC[200~ … ESC[201~) and off. */
@@ -24,7 +28,11 @@ export async function runInteractive(config: RunConfig, prompt: string | undefin
   if (!stdin.isTTY) return runPrint(config, prompt, env);
 
   const color = colorEnabled(env, Boolean(stdout.isTTY));
-  const style = makeStyle(color);
+  const configPath = zotPaths(env).config;
+  const saved = await readConfig(configPath); // a broken file is reported once the runtime reads it
+  const { theme, warning: themeWarning } = startTheme(config.theme ?? (env.ZOT_THEME || undefined)
+    ?? (typeof saved.theme === "string" ? saved.theme : undefined), env);
+  const style = makeStyle(color, { theme, depth: colourDepth(env) });
   // The markdown renderer (marked, highlight.js) loads only here, while extensions start.
   const markdown = import("./repl/markdown-setup.ts").then((m) => m.createMarkdownStream({ style, color, env }))
     .catch(() => undefined); // without it, answers stream as plain text
@@ -43,6 +51,7 @@ export async function runInteractive(config: RunConfig, prompt: string | undefin
       rows: () => stdout.rows || 24,
     },
   });
+  if (themeWarning) repl.warn(themeWarning);
 
   // Keys are read from the start so Ctrl+C works while extensions are still starting.
   emitKeypressEvents(stdin, { escapeCodeTimeout: ESCAPE_TIMEOUT_MS } as unknown as Parameters<typeof emitKeypressEvents>[1]);

@@ -19,6 +19,7 @@ import { buildFrame, oneLine, PROMPT } from "./live-frame.ts";
 import { pickerFor, type OpenPicker } from "./pickers.ts";
 import { recapLines } from "./recap.ts";
 import { ReloadStatus } from "./reload-status.ts";
+import { switchTheme, themePicker } from "./theme-command.ts";
 import { WorkingLine } from "./working-line.ts";
 import { LiveScreen, type TerminalOut } from "./screen.ts";
 import type { Style } from "./style.ts";
@@ -272,7 +273,8 @@ export class Repl {
     const name = parsed?.name.toLowerCase();
     if (name === "login") return this.startLogin(line, parsed?.args ?? "");
     this.view.commitAside([`${this.o.style.bold(PROMPT)}${oneLine(line)}`]);
-    const picker = parsed?.args === "" ? pickerFor(name, this.rt) : undefined;
+    if (name === "theme" && parsed?.args) return this.switchTheme(parsed.args);
+    const picker = parsed?.args !== "" ? undefined : name === "theme" ? themePicker(this.o.style) : pickerFor(name, this.rt);
     if (picker) {
       this.picker = picker;
       return this.render();
@@ -295,6 +297,12 @@ export class Repl {
     if (name === "resume" && parsed?.args !== "" && outcome.result.kind === "output") this.showRecap();
     if (name === "cd" && outcome.result.kind === "failed") this.view.loadErrors = earlierLoadErrors;
     this.showSlash(outcome);
+  }
+
+  private async switchTheme(name: string): Promise<void> {
+    const { ok, text } = await switchTheme(name, this.o.style, this.rt!.paths.config);
+    this.view.commitAside([ok ? this.o.style.paint("success", text) : this.o.style.red(`zot: ${text}`)]);
+    this.render();
   }
 
   /** The open conversation's last turns, as it is resumed. */

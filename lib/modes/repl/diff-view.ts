@@ -45,10 +45,10 @@ export function renderDiff(diff: string, style: Style, columns: number, maxRows 
   const width = Math.max(20, columns - 1);
   const shown = rows.length > maxRows ? rows.slice(0, maxRows) : rows;
   const out = shown.map((row) => {
-    if (row.kind === "gap") return style.dim(`  ${" ".repeat(digits)} ⋯`);
+    if (row.kind === "gap") return style.paint("diff_context", `  ${" ".repeat(digits)} ⋯`);
     const mark = row.kind === "add" ? "+" : row.kind === "remove" ? "-" : " ";
     const text = truncate(`  ${String(row.number).padStart(digits)} ${mark} ${sanitize(row.text)}`, width);
-    return row.kind === "add" ? style.green(text) : row.kind === "remove" ? style.red(text) : style.dim(text);
+    return style.paint(row.kind === "add" ? "diff_added" : row.kind === "remove" ? "diff_removed" : "diff_context", text);
   });
   const hidden = rows.length - shown.length;
   if (hidden > 0) out.push(style.dim(`  … ${hidden} more line${hidden === 1 ? "" : "s"}`));

@@ -1,5 +1,6 @@
 // Syntax highlighting of code fences: highlight.js (core plus a handful of common languages,
-// registered here) produces class-tagged HTML, which is mapped to ANSI colours.
+// registered here) produces class-tagged HTML; each class maps to a palette slot, drawn in the
+// theme's colour.
 import hljs from "highlight.js/lib/core";
 import bash from "highlight.js/lib/languages/bash";
 import c from "highlight.js/lib/languages/c";
@@ -17,6 +18,8 @@ import sql from "highlight.js/lib/languages/sql";
 import typescript from "highlight.js/lib/languages/typescript";
 import xml from "highlight.js/lib/languages/xml";
 import yaml from "highlight.js/lib/languages/yaml";
+import type { Slot } from "./palette.ts";
+import type { Style } from "./style.ts";
 
 const LANGUAGES = { bash, c, cpp, css, diff, go, java, javascript, json, python, ruby, rust, sql, typescript, xml, yaml };
 for (const [name, language] of Object.entries(LANGUAGES)) hljs.registerLanguage(name, language);
@@ -28,14 +31,16 @@ hljs.registerAliases(["py"], { languageName: "python" });
 hljs.registerAliases(["html", "svg"], { languageName: "xml" });
 hljs.registerAliases(["yml"], { languageName: "yaml" });
 
-/** SGR codes per highlight.js scope (its first class name, without `hljs-`). */
-const COLOURS: Record<string, string> = {
-  keyword: "35", built_in: "36", type: "36", literal: "33", number: "33", string: "32",
-  regexp: "31", symbol: "33", comment: "2", doctag: "2", meta: "2", title: "34",
-  "title.function": "34", "title.class": "36", function: "34", params: "39", attr: "36",
-  attribute: "36", variable: "31", "variable.language": "35", property: "36", tag: "34", name: "34",
-  "selector-tag": "35", "selector-class": "33", "selector-id": "33", addition: "32", deletion: "31",
-  section: "1", subst: "39", "template-variable": "31", operator: "39", punctuation: "39",
+/** The palette slot per highlight.js scope (its class names, without `hljs-`); unlisted ones stay plain. */
+const SLOT_OF: Record<string, Slot> = {
+  keyword: "syntax_keyword", "variable.language": "syntax_keyword", "selector-tag": "syntax_keyword",
+  built_in: "syntax_type", type: "syntax_type", "title.class": "syntax_type", attr: "syntax_type", attribute: "syntax_type", property: "syntax_type",
+  literal: "syntax_number", number: "syntax_number", symbol: "syntax_number", "selector-class": "syntax_number", "selector-id": "syntax_number",
+  string: "syntax_string", addition: "syntax_string",
+  regexp: "syntax_variable", variable: "syntax_variable", "template-variable": "syntax_variable", deletion: "syntax_variable",
+  comment: "syntax_comment", doctag: "syntax_comment", meta: "syntax_comment",
+  title: "syntax_function", "title.function": "syntax_function", function: "syntax_function", tag: "syntax_function", name: "syntax_function",
+  section: "heading",
 };
 
 const ENTITIES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#x27;": "'", "&#39;": "'" };
@@ -44,18 +49,26 @@ export function knownLanguage(lang: string): boolean {
   return lang !== "" && hljs.getLanguage(lang) !== undefined;
 }
 
-/** `code` with ANSI colours for `lang`, one string per line; plain lines for an unknown language. */
-export function highlightLines(code: string, lang: string, color: boolean): string[] {
-  if (!color || !knownLanguage(lang)) return code.split("\n");
+/** `code` coloured for `lang` by `style`, one string per line; plain lines without a style or for an unknown language. */
+export function highlightLines(code: string, lang: string, style: Style | undefined): string[] {
+  if (!style || !knownLanguage(lang)) return code.split("\n");
   const html = hljs.highlight(code, { language: lang, ignoreIllegals: true }).value;
-  return htmlToAnsi(html).split("\n");
+  return htmlToAnsi(html, style).split("\n");
+}
+
+/** The SGR parameters of a scope's slot in the style's theme ("" for none). */
+function codeOf(scope: string[], style: Style): string {
+  const slot = SLOT_OF[scope.join(".")] ?? SLOT_OF[scope[0]!];
+  if (!slot) return "";
+  // The style wraps text in the slot's codes: take the opening ones.
+  return /^\x1b\[([\d;]+)m/.exec(style.paint(slot, "x"))?.[1] ?? "";
 }
 
 /**
  * Turns highlight.js's `<span class="hljs-…">` markup into SGR codes. Open styles are closed at
  * each line end and reopened on the next line, so every line stands alone.
  */
-function htmlToAnsi(html: string): string {
+function htmlToAnsi(html: string, style: Style): string {
   const stack: string[] = [];
   let out = "";
   const open = () => stack.filter((c) => c !== "").map((c) => `\x1b[${c}m`).join("");
@@ -63,8 +76,7 @@ function htmlToAnsi(html: string): string {
     if (part === "") continue;
     if (part.startsWith("<span")) {
       const scope = /class="([^"]*)"/.exec(part)![1]!.split(" ").map((c) => c.replace(/^hljs-/, "").replace(/_$/, ""));
-      const key = scope.join(".");
-      const code = COLOURS[key] ?? COLOURS[scope[0]!] ?? "";
+      const code = codeOf(scope, style);
       stack.push(code);
       if (code !== "") out += `\x1b[${code}m`;
     } else if (part === "</span>") {

@@ -43,7 +43,7 @@ export function buildFrame(state: LiveState): LiveFrame {
   if (state.picker) bottom.push(...state.picker);
   for (const hint of state.hints) bottom.push(s.dim(truncate(hint, width)));
   const focused = view.focusedPanel;
-  if (state.running && !state.confirm) bottom.push(s.dim(truncate(state.working ?? "working…", width)));
+  if (state.running && !state.confirm) bottom.push(s.paint("status", truncate(state.working ?? "working…", width)));
   let cursor = { line: 0, column: 0 };
   const promptLines: string[] = [];
   if (state.input) {

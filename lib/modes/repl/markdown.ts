@@ -36,7 +36,7 @@ export class MarkdownRenderer {
       case "heading": {
         const h = token as Tokens.Heading;
         const text = this.inline(h.tokens);
-        const styled = h.depth <= 2 ? s.bold(s.cyan(text)) : s.bold(text);
+        const styled = h.depth <= 2 ? s.bold(s.paint("heading", text)) : s.bold(text);
         return this.wrap(styled, w);
       }
       case "paragraph":
@@ -48,7 +48,7 @@ export class MarkdownRenderer {
       case "code":
         return this.code(token as Tokens.Code);
       case "blockquote": {
-        const bar = s.dim("│ ");
+        const bar = s.paint("quote", "│ ");
         return this.blocks((token as Tokens.Blockquote).tokens, w - 2).map((row) => `${bar}${s.italic(row)}`);
       }
       case "list":
@@ -99,7 +99,7 @@ export class MarkdownRenderer {
           out += this.o.color ? `\x1b[9m${this.inline(t.tokens)}\x1b[29m` : this.inline(t.tokens);
           break;
         case "codespan":
-          out += s.cyan(decodeEntities(sanitize(t.text)));
+          out += s.paint("code", decodeEntities(sanitize(t.text)));
           break;
         case "br":
           out += "\n";
@@ -139,7 +139,7 @@ export class MarkdownRenderer {
   private code(code: Tokens.Code): string[] {
     const s = this.o.style;
     const lang = (code.lang ?? "").trim().split(/\s+/)[0]!.toLowerCase();
-    const lines = highlightLines(sanitize(code.text.replace(/\t/g, "  ")), lang, this.o.color);
+    const lines = highlightLines(sanitize(code.text.replace(/\t/g, "  ")), lang, this.o.color ? this.o.style : undefined);
     const bar = s.dim("│ ");
     return [s.dim(`╭ ${lang || "code"}`), ...lines.map((line) => `${bar}${line}`), s.dim("╰")];
   }

@@ -22,13 +22,13 @@ export function renderPanel(panel: PanelModel, style: Style, columns: number, ma
   const room = Math.max(1, maxRows - chrome);
   if (body.length > room) body = [...body.slice(0, room - 1), `… ${body.length - room + 1} more lines`];
   const width = Math.min(inner, Math.max(displayWidth(title), footer !== undefined ? displayWidth(footer) : 0, ...body.map(displayWidth), 10));
-  const frame = focused ? (s: string) => style.cyan(s) : (s: string) => style.dim(s);
+  const frame = focused ? (s: string) => style.paint("panel_border", s) : (s: string) => style.dim(s);
   const rule = "─".repeat(width + 2);
   const row = (text: string, styled: (s: string) => string = (s) => s) =>
     `${frame("│")} ${styled(text)}${" ".repeat(Math.max(0, width - displayWidth(text)))} ${frame("│")}`;
   return [
     frame(`┌${rule}┐`),
-    row(title, style.bold),
+    row(title, (t) => style.bold(style.paint("panel_title", t))),
     frame(`├${rule}┤`),
     ...body.map((l) => row(l)),
     ...(footer !== undefined ? [frame(`├${rule}┤`), row(footer, style.dim)] : []),

@@ -65,7 +65,7 @@ export class Picker {
     window.forEach((item, i) => {
       const selected = start + i === this.index;
       const text = truncate(`${selected ? "›" : " "} ${sanitize(item.label)}${item.detail ? `  ${sanitize(item.detail)}` : ""}`, width);
-      out.push(selected ? style.cyan(style.bold(text)) : item.muted ? style.dim(text) : text);
+      out.push(selected ? style.paint("selection", style.bold(text)) : item.muted ? style.dim(text) : text);
     });
     const more = visible.length - window.length;
     out.push(style.dim(truncate(`↑/↓ move · Enter choose · Esc cancel · type to filter${more > 0 ? ` · ${more} more` : ""}`, width)));

@@ -1,6 +1,12 @@
 // Colours for the REPL, off when NO_COLOR is set (unless FORCE_COLOR) or stdout is not a TTY.
+// Every colour comes from the palette's slots, drawn from the current theme at the terminal's
+// depth; the theme can change while zot runs (/theme).
+import { sgrOf, type Depth, type Slot } from "./palette.ts";
+import { BUILTIN_THEMES, type Theme } from "./themes.ts";
 
 export interface Style {
+  /** Text in a palette slot's colour. */
+  paint(slot: Slot, text: string): string;
   dim(text: string): string;
   bold(text: string): string;
   italic(text: string): string;
@@ -9,6 +15,8 @@ export interface Style {
   yellow(text: string): string;
   cyan(text: string): string;
   level(level: string, text: string): string;
+  readonly theme: Theme;
+  setTheme(theme: Theme): void;
 }
 
 export function colorEnabled(env: Record<string, string | undefined>, isTTY: boolean): boolean {
@@ -17,27 +25,41 @@ export function colorEnabled(env: Record<string, string | undefined>, isTTY: boo
   return isTTY;
 }
 
-export function makeStyle(enabled: boolean): Style {
-  const wrap = (open: number, close: number) => (text: string) => (enabled ? `\x1b[${open}m${text}\x1b[${close}m` : text);
+export function makeStyle(enabled: boolean, options: { theme?: Theme; depth?: Depth } = {}): Style {
+  let theme = options.theme ?? BUILTIN_THEMES[0]!;
+  const depth = options.depth ?? "16";
+  const wrap = (open: string, close: string, text: string) => (enabled ? `\x1b[${open}m${text}\x1b[${close}m` : text);
+  const paint = (slot: Slot, text: string) => {
+    const sgr = sgrOf(theme.colours[slot], depth);
+    return sgr ? wrap(sgr.open, sgr.close, text) : text;
+  };
   const style: Style = {
-    dim: wrap(2, 22),
-    bold: wrap(1, 22),
-    italic: wrap(3, 23),
-    red: wrap(31, 39),
-    green: wrap(32, 39),
-    yellow: wrap(33, 39),
-    cyan: wrap(36, 39),
+    paint,
+    // The names the render code used before the palette: each is a slot.
+    dim: (text) => paint("muted", text),
+    bold: (text) => wrap("1", "22", text),
+    italic: (text) => wrap("3", "23", text),
+    red: (text) => paint("error", text),
+    green: (text) => paint("success", text),
+    yellow: (text) => paint("warning", text),
+    cyan: (text) => paint("accent", text),
     level(level, text) {
       switch (level) {
         case "error":
-          return style.red(text);
+          return paint("error", text);
         case "warn":
-          return style.yellow(text);
+          return paint("warning", text);
         case "success":
-          return style.green(text);
+          return paint("success", text);
         default:
-          return style.cyan(text);
+          return paint("accent", text);
       }
+    },
+    get theme() {
+      return theme;
+    },
+    setTheme(next) {
+      theme = next;
     },
   };
   return style;

@@ -1,0 +1,70 @@
+// Themes in the REPL: the real bundle in tmux with colour on and a truecolor terminal; a heading
+// takes the theme's colour, /theme switches at once and is kept for the next start.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { killPanes, Pane } from "./pane.ts";
+import { makeWorld, type World } from "./support.ts";
+
+let world: World | undefined;
+afterEach(async () => {
+  killPanes();
+  await world?.close();
+  world = undefined;
+});
+
+const COLOUR = { NO_COLOR: "", COLORTERM: "truecolor" };
+
+describe("themes in the REPL", () => {
+  it("a heading is drawn in the theme's colour; /theme light switches at once, is saved, and the next start keeps it", async () => {
+    world = await makeWorld([{ text: "# First\n\nbody\n" }, { text: "# Second\n\nbody\n" }, { text: "# Third\n\nbody\n" }]);
+    const pane = await Pane.start(world, ["--no-session"], COLOUR);
+    await pane.until("/help for commands");
+    await pane.type("one");
+    await pane.keys("Enter");
+    await pane.until("First");
+    expect(await pane.text(true)).toMatch(/\x1b\[1m\x1b\[36mFirst/); // dark: the ANSI cyan it always was
+    await pane.type("/theme light");
+    await pane.keys("Enter");
+    await pane.until("Theme light; zot starts with it from now on.");
+    await pane.type("two");
+    await pane.keys("Enter");
+    await pane.until("Second");
+    expect(await pane.text(true)).toMatch(/\x1b\[38;2;0;95;135mSecond/);
+    expect(JSON.parse(readFileSync(join(world.home, "config.json"), "utf8"))).toMatchObject({ theme: "light" });
+    await pane.keys("C-d");
+    expect(await pane.exitCode()).toBe(0);
+
+    const again = await Pane.start(world, ["--no-session"], COLOUR);
+    await again.until("/help for commands");
+    await again.type("three");
+    await again.keys("Enter");
+    await again.until("Third");
+    expect(await again.text(true)).toMatch(/\x1b\[38;2;0;95;135mThird/);
+  });
+
+  it("/theme without a name picks from the themes; an unknown name is refused", async () => {
+    world = await makeWorld();
+    const pane = await Pane.start(world, ["--no-session", "--theme", "light"], COLOUR);
+    await pane.until("/help for commands");
+    await pane.type("/theme");
+    await pane.keys("Enter");
+    const listed = await pane.until("Theme");
+    expect(listed).toMatch(/› light {2}current/);
+    await pane.keys("Up", "Enter");
+    await pane.until("Theme dark; zot starts with it from now on.");
+    await pane.type("/theme solar");
+    await pane.keys("Enter");
+    await pane.until('zot: no theme "solar" (themes: dark, light)');
+  });
+
+  it("with NO_COLOR the REPL writes no colour, whatever the theme", async () => {
+    world = await makeWorld([{ text: "# Plain\n\nbody\n" }]);
+    const pane = await Pane.start(world, ["--no-session", "--theme", "light"], { NO_COLOR: "1", COLORTERM: "truecolor" });
+    await pane.until("/help for commands");
+    await pane.type("go");
+    await pane.keys("Enter");
+    await pane.until("Plain");
+    expect(await pane.text(true)).not.toMatch(/\x1b\[[\d;]*m/);
+  });
+});
