@@ -1,5 +1,4 @@
 // extension.json: validated with valibot; unknown fields are kept (extensions may carry their own).
-import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import * as v from "valibot";
@@ -7,6 +6,7 @@ import { describeIssues, issuePath } from "../protocol/issues.ts";
 import { extensionNameProblem } from "./names.ts";
 import { McpServerSchema } from "./mcp/manifest-mcp.ts";
 import { OnFailureSchema, PermissionsSchema } from "./permissions/manifest-permissions.ts";
+import { themeFiles } from "../theme/theme-file.ts";
 
 export const MANIFEST_FILE = "extension.json";
 
@@ -48,7 +48,7 @@ export interface LoadedManifest {
   enabled: boolean;
 }
 
-/** Validates a parsed manifest; `hasTheme` says whether theme.json or themes/theme.json exists. */
+/** Validates a parsed manifest; `hasTheme` says whether theme.json or themes/*.json exists. */
 export function checkManifest(dir: string, data: unknown, hasTheme: boolean): LoadedManifest {
   // valibot takes an array for an object (and reports its missing name); say what is wrong.
   if (Array.isArray(data)) throw new ManifestError(dir, "extension.json must hold a JSON object, not an array");
@@ -81,6 +81,6 @@ export async function loadManifest(dir: string): Promise<LoadedManifest> {
   } catch (err) {
     throw new ManifestError(dir, `invalid JSON: ${(err as Error).message}`);
   }
-  const hasTheme = existsSync(join(dir, "theme.json")) || existsSync(join(dir, "themes", "theme.json"));
+  const hasTheme = themeFiles(dir).length > 0;
   return checkManifest(dir, data, hasTheme);
 }

@@ -11,9 +11,10 @@ import { normalizeKey, type RawKey } from "./repl/keys.ts";
 import { PasteCollector } from "./repl/paste.ts";
 import { readConfig } from "../config.ts";
 import { zotPaths } from "../paths.ts";
-import { colourDepth } from "./repl/palette.ts";
+import { colourDepth } from "../theme/palette.ts";
 import { colorEnabled, makeStyle } from "./repl/style.ts";
-import { startTheme } from "./repl/themes.ts";
+import { startTheme } from "../theme/themes.ts";
+import { availableThemes } from "./repl/theme-command.ts";
 import { TrustQuestion } from "./repl/trust-question.ts";
 
 /** Terminal modes: bracketed paste on (pastes arrive wrapped in ESC[200~ … ESC[201~) and off. */
@@ -30,9 +31,9 @@ export async function runInteractive(config: RunConfig, prompt: string | undefin
   const color = colorEnabled(env, Boolean(stdout.isTTY));
   const configPath = zotPaths(env).config;
   const saved = await readConfig(configPath); // a broken file is reported once the runtime reads it
-  const { theme, warning: themeWarning } = startTheme(config.theme ?? (env.ZOT_THEME || undefined)
-    ?? (typeof saved.theme === "string" ? saved.theme : undefined), env);
-  const style = makeStyle(color, { theme, depth: colourDepth(env) });
+  const chosenTheme = config.theme ?? (env.ZOT_THEME || undefined) ?? (typeof saved.theme === "string" ? saved.theme : undefined);
+  // A built-in one until the theme bundles are known (they load with the extensions).
+  const style = makeStyle(color, { theme: startTheme(chosenTheme, env).theme, depth: colourDepth(env) });
   // The markdown renderer (marked, highlight.js) loads only here, while extensions start.
   const markdown = import("./repl/markdown-setup.ts").then((m) => m.createMarkdownStream({ style, color, env }))
     .catch(() => undefined); // without it, answers stream as plain text
@@ -51,7 +52,6 @@ export async function runInteractive(config: RunConfig, prompt: string | undefin
       rows: () => stdout.rows || 24,
     },
   });
-  if (themeWarning) repl.warn(themeWarning);
 
   // Keys are read from the start so Ctrl+C works while extensions are still starting.
   emitKeypressEvents(stdin, { escapeCodeTimeout: ESCAPE_TIMEOUT_MS } as unknown as Parameters<typeof emitKeypressEvents>[1]);
@@ -109,6 +109,12 @@ export async function runInteractive(config: RunConfig, prompt: string | undefin
       return EXIT_FAILURE;
     }
     starting = false;
+    const { themes, problems } = availableThemes(rt.host.reports());
+    for (const problem of problems) repl.warn(problem);
+    repl.themes = themes;
+    const started = startTheme(chosenTheme, env, themes);
+    style.setTheme(started.theme);
+    if (started.warning) repl.warn(started.warning);
     const stream = await markdown;
     if (stream) repl.view.useMarkdown(stream);
     if (interrupted) {

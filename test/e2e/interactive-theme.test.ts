@@ -1,6 +1,6 @@
 // Themes in the REPL: the real bundle in tmux with colour on and a truecolor terminal; a heading
 // takes the theme's colour, /theme switches at once and is kept for the next start.
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { killPanes, Pane } from "./pane.ts";
@@ -66,5 +66,39 @@ describe("themes in the REPL", () => {
     await pane.keys("Enter");
     await pane.until("Plain");
     expect(await pane.text(true)).not.toMatch(/\x1b\[[\d;]*m/);
+  });
+
+  it("an installed theme bundle (extension.json and theme.json, no exec) colours the heading, spawns nothing, and is listed with its theme", async () => {
+    world = await makeWorld([{ text: "# Title\n\nbody\n" }, { text: "# Again\n\nbody\n" }]);
+    const source = join(world.cwd, "..", "green-theme");
+    mkdirSync(source, { recursive: true });
+    writeFileSync(join(source, "extension.json"), JSON.stringify({ name: "green-theme", version: "1.0.0" }));
+    writeFileSync(join(source, "theme.json"), JSON.stringify({ name: "green", colors: { heading: "#00ff00" } }));
+    const installed = await world.run(["ext", "install", "--yes", source]);
+    expect(installed.code, installed.stderr).toBe(0);
+    expect((await world.run(["ext", "list"])).stdout).toMatch(/green-theme .*themes: green/);
+    const doctor = await world.run(["ext", "doctor"]);
+    expect(doctor.stdout).toContain("theme bundle (not spawned): green");
+
+    const truecolor = await Pane.start(world, ["--no-session", "--theme", "green"], COLOUR);
+    await truecolor.until("/help for commands");
+    await truecolor.type("one");
+    await truecolor.keys("Enter");
+    await truecolor.until("Title");
+    expect(await truecolor.text(true)).toMatch(/\x1b\[38;2;0;255;0mTitle/);
+    killPanes();
+
+    const xterm256 = await Pane.start(world, ["--no-session", "--theme", "green"], { NO_COLOR: "", TERM: "xterm-256color" });
+    await xterm256.until("/help for commands");
+    await xterm256.type("two");
+    await xterm256.keys("Enter");
+    await xterm256.until("Again");
+    expect(await xterm256.text(true)).toMatch(/\x1b\[38;5;46mAgain/);
+    killPanes();
+
+    // A disabled bundle offers no theme.
+    expect((await world.run(["ext", "disable", "green-theme"])).code).toBe(0);
+    const disabled = await Pane.start(world, ["--no-session", "--theme", "green"], COLOUR);
+    await disabled.until('zot: warning: no theme "green" (themes: dark, light); using dark');
   });
 });

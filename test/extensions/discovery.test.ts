@@ -94,13 +94,14 @@ describe("Layout & discovery", () => {
     const theme = join(sb.globalDir, "nice-theme");
     mkdirSync(theme);
     writeFileSync(join(theme, "extension.json"), JSON.stringify({ name: "nice-theme" }));
-    writeFileSync(join(theme, "theme.json"), "{}");
+    writeFileSync(join(theme, "theme.json"), JSON.stringify({ name: "nice", colors: { heading: "#00ff00" } }));
     const skills = join(sb.globalDir, "some-skills");
     mkdirSync(join(skills, "skills"), { recursive: true });
     writeFileSync(join(skills, "extension.json"), JSON.stringify({ name: "some-skills", skills: ["skills"] }));
     t = await startHost(sb);
     expect(t.host.reports().map((r) => [r.name, r.kind, r.status, r.ready])).toEqual([
       ["nice-theme", "theme", "ok", null], ["some-skills", "skills", "ok", null]]);
+    expect(t.host.reports()[0]!.themes).toEqual(["nice"]);
     expect(existsSync(sb.paths.logs)).toBe(false);
   });
 

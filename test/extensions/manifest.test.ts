@@ -68,9 +68,10 @@ describe("Layout & discovery: extension.json", () => {
     await expect(loadManifest(dir)).rejects.toThrow(`${join(dir, "extension.json")}: cannot read`);
   });
 
-  it("without exec, a theme.json or themes/theme.json makes a theme bundle, a skills list a skill bundle", async () => {
+  it("without exec, a theme.json or any themes/*.json makes a theme bundle, a skills list a skill bundle", async () => {
     expect((await loadManifest(folder("t1", { name: "t1" }, { "theme.json": "{}" }))).kind).toBe("theme");
     expect((await loadManifest(folder("t2", { name: "t2" }, { "themes/theme.json": "{}" }))).kind).toBe("theme");
+    expect((await loadManifest(folder("t3", { name: "t3" }, { "themes/forest.json": "{}" }))).kind).toBe("theme");
     expect((await loadManifest(folder("s", { name: "s", skills: ["skills"] }))).kind).toBe("skills");
     expect((await loadManifest(folder("p", { name: "p", exec: "./p", skills: ["skills"] }, { "theme.json": "{}" }))).kind).toBe("protocol");
   });

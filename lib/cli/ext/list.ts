@@ -4,6 +4,7 @@ import { printableLine } from "../../terminal-text.ts";
 import { listInstalled, type ExtensionRoots, type InstalledExtension } from "../../extensions/install/installed.ts";
 import type { ManifestPermissions, OnFailure } from "../../extensions/permissions/manifest-permissions.ts";
 import { cwdArg, rootsFor } from "./args.ts";
+import { readBundleThemes } from "../../theme/theme-file.ts";
 
 /** One row of `zot ext list --json`. `error` is present only for broken manifests. */
 export interface ListEntry {
@@ -26,7 +27,11 @@ export interface ListEntry {
   needs_approval?: string;
   /** The source `zot ext install` fetched it from (what `zot ext update` fetches again); null: none recorded. */
   installed_from: string | null;
+  /** A theme bundle's themes, by name. */
+  themes?: string[];
 }
+
+const themesOf = (ext: InstalledExtension) => (ext.kind === "theme" ? readBundleThemes(ext.path).themes.map((t) => t.name) : []);
 
 export function toListEntry(ext: InstalledExtension): ListEntry {
   const entry: ListEntry = {
@@ -47,6 +52,7 @@ export function toListEntry(ext: InstalledExtension): ListEntry {
   }
   if (ext.error) entry.error = ext.error;
   if (ext.needsApproval) entry.needs_approval = ext.needsApproval;
+  if (ext.kind === "theme") entry.themes = themesOf(ext);
   return entry;
 }
 
@@ -61,6 +67,13 @@ function state(ext: InstalledExtension): string {
   const base = ext.enabled ? "enabled" : "disabled";
   if (ext.needsApproval) return `${base}, needs approval`;
   return ext.shadowed ? `${base}, shadowed` : base;
+}
+
+/** The description column: a theme bundle says which themes it offers. */
+function describe(ext: InstalledExtension): string {
+  const themes = themesOf(ext);
+  const text = ext.manifest?.description ?? "";
+  return themes.length > 0 ? `themes: ${themes.join(", ")}${text ? ` · ${text}` : ""}` : text;
 }
 
 /** Left-aligned columns separated by two spaces; the last column is not padded. */
@@ -81,7 +94,7 @@ function render(installed: InstalledExtension[], roots: ExtensionRoots): string 
   const rows = [["NAME", "VERSION", "SCOPE", "STATE", "LANGUAGE", "ACCESS", "FOLDER", "SOURCE", "DESCRIPTION"]];
   for (const ext of installed) {
     rows.push([ext.name, ext.manifest?.version ?? "-", ext.scope, state(ext), ext.manifest?.language ?? "-", access(ext),
-      ext.path, ext.installedFrom ?? "-", ext.error ? `error: ${ext.error}` : ext.manifest?.description ?? ""]);
+      ext.path, ext.installedFrom ?? "-", ext.error ? `error: ${ext.error}` : describe(ext)]);
   }
   const notes: string[] = [];
   if (installed.some((e) => e.manifest?.permissions === undefined && e.manifest)) {

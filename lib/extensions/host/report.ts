@@ -12,6 +12,7 @@ import type { IsolationReport } from "./spawn.ts";
 import type { ExtensionRegistry } from "./registry.ts";
 import { McpExtension } from "../mcp/mcp-extension.ts";
 import { describeServer, isHttpConfig } from "../mcp/manifest-mcp.ts";
+import { readBundleThemes } from "../../theme/theme-file.ts";
 
 /** What an MCP extension's server said about itself (server tool names, before prefixing). */
 export interface McpReport {
@@ -54,6 +55,8 @@ export interface ExtensionReport {
   source?: string;
   /** For an MCP extension. */
   mcp?: McpReport;
+  /** A theme bundle's themes, by name. */
+  themes?: string[];
   /** null when the manifest could not be read. */
   permissions: PermissionsReport | null;
   /** Each intercepted event: its failure policy and, in doctor, how its probe went. */
@@ -129,6 +132,7 @@ export function buildReports(candidates: readonly Candidate[], loaded: ReadonlyM
         report.warnings.push(`shadowed by the extension of the same name in ${c.shadowedBy}`);
         return report;
       case "bundle":
+        if (c.loaded?.kind === "theme") addThemes(report);
         return report;
       case "untrusted":
         report.status = "needs_approval";
@@ -156,6 +160,15 @@ export function buildReports(candidates: readonly Candidate[], loaded: ReadonlyM
     if (ext instanceof McpExtension) report.mcp = mcpReport(ext);
     return report;
   });
+}
+
+/** A theme bundle's themes by name, with what is wrong in its theme files (a bad colour is an error). */
+function addThemes(report: ExtensionReport): void {
+  const { themes, warnings, errors } = readBundleThemes(report.path);
+  report.themes = themes.map((t) => t.name);
+  report.warnings.push(...warnings);
+  report.errors.push(...errors);
+  if (errors.length > 0) report.status = "error";
 }
 
 function mcpReport(ext: McpExtension): McpReport {

@@ -19,6 +19,7 @@ import { buildFrame, oneLine, PROMPT } from "./live-frame.ts";
 import { pickerFor, type OpenPicker } from "./pickers.ts";
 import { recapLines } from "./recap.ts";
 import { ReloadStatus } from "./reload-status.ts";
+import { BUILTIN_THEMES, type Theme } from "../../theme/themes.ts";
 import { switchTheme, themePicker } from "./theme-command.ts";
 import { WorkingLine } from "./working-line.ts";
 import { LiveScreen, type TerminalOut } from "./screen.ts";
@@ -61,6 +62,8 @@ export class Repl {
   private picker: OpenPicker | undefined;
   /** The progress line while work runs; it redraws the frame every tick. */
   private readonly working = new WorkingLine();
+  /** What /theme offers: the built-in themes and the theme bundles'. */
+  themes: readonly Theme[] = BUILTIN_THEMES;
   private exitCode: number | undefined;
   private resolveExit: ((code: number) => void) | undefined;
   private readonly exited: Promise<number>;
@@ -274,7 +277,7 @@ export class Repl {
     if (name === "login") return this.startLogin(line, parsed?.args ?? "");
     this.view.commitAside([`${this.o.style.bold(PROMPT)}${oneLine(line)}`]);
     if (name === "theme" && parsed?.args) return this.switchTheme(parsed.args);
-    const picker = parsed?.args !== "" ? undefined : name === "theme" ? themePicker(this.o.style) : pickerFor(name, this.rt);
+    const picker = parsed?.args !== "" ? undefined : name === "theme" ? themePicker(this.o.style, this.themes) : pickerFor(name, this.rt);
     if (picker) {
       this.picker = picker;
       return this.render();
@@ -300,7 +303,7 @@ export class Repl {
   }
 
   private async switchTheme(name: string): Promise<void> {
-    const { ok, text } = await switchTheme(name, this.o.style, this.rt!.paths.config);
+    const { ok, text } = await switchTheme(name, this.o.style, this.themes, this.rt!.paths.config);
     this.view.commitAside([ok ? this.o.style.paint("success", text) : this.o.style.red(`zot: ${text}`)]);
     this.render();
   }

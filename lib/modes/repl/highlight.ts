@@ -18,7 +18,7 @@ import sql from "highlight.js/lib/languages/sql";
 import typescript from "highlight.js/lib/languages/typescript";
 import xml from "highlight.js/lib/languages/xml";
 import yaml from "highlight.js/lib/languages/yaml";
-import type { Slot } from "./palette.ts";
+import type { Slot } from "../../theme/palette.ts";
 import type { Style } from "./style.ts";
 
 const LANGUAGES = { bash, c, cpp, css, diff, go, java, javascript, json, python, ruby, rust, sql, typescript, xml, yaml };

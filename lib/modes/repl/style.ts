@@ -1,8 +1,8 @@
 // Colours for the REPL, off when NO_COLOR is set (unless FORCE_COLOR) or stdout is not a TTY.
 // Every colour comes from the palette's slots, drawn from the current theme at the terminal's
 // depth; the theme can change while zot runs (/theme).
-import { sgrOf, type Depth, type Slot } from "./palette.ts";
-import { BUILTIN_THEMES, type Theme } from "./themes.ts";
+import { sgrOf, type Depth, type Slot } from "../../theme/palette.ts";
+import { BUILTIN_THEMES, type Theme } from "../../theme/themes.ts";
 
 export interface Style {
   /** Text in a palette slot's colour. */

@@ -1,9 +1,9 @@
 // The palette: colours as themes write them, drawn at each colour depth; the built-in themes and
 // how one is chosen.
 import { describe, expect, it } from "vitest";
-import { colourDepth, nearest16, nearest256, parseColour, sgrOf, SLOTS } from "../../../lib/modes/repl/palette.ts";
+import { colourDepth, nearest16, nearest256, parseColour, sgrOf, SLOTS } from "../../../lib/theme/palette.ts";
 import { makeStyle } from "../../../lib/modes/repl/style.ts";
-import { BUILTIN_THEMES, findTheme, startTheme } from "../../../lib/modes/repl/themes.ts";
+import { BUILTIN_THEMES, findTheme, startTheme } from "../../../lib/theme/themes.ts";
 
 describe("colours", () => {
   it("reads #rrggbb, an xterm-256 index and ANSI names, and says what is wrong with anything else", () => {
