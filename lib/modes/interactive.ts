@@ -14,6 +14,7 @@ import { zotPaths } from "../paths.ts";
 import { colourDepth } from "../theme/palette.ts";
 import { colorEnabled, makeStyle } from "./repl/style.ts";
 import { startTheme } from "../theme/themes.ts";
+import { queryBackground } from "./repl/background-query.ts";
 import { availableThemes } from "./repl/theme-command.ts";
 import { TrustQuestion } from "./repl/trust-question.ts";
 
@@ -32,8 +33,15 @@ export async function runInteractive(config: RunConfig, prompt: string | undefin
   const configPath = zotPaths(env).config;
   const saved = await readConfig(configPath); // a broken file is reported once the runtime reads it
   const chosenTheme = config.theme ?? (env.ZOT_THEME || undefined) ?? (typeof saved.theme === "string" ? saved.theme : undefined);
+  // Without a chosen theme the default follows the terminal's background: ask it, briefly.
+  const queryMs = Number(env.ZOT_BACKGROUND_QUERY_MS ?? 100);
+  let background: "dark" | "light" | undefined;
+  if (chosenTheme === undefined && color && queryMs > 0) {
+    stdin.setRawMode(true);
+    background = await queryBackground(stdin, stdout, queryMs);
+  }
   // A built-in one until the theme bundles are known (they load with the extensions).
-  const style = makeStyle(color, { theme: startTheme(chosenTheme, env).theme, depth: colourDepth(env) });
+  const style = makeStyle(color, { theme: startTheme(chosenTheme, env, undefined, background).theme, depth: colourDepth(env) });
   // The markdown renderer (marked, highlight.js) loads only here, while extensions start.
   const markdown = import("./repl/markdown-setup.ts").then((m) => m.createMarkdownStream({ style, color, env }))
     .catch(() => undefined); // without it, answers stream as plain text
@@ -112,7 +120,7 @@ export async function runInteractive(config: RunConfig, prompt: string | undefin
     const { themes, problems } = availableThemes(rt.host.reports());
     for (const problem of problems) repl.warn(problem);
     repl.themes = themes;
-    const started = startTheme(chosenTheme, env, themes);
+    const started = startTheme(chosenTheme, env, themes, background);
     style.setTheme(started.theme);
     if (started.warning) repl.warn(started.warning);
     const stream = await markdown;

@@ -1,5 +1,5 @@
 // The built-in themes and how one is chosen: `--theme`, then ZOT_THEME, then config.json's
-// `theme`, else the terminal's background as COLORFGBG reports it, else dark. `dark` keeps the
+// `theme`, else the terminal's background (its answer to an OSC 11 query, else COLORFGBG), else dark. `dark` keeps the
 // colours zot always had; `light` is readable on a white background.
 import { parseColour, SLOTS, type Colour, type Slot } from "./palette.ts";
 
@@ -55,9 +55,9 @@ export function backgroundTheme(env: Record<string, string | undefined>): "dark"
  * The theme to start with and, when the named one does not exist, a warning naming the ones that do.
  * `chosen`: `--theme`, else ZOT_THEME, else config.json's `theme`.
  */
-export function startTheme(chosen: string | undefined, env: Record<string, string | undefined>, themes: readonly Theme[] = BUILTIN_THEMES):
-  { theme: Theme; warning?: string } {
-  const fallback = findTheme(backgroundTheme(env) ?? "dark", themes) ?? BUILTIN_THEMES[0]!;
+export function startTheme(chosen: string | undefined, env: Record<string, string | undefined>, themes: readonly Theme[] = BUILTIN_THEMES,
+  background?: "dark" | "light"): { theme: Theme; warning?: string } {
+  const fallback = findTheme(background ?? backgroundTheme(env) ?? "dark", themes) ?? BUILTIN_THEMES[0]!;
   if (chosen === undefined || chosen === "") return { theme: fallback };
   const found = findTheme(chosen, themes);
   if (found) return { theme: found };

@@ -101,4 +101,14 @@ describe("themes in the REPL", () => {
     const disabled = await Pane.start(world, ["--no-session", "--theme", "green"], COLOUR);
     await disabled.until('zot: warning: no theme "green" (themes: dark, light); using dark');
   });
+
+  it("without a chosen theme the default follows the terminal's background, as it answers an OSC 11 query", async () => {
+    world = await makeWorld([{ text: "# Light\n\nbody\n" }]);
+    const pane = await Pane.start(world, ["--no-session"], COLOUR, [["set", "-g", "window-style", "bg=white"]]);
+    await pane.until("/help for commands");
+    await pane.type("go");
+    await pane.keys("Enter");
+    await pane.until("Light");
+    expect(await pane.text(true)).toMatch(/\x1b\[38;2;0;95;135mLight/);
+  });
 });

@@ -17,7 +17,8 @@ let sockets = 0;
 export class Pane {
   private constructor(private readonly socket: string) {}
 
-  static async start(world: World, args: string[], env: Record<string, string> = {}): Promise<Pane> {
+  /** `tmux`: tmux commands run with the session's creation (`["set", "-g", "window-style", "bg=white"]`). */
+  static async start(world: World, args: string[], env: Record<string, string> = {}, tmux: string[][] = []): Promise<Pane> {
     const socket = `zot-e2e-${process.pid}-${++sockets}`;
     const script = join(world.cwd, "..", `${socket}.sh`);
     const exports = Object.entries({ ...world.env, NO_COLOR: "1", ...env }).map(([k, v]) => `export ${k}=${quote(v)}`);
@@ -28,7 +29,8 @@ export class Pane {
       `echo "[zot exited $?]"`,
       "sleep 600",
     ].join("\n"));
-    await run("tmux", ["-L", socket, "-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "40", "-s", "zot", `sh ${quote(script)}`]);
+    await run("tmux", ["-L", socket, "-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "40", "-s", "zot", `sh ${quote(script)}`,
+      ...tmux.flatMap((command) => [";", ...command])]);
     const pane = new Pane(socket);
     open.push(pane);
     return pane;

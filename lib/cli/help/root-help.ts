@@ -33,6 +33,7 @@ function environment(): Array<[string, string]> {
     ["GIGET_AUTH, GIGET_GITHUB_URL, GIGET_GITLAB_URL", "a token, and other servers, for gh: and gitlab: installs"],
     ["NO_COLOR, FORCE_COLOR", "no colours; colours even when stdout is not a terminal"],
     ["ZOT_THEME", "the REPL's theme when --theme is not given (dark, light)"],
+    ["ZOT_BACKGROUND_QUERY_MS", "how long the REPL waits for the terminal to say its background colour (default 100; 0: do not ask)"],
     ["COLORTERM, TERM, COLORFGBG", "the colour depth (truecolor, 256, 16) and the background the default theme follows"],
     ["FORCE_HYPERLINK", "1 or 0: links as OSC 8 hyperlinks or as text"],
     ["COLUMNS", "the width --help is laid out for (default: the terminal's, else 80)"],
