@@ -69,7 +69,7 @@ export function renderHelp(spec: HelpSpec, width: number, color: boolean): strin
   const style = makeStyle(color);
   const out: string[] = [];
   const heading = (title: string) => out.push("", style.bold(title));
-  const rowsOf = (rows: Array<[string, string]>) => out.push(...table(rows, width, 2, style.cyan));
+  const rowsOf = (rows: Array<[string, string]>) => out.push(...table(rows, width, 2, (t) => style.paint("accent", t)));
   if (spec.description) out.push(...paragraphs(spec.description, width));
   const usage = spec.usage ?? [defaultUsage(spec)];
   if (out.length) out.push("");

@@ -91,8 +91,8 @@ export class Repl {
     this.rt = rt;
     this.view.endLoad();
     const s = this.o.style;
-    this.view.commitAside([s.dim(`zot · ${rt.session.state.provider}/${rt.session.state.model} · /help for commands, Ctrl+D to exit`)]);
-    if (rt.needsLogin()) this.view.commitAside([s.yellow(loginHint(rt.session.state.provider))]);
+    this.view.commitAside([s.paint("muted", `zot · ${rt.session.state.provider}/${rt.session.state.model} · /help for commands, Ctrl+D to exit`)]);
+    if (rt.needsLogin()) this.view.commitAside([s.paint("warning", loginHint(rt.session.state.provider))]);
     if (rt.session.messages.length > 0) this.showRecap();
     if (initialPrompt !== undefined && initialPrompt.trim() !== "") void this.submitLine(initialPrompt);
     this.render();
@@ -100,12 +100,12 @@ export class Repl {
   }
 
   warn(message: string): void {
-    this.view.commitAside([this.o.style.yellow(`zot: warning: ${message}`)]);
+    this.view.commitAside([this.o.style.paint("warning", `zot: warning: ${message}`)]);
   }
 
   /** A dim line above the live area (provider SDK notices such as a deprecated model). */
   notice(message: string): void {
-    this.view.commitAside([this.o.style.dim(`zot: ${message}`)]);
+    this.view.commitAside([this.o.style.paint("muted", `zot: ${message}`)]);
   }
 
   onEvent(event: ZotEvent): void {
@@ -116,7 +116,7 @@ export class Repl {
   /** An extension's `submit`: queued like typed input. */
   submitFromExtension(extension: string, text: string): void {
     if (!this.rt || this.exitCode !== undefined || text.trim() === "") return;
-    this.startPrompt(text, `${text} ${this.o.style.dim(`(from ${extension})`)}`);
+    this.startPrompt(text, `${text} ${this.o.style.paint("muted", `(from ${extension})`)}`);
   }
 
   /** Requests exit; `attach`'s promise resolves with `code`. */
@@ -217,7 +217,7 @@ export class Repl {
       // It may be a key pasted after /login: it is neither shown nor kept in the history.
       this.input.forget(line);
       this.view.commitAside([`${this.o.style.bold(PROMPT)}/login …`,
-        this.o.style.red(`zot: /login takes a provider name (${PROVIDER_NAMES.join(" or ")}); the key is asked for next`)]);
+        this.o.style.paint("error", `zot: /login takes a provider name (${PROVIDER_NAMES.join(" or ")}); the key is asked for next`)]);
       return;
     }
     this.view.commitAside([`${this.o.style.bold(PROMPT)}${oneLine(line)}`]);
@@ -230,7 +230,7 @@ export class Repl {
     const result = login.handle(key);
     if (result.kind === "cancel") {
       this.login = undefined;
-      this.view.commitAside([this.o.style.dim("login cancelled; nothing was saved")]);
+      this.view.commitAside([this.o.style.paint("muted", "login cancelled; nothing was saved")]);
     } else if (result.kind === "submit") {
       login.checking = true;
       void this.checkLogin(result.provider, result.key);
@@ -291,7 +291,7 @@ export class Repl {
     try {
       outcome = await runSlash(this.rt, line, { interactive: true, columns: this.o.out.columns() });
     } catch (err) {
-      this.view.commitAside([this.o.style.red(`zot: ${(err as Error).message}`)]);
+      this.view.commitAside([this.o.style.paint("error", `zot: ${(err as Error).message}`)]);
       return;
     } finally {
       if (reloads) this.view.endLoad();
@@ -304,7 +304,7 @@ export class Repl {
 
   private async switchTheme(name: string): Promise<void> {
     const { ok, text } = await switchTheme(name, this.o.style, this.themes, this.rt!.paths.config);
-    this.view.commitAside([ok ? this.o.style.paint("success", text) : this.o.style.red(`zot: ${text}`)]);
+    this.view.commitAside([ok ? this.o.style.paint("success", text) : this.o.style.paint("error", `zot: ${text}`)]);
     this.render();
   }
 
@@ -324,7 +324,7 @@ export class Repl {
 
   private showSlash({ result, error }: SlashOutcome): void {
     const s = this.o.style;
-    if (error) this.view.commitAside([s.red(sanitize(`[${error.extension}] error: ${error.message}`))]);
+    if (error) this.view.commitAside([s.paint("error", sanitize(`[${error.extension}] error: ${error.message}`))]);
     switch (result.kind) {
       case "output":
         if (result.reload) this.reloadStatus.show(result.reload.failures, this.o.out.columns());
@@ -340,7 +340,7 @@ export class Repl {
         this.input.insert(result.text);
         break;
       case "failed":
-        this.view.commitAside([s.red(sanitize(`zot: ${result.message}`))]);
+        this.view.commitAside([s.paint("error", sanitize(`zot: ${result.message}`))]);
         break;
       case "exit":
         this.exit(0);
@@ -357,7 +357,7 @@ export class Repl {
     try {
       run = this.rt.session.prompt(text);
     } catch (err) {
-      this.view.commit([this.o.style.red(`zot: ${(err as Error).message}`)]);
+      this.view.commit([this.o.style.paint("error", `zot: ${(err as Error).message}`)]);
       return;
     }
     this.track(run, echo);
@@ -370,7 +370,7 @@ export class Repl {
     if (this.runs.length === 1) this.begin(entry);
     this.render();
     void run
-      .catch((err: Error) => this.view.commit([this.o.style.red(`zot: ${err.message}`)]))
+      .catch((err: Error) => this.view.commit([this.o.style.paint("error", `zot: ${err.message}`)]))
       .finally(() => {
         this.runs.splice(this.runs.indexOf(entry), 1);
         const next = this.runs[0];
@@ -387,7 +387,8 @@ export class Repl {
   /** Echoes a prompt into the transcript; a multi-line prompt keeps its rows, indented under the first. */
   private echo(text: string): void {
     const indent = " ".repeat(PROMPT.length);
-    this.view.commit(text.split("\n").map((row, i) => `${i === 0 ? this.o.style.bold(PROMPT) : indent}${row}`));
+    const s = this.o.style;
+    this.view.commit(text.split("\n").map((row, i) => s.paint("user", `${i === 0 ? s.bold(PROMPT) : indent}${row}`)));
   }
 
   private commitLines(lines: string[]): void {

@@ -51,6 +51,6 @@ export function renderDiff(diff: string, style: Style, columns: number, maxRows 
     return style.paint(row.kind === "add" ? "diff_added" : row.kind === "remove" ? "diff_removed" : "diff_context", text);
   });
   const hidden = rows.length - shown.length;
-  if (hidden > 0) out.push(style.dim(`  … ${hidden} more line${hidden === 1 ? "" : "s"}`));
+  if (hidden > 0) out.push(style.paint("muted", `  … ${hidden} more line${hidden === 1 ? "" : "s"}`));
   return out;
 }

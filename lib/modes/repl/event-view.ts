@@ -74,7 +74,7 @@ export class EventView {
   showChange(toolId: string, toolName: string, args: Record<string, unknown>, diff: string): void {
     if (this.shownChanges.has(toolId)) return;
     this.shownChanges.add(toolId);
-    const head = this.o.style.yellow(truncate(`? ${toolName} ${this.previewOf(toolName, args)}`, this.width()));
+    const head = this.o.style.paint("warning", truncate(`? ${toolName} ${this.previewOf(toolName, args)}`, this.width()));
     this.commit([head, ...renderDiff(diff, this.o.style, this.o.columns())]);
   }
 
@@ -130,9 +130,9 @@ export class EventView {
     if (this.partial !== "") lines.push(this.partial);
     if (this.markdown?.active) lines.push(...this.markdown.liveLines(this.width()));
     if (this.reasoning.active) lines.push(...this.reasoning.liveLines(Math.max(20, this.o.columns())));
-    else if (this.thinking && this.partial === "" && !this.markdown?.active) lines.push(s.dim("thinking…"));
+    else if (this.thinking && this.partial === "" && !this.markdown?.active) lines.push(s.paint("muted", "thinking…"));
     for (const tool of this.tools.values()) {
-      lines.push(truncate(`⋯ ${tool.name} ${tool.preview}${tool.progress ? ` · ${tool.progress}` : ""}`, width));
+      lines.push(s.paint("tool", truncate(`⋯ ${tool.name} ${tool.preview}${tool.progress ? ` · ${tool.progress}` : ""}`, width)));
     }
     for (const note of [...this.loadErrors, ...this.notes]) {
       for (const [i, text] of sanitizeLines(note.text).entries()) {
@@ -183,7 +183,7 @@ export class EventView {
         const running = this.tools.get(event.tool_id);
         this.tools.delete(event.tool_id);
         const preview = running?.preview ?? this.previewOf(event.tool_name, event.tool_args ?? {});
-        const mark = event.status === "completed" ? s.green("✓") : event.status === "failed" ? s.red("✗") : s.yellow("⊘");
+        const mark = event.status === "completed" ? s.paint("success", "✓") : event.status === "failed" ? s.paint("error", "✗") : s.paint("warning", "⊘");
         const text = event.result.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n");
         const first = sanitizeLines(text).find((l) => l.trim() !== "") ?? "";
         const summary = event.status === "completed" ? resultSummary(event.tool_name, event.tool_args, text, event.result.truncated) : first;
@@ -201,7 +201,7 @@ export class EventView {
         this.o.changed(); // the status line counts running agents
         break;
       case "subagent_stop":
-        this.commitAside([s.dim(`agent ${event.agent_id} ${event.status}${event.error ? `: ${event.error}` : ""} (/agents show ${event.agent_id})`)]);
+        this.commitAside([s.paint("muted", `agent ${event.agent_id} ${event.status}${event.error ? `: ${event.error}` : ""} (/agents show ${event.agent_id})`)]);
         break;
       case "ext_notify":
         this.addNote({ extension: event.extension, level: event.level, text: event.message });
@@ -235,23 +235,23 @@ export class EventView {
         if (this.panels.delete(event.panel_id)) this.o.changed();
         break;
       case "error":
-        this.commit([s.red(`zot: ${event.message}`)]);
+        this.commit([s.paint("error", `zot: ${event.message}`)]);
         break;
       case "retry":
-        this.commit([s.yellow(`↻ ${retryText(event)}`)]);
+        this.commit([s.paint("warning", `↻ ${retryText(event)}`)]);
         break;
       case "post_compact":
-        if (event.status !== "completed") this.commit([s.yellow(`compaction ${event.status}${event.error ? `: ${event.error}` : ""}`)]);
+        if (event.status !== "completed") this.commit([s.paint("warning", `compaction ${event.status}${event.error ? `: ${event.error}` : ""}`)]);
         break;
       case "done":
         this.endThinking();
         this.tools.clear();
-        if (event.stop === "aborted") this.commit([s.yellow("⊘ cancelled")]);
+        if (event.stop === "aborted") this.commit([s.paint("warning", "⊘ cancelled")]);
         else if (event.stop === "error") {
           const hint = failureHint(event.error ?? "");
-          this.commit([s.red(`✗ ${event.error ?? "the run failed"}`), ...(hint ? [s.dim(hint)] : [])]);
+          this.commit([s.paint("error", `✗ ${event.error ?? "the run failed"}`), ...(hint ? [s.paint("muted", hint)] : [])]);
         }
-        else if (event.stop === "blocked") this.commit([s.red(`⊘ blocked: ${event.error ?? "the turn was blocked"}`)]);
+        else if (event.stop === "blocked") this.commit([s.paint("error", `⊘ blocked: ${event.error ?? "the turn was blocked"}`)]);
         else this.commit([]);
         this.commitUsage();
         this.o.changed();
@@ -272,7 +272,7 @@ export class EventView {
   private commitUsage(): void {
     const line = formatUsageLine(this.runUsage, this.sessionCostUsd);
     this.runUsage = { input: 0, output: 0, cacheRead: 0, costUsd: 0 };
-    if (line !== "") this.commit([this.o.style.dim(line)]);
+    if (line !== "") this.commit([this.o.style.paint("muted", line)]);
   }
 
   private width(): number {

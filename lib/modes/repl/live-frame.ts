@@ -33,17 +33,21 @@ export function buildFrame(state: LiveState): LiveFrame {
   const width = Math.max(20, columns - 1);
   const top = view.liveLines();
   const bottom: string[] = [];
-  for (const text of state.queued) bottom.push(s.dim(truncate(`queued: ${oneLine(text)}`, width)));
+  for (const text of state.queued) bottom.push(s.paint("muted", truncate(`queued: ${oneLine(text)}`, width)));
   if (state.confirm) {
     const c = state.confirm;
     const from = c.originExtension ? ` (from ${c.originExtension})` : "";
-    bottom.push(s.yellow(truncate(`Allow ${c.toolName}${from}: ${sanitize(c.toolPreview)}`, width)));
+    bottom.push(s.paint("warning", truncate(`Allow ${c.toolName}${from}: ${sanitize(c.toolPreview)}`, width)));
     bottom.push(`${s.bold("y")} yes · ${s.bold("a")} always this tool · ${s.bold("s")} always this session · ${s.bold("n")} no`);
   }
   if (state.picker) bottom.push(...state.picker);
-  for (const hint of state.hints) bottom.push(s.dim(truncate(hint, width)));
+  for (const hint of state.hints) bottom.push(s.paint("muted", truncate(hint, width)));
   const focused = view.focusedPanel;
-  if (state.running && !state.confirm) bottom.push(s.paint("status", truncate(state.working ?? "working…", width)));
+  if (state.running && !state.confirm) {
+    // The spinner (the line's first character) has a slot of its own.
+    const text = truncate(state.working ?? "working…", width);
+    bottom.push(state.working ? `${s.paint("spinner", text.slice(0, 1))}${s.paint("status", text.slice(1))}` : s.paint("status", text));
+  }
   let cursor = { line: 0, column: 0 };
   const promptLines: string[] = [];
   if (state.input) {
@@ -57,7 +61,7 @@ export function buildFrame(state: LiveState): LiveFrame {
 
   const panels: string[] = [];
   for (const panel of view.panels.values()) {
-    if (panel !== focused) panels.push(s.dim(truncate(`▸ ${panel.title ?? panel.panelId} [${panel.extension}]`, width)));
+    if (panel !== focused) panels.push(s.paint("muted", truncate(`▸ ${panel.title ?? panel.panelId} [${panel.extension}]`, width)));
   }
   if (focused) {
     const used = [...top, ...bottom, ...promptLines, ...panels].reduce((n, l) => n + rowsOf(l, columns), 0);

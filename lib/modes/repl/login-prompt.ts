@@ -77,7 +77,7 @@ export async function checkAndSave(rt: Pick<Runtime, "session" | "settings" | "p
   const baseUrl = provider === current ? rt.settings.baseUrl : undefined;
   const outcome = await logIn({ provider, key, ...(baseUrl ? { baseUrl } : {}), authFile: rt.paths.auth, env });
   const text = sanitize(outcome.message);
-  const lines = [outcome.ok ? s.green(`✓ ${text}`) : s.red(`zot: ${text}`)];
-  if (outcome.ok && provider !== current) lines.push(s.dim(`This conversation uses ${current}: switch with /model ${provider}/<model>.`));
+  const lines = [outcome.ok ? s.paint("success", `✓ ${text}`) : s.paint("error", `zot: ${text}`)];
+  if (outcome.ok && provider !== current) lines.push(s.paint("muted", `This conversation uses ${current}: switch with /model ${provider}/<model>.`));
   return lines;
 }

@@ -56,9 +56,9 @@ export class MarkdownRenderer {
       case "table":
         return this.table(token as Tokens.Table, w);
       case "hr":
-        return [s.dim("─".repeat(w))];
+        return [s.paint("muted", "─".repeat(w))];
       case "html":
-        return sanitize(t.text ?? t.raw).replace(/\n+$/, "").split("\n").map((row) => s.dim(row));
+        return sanitize(t.text ?? t.raw).replace(/\n+$/, "").split("\n").map((row) => s.paint("muted", row));
       default:
         return sanitize(String(t.text ?? t.raw)).replace(/\n+$/, "").split("\n");
     }
@@ -109,7 +109,7 @@ export class MarkdownRenderer {
           break;
         case "image": {
           const image = token as Tokens.Image;
-          out += `${s.dim("[image: ")}${sanitize(image.text)}${s.dim(`] ${image.href}`)}`;
+          out += `${s.paint("muted", "[image: ")}${sanitize(image.text)}${s.paint("muted", `] ${image.href}`)}`;
           break;
         }
         case "checkbox":
@@ -125,11 +125,11 @@ export class MarkdownRenderer {
     const s = this.o.style;
     const text = this.inline(link.tokens);
     const href = sanitize(link.href);
-    const underlined = this.o.color ? `\x1b[4m${text}\x1b[24m` : text;
+    const underlined = s.paint("link", this.o.color ? `\x1b[4m${text}\x1b[24m` : text);
     if (this.o.hyperlinks) return `\x1b]8;;${href}\x07${underlined}\x1b]8;;\x07`;
     const plain = stripAnsi(text);
     if (plain === href || `mailto:${plain}` === href) return underlined;
-    return `${underlined} ${s.dim(`(${href})`)}`;
+    return `${underlined} ${s.paint("muted", `(${href})`)}`;
   }
 
   private wrap(text: string, width: number, indent = ""): string[] {
@@ -140,8 +140,8 @@ export class MarkdownRenderer {
     const s = this.o.style;
     const lang = (code.lang ?? "").trim().split(/\s+/)[0]!.toLowerCase();
     const lines = highlightLines(sanitize(code.text.replace(/\t/g, "  ")), lang, this.o.color ? this.o.style : undefined);
-    const bar = s.dim("│ ");
-    return [s.dim(`╭ ${lang || "code"}`), ...lines.map((line) => `${bar}${line}`), s.dim("╰")];
+    const bar = s.paint("muted", "│ ");
+    return [s.paint("muted", `╭ ${lang || "code"}`), ...lines.map((line) => `${bar}${line}`), s.paint("muted", "╰")];
   }
 
   private list(list: Tokens.List, width: number): string[] {
@@ -157,8 +157,8 @@ export class MarkdownRenderer {
       const pad = " ".repeat(displayWidth(marker) + 1);
       const body = this.blocks(item.tokens.filter((t) => t.type !== "checkbox"), width - pad.length, !item.loose);
       if (item.loose && i > 0) rows.push("");
-      body.forEach((row, j) => rows.push(`${j === 0 ? `${this.o.style.dim(marker)} ` : pad}${row}`));
-      if (body.length === 0) rows.push(this.o.style.dim(marker));
+      body.forEach((row, j) => rows.push(`${j === 0 ? `${this.o.style.paint("muted", marker)} ` : pad}${row}`));
+      if (body.length === 0) rows.push(this.o.style.paint("muted", marker));
     });
     return rows;
   }
@@ -183,11 +183,11 @@ export class MarkdownRenderer {
       if (align === "center") return gap.slice(0, gap.length >> 1) + fitted + gap.slice(gap.length >> 1);
       return fitted + gap;
     };
-    const sep = s.dim(" │ ");
+    const sep = s.paint("muted", " │ ");
     const line = (row: string[]) => row.map((text, c) => cell(text, c)).join(sep).trimEnd();
     return [
       line(header.map((h) => s.bold(h))),
-      s.dim(widths.map((w) => "─".repeat(w)).join("─┼─")),
+      s.paint("muted", widths.map((w) => "─".repeat(w)).join("─┼─")),
       ...body.map((row) => line(Array.from({ length: columns }, (_, c) => row[c] ?? ""))),
     ];
   }

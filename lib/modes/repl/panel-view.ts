@@ -22,7 +22,7 @@ export function renderPanel(panel: PanelModel, style: Style, columns: number, ma
   const room = Math.max(1, maxRows - chrome);
   if (body.length > room) body = [...body.slice(0, room - 1), `… ${body.length - room + 1} more lines`];
   const width = Math.min(inner, Math.max(displayWidth(title), footer !== undefined ? displayWidth(footer) : 0, ...body.map(displayWidth), 10));
-  const frame = focused ? (s: string) => style.paint("panel_border", s) : (s: string) => style.dim(s);
+  const frame = focused ? (s: string) => style.paint("panel_border", s) : (s: string) => style.paint("muted", s);
   const rule = "─".repeat(width + 2);
   const row = (text: string, styled: (s: string) => string = (s) => s) =>
     `${frame("│")} ${styled(text)}${" ".repeat(Math.max(0, width - displayWidth(text)))} ${frame("│")}`;
@@ -31,7 +31,7 @@ export function renderPanel(panel: PanelModel, style: Style, columns: number, ma
     row(title, (t) => style.bold(style.paint("panel_title", t))),
     frame(`├${rule}┤`),
     ...body.map((l) => row(l)),
-    ...(footer !== undefined ? [frame(`├${rule}┤`), row(footer, style.dim)] : []),
+    ...(footer !== undefined ? [frame(`├${rule}┤`), row(footer, (t) => style.paint("muted", t))] : []),
     frame(`└${rule}┘`),
   ];
 }

@@ -61,14 +61,14 @@ export class Picker {
     const start = Math.max(0, Math.min(this.index - Math.floor(room / 2), visible.length - room));
     const window = visible.slice(start, start + room);
     const out = [style.bold(truncate(sanitize(`${this.title}${this.filter ? ` · matching "${this.filter}"` : ""}`), width))];
-    if (visible.length === 0) out.push(style.dim("  nothing matches"));
+    if (visible.length === 0) out.push(style.paint("muted", "  nothing matches"));
     window.forEach((item, i) => {
       const selected = start + i === this.index;
       const text = truncate(`${selected ? "›" : " "} ${sanitize(item.label)}${item.detail ? `  ${sanitize(item.detail)}` : ""}`, width);
-      out.push(selected ? style.paint("selection", style.bold(text)) : item.muted ? style.dim(text) : text);
+      out.push(selected ? style.paint("selection", style.bold(text)) : item.muted ? style.paint("muted", text) : text);
     });
     const more = visible.length - window.length;
-    out.push(style.dim(truncate(`↑/↓ move · Enter choose · Esc cancel · type to filter${more > 0 ? ` · ${more} more` : ""}`, width)));
+    out.push(style.paint("muted", truncate(`↑/↓ move · Enter choose · Esc cancel · type to filter${more > 0 ? ` · ${more} more` : ""}`, width)));
     return out;
   }
 }

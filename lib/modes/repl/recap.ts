@@ -31,25 +31,25 @@ export function recapLines(messages: readonly Message[], o: RecapOptions): strin
       const text = message.content.map((b) => (b.type === "text" ? b.text : "[image]")).join(" ");
       const rows = rowsOfText(text);
       lines.push("", ...rows.slice(0, 3).map((row, i) => truncate(`${i === 0 ? s.bold(PROMPT) : " ".repeat(PROMPT.length)}${row}`, width)));
-      if (rows.length > 3) lines.push(s.dim(`  … ${rows.length - 3} more lines`));
+      if (rows.length > 3) lines.push(s.paint("muted", `  … ${rows.length - 3} more lines`));
     } else if (message.role === "assistant") {
       for (const block of message.content) {
         if (block.type === "text") {
           const rows = rowsOfText(block.text).filter((r) => r.trim() !== "");
           lines.push(...rows.slice(0, ANSWER_ROWS).map((row) => truncate(row, width)));
-          if (rows.length > ANSWER_ROWS) lines.push(s.dim(`  … ${rows.length - ANSWER_ROWS} more lines`));
+          if (rows.length > ANSWER_ROWS) lines.push(s.paint("muted", `  … ${rows.length - ANSWER_ROWS} more lines`));
         } else if (block.type === "tool_call") {
-          const mark = failed.has(block.id) ? s.red("✗") : answered.has(block.id) ? s.green("✓") : s.yellow("⊘");
+          const mark = failed.has(block.id) ? s.paint("error", "✗") : answered.has(block.id) ? s.paint("success", "✓") : s.paint("warning", "⊘");
           lines.push(truncate(`${mark} ${block.name} ${sanitize(o.preview(block.name, block.args))}`, width));
         }
       }
-      if (message.stop === "error" && message.error) lines.push(s.red(truncate(`error: ${sanitize(message.error)}`, width)));
+      if (message.stop === "error" && message.error) lines.push(s.paint("error", truncate(`error: ${sanitize(message.error)}`, width)));
     }
   }
   // One screen: the last rows, with room left for the footer, the prompt and the status line.
   const room = Math.max(3, o.rows - 5);
-  const shown = lines.length > room ? [s.dim("… earlier turns not shown"), ...lines.slice(lines.length - room + 1)] : lines;
-  return [...shown, "", s.dim(footer(messages, o))];
+  const shown = lines.length > room ? [s.paint("muted", "… earlier turns not shown"), ...lines.slice(lines.length - room + 1)] : lines;
+  return [...shown, "", s.paint("muted", footer(messages, o))];
 }
 
 function footer(messages: readonly Message[], o: RecapOptions): string {

@@ -13,10 +13,10 @@ export class ReloadStatus {
     const s = this.style;
     const width = Math.max(20, columns - 1);
     this.lines = failures.length === 0
-      ? [s.green("✓ extensions reloaded")]
+      ? [s.paint("success", "✓ extensions reloaded")]
       // A multi-line diagnostic keeps its line breaks: one row per line, continuations indented.
       : failures.flatMap((f) => sanitize(f.message).split("\n")
-        .map((line, i) => s.red(truncate(i === 0 ? `✗ ${f.extension}: ${line}` : `  ${line}`, width))));
+        .map((line, i) => s.paint("error", truncate(i === 0 ? `✗ ${f.extension}: ${line}` : `  ${line}`, width))));
     clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.lines = [];

@@ -7,13 +7,9 @@ import { BUILTIN_THEMES, type Theme } from "../../theme/themes.ts";
 export interface Style {
   /** Text in a palette slot's colour. */
   paint(slot: Slot, text: string): string;
-  dim(text: string): string;
   bold(text: string): string;
   italic(text: string): string;
-  red(text: string): string;
-  green(text: string): string;
-  yellow(text: string): string;
-  cyan(text: string): string;
+  /** A note's colour by its level (error, warn, success, anything else: accent). */
   level(level: string, text: string): string;
   readonly theme: Theme;
   setTheme(theme: Theme): void;
@@ -35,14 +31,8 @@ export function makeStyle(enabled: boolean, options: { theme?: Theme; depth?: De
   };
   const style: Style = {
     paint,
-    // The names the render code used before the palette: each is a slot.
-    dim: (text) => paint("muted", text),
     bold: (text) => wrap("1", "22", text),
     italic: (text) => wrap("3", "23", text),
-    red: (text) => paint("error", text),
-    green: (text) => paint("success", text),
-    yellow: (text) => paint("warning", text),
-    cyan: (text) => paint("accent", text),
     level(level, text) {
       switch (level) {
         case "error":

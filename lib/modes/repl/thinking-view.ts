@@ -26,7 +26,7 @@ export class ThinkingView {
       return [...split.rows, split.rest];
     });
     const s = this.style;
-    return rows.slice(-VISIBLE_ROWS).map((row) => s.dim(s.italic(row)));
+    return rows.slice(-VISIBLE_ROWS).map((row) => s.paint("muted", s.italic(row)));
   }
 
   /** Ends the reasoning block: the summary line to commit, or nothing when there was none. */
@@ -34,6 +34,6 @@ export class ThinkingView {
     if (!this.active) return [];
     const count = this.text.trim() === "" ? 0 : this.text.trim().split("\n").length;
     this.text = "";
-    return [this.style.dim(`thought for ${count} line${count === 1 ? "" : "s"}`)];
+    return [this.style.paint("muted", `thought for ${count} line${count === 1 ? "" : "s"}`)];
   }
 }

@@ -17,17 +17,17 @@ export class TrustQuestion {
   /** Shows the extensions and their permissions; resolves with the user's answer. */
   ask(pending: PendingExtension[]): Promise<boolean> {
     const s = this.style;
-    const lines = [s.yellow("This project has extensions in .zot/extensions that you have not trusted:")];
+    const lines = [s.paint("warning", "This project has extensions in .zot/extensions that you have not trusted:")];
     for (const ext of pending) {
       // Everything here comes from the project: shown as text, never as terminal commands.
-      lines.push(`  ${s.bold(printableLine(ext.name))}  ${s.dim(printableLine(ext.dir))}`, ...ext.permissions.map((p) => `    ${printableLine(p)}`));
+      lines.push(`  ${s.bold(printableLine(ext.name))}  ${s.paint("muted", printableLine(ext.dir))}`, ...ext.permissions.map((p) => `    ${printableLine(p)}`));
     }
     lines.push("They run as programs on your machine. Trust this project and start them? [y/N]");
     this.show(lines);
     return new Promise((resolve) => {
       this.answer = (yes) => {
         this.answer = undefined;
-        this.show([s.dim(yes ? "Trusted; recorded for this project." : "Not trusted; its extensions stay off (`zot ext trust --project` trusts them later).")]);
+        this.show([s.paint("muted", yes ? "Trusted; recorded for this project." : "Not trusted; its extensions stay off (`zot ext trust --project` trusts them later).")]);
         resolve(yes);
       };
     });

@@ -43,8 +43,8 @@ describe("themes", () => {
 
   it("dark draws what zot always drew; light differs where a white background needs it", () => {
     const dark = makeStyle(true);
-    expect(dark.red("x")).toBe("\x1b[31mx\x1b[39m");
-    expect(dark.dim("x")).toBe("\x1b[2mx\x1b[22m");
+    expect(dark.paint("error", "x")).toBe("\x1b[31mx\x1b[39m");
+    expect(dark.paint("muted", "x")).toBe("\x1b[2mx\x1b[22m");
     expect(dark.paint("heading", "x")).toBe("\x1b[36mx\x1b[39m");
     const light = makeStyle(true, { theme: findTheme("light")!, depth: "truecolor" });
     expect(light.paint("heading", "x")).toBe("\x1b[38;2;0;95;135mx\x1b[39m");
