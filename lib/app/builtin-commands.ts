@@ -14,6 +14,7 @@ export const BUILTIN_COMMANDS: BuiltinCommand[] = [
   { name: "resume", description: "switch to a saved conversation: /resume [id] (no id: pick one; lists them outside the REPL)" },
   { name: "cd", description: "change the working directory: /cd PATH (a fresh conversation there)" },
   { name: "compact", description: "summarize older messages to free context" },
+  { name: "btw", description: "ask aside: /btw QUESTION (answered from the conversation, not added to it; no tools)" },
   { name: "reload-ext", description: "restart every extension and re-read manifests" },
   { name: "ext", description: "list loaded extensions and their state" },
   { name: "tools", description: "list the tools the model can call: /tools [name] (a name: its description and schema)" },

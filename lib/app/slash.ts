@@ -129,6 +129,11 @@ async function runBuiltin(rt: Runtime, name: string, args: string, interactive: 
       }
       return { kind: "output", text: `Working directory ${moved.cwd}: new conversation ${moved.sessionId}.` };
     }
+    case "btw": {
+      if (!args) return { kind: "failed", message: "usage: /btw QUESTION" };
+      const answer = await s.btw(args);
+      return answer.ok ? { kind: "output", text: answer.text } : { kind: "failed", message: `/btw: ${answer.error}` };
+    }
     case "compact": {
       const r = await s.compact();
       return r.status === "completed"

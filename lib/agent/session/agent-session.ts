@@ -25,6 +25,7 @@ import type { Message, Provider, Usage } from "../../providers/types.ts";
 import type { Tool } from "../../tools/types.ts";
 import type { OpenedSession } from "./session-select.ts";
 import { randomHex } from "../../random-id.ts";
+import { askAside, type SideAnswer } from "./side-question.ts";
 
 export const DEFAULT_MAX_STEPS = 50;
 
@@ -256,6 +257,15 @@ export class AgentSession {
       if (options.reportDone) this.emitter.host(compactionDone(result));
       return result;
     });
+  }
+
+  /** A side question (/btw): answered from the conversation, never added to it; its usage counts. */
+  async btw(question: string, signal?: AbortSignal): Promise<SideAnswer> {
+    const system = await this.systemPrompt(signal);
+    const answer = await askAside({ provider: this.provider, model: this.model, system, messages: this.messages, question,
+      ...(signal ? { signal } : {}) });
+    if (answer.usage) this.conversation.addUsage(answer.usage);
+    return answer;
   }
 
   /** Empties the transcript (after any running work). The conversation stays open. */
