@@ -2,7 +2,7 @@
 // cloud (its OpenAI-compatible chat under /v1), chosen through the environment, with the key
 // from the cloud's own variable; and `zot login --provider groq` checking a key with it.
 import { afterEach, describe, expect, it } from "vitest";
-import { jsonLines, makeWorld, type World } from "./support.ts";
+import { jsonLines, KIT, makeWorld, type World } from "./support.ts";
 
 let world: World | undefined;
 afterEach(async () => {
@@ -44,5 +44,30 @@ describe("cloud presets", () => {
     expect(status.stdout).toMatch(/^groq +.*auth\.json$/m);
     expect(status.stdout).toMatch(/^kimi +MOONSHOT_API_KEY \(environment\)$/m);
     expect(status.stdout).not.toContain("gsk-login");
+  });
+
+  it("kimi-k3: a deferred tool activated by a tool result is declared after that result, and the model can call it", async () => {
+    world = await makeWorld([
+      { tool_calls: [{ name: "load_secret", args: {} }], stop: "tool_use" },
+      { tool_calls: [{ name: "secret", args: {} }], stop: "tool_use" },
+      { text: "42 it is" },
+    ], "openai");
+    const run = await world.run(["-p", "-e", KIT, "find the secret"], { env: { ZOT_PROVIDER: "kimi", ZOT_MODEL: "kimi-k3", MOONSHOT_API_KEY: "sk-moon" } });
+    expect(run.stdout).toBe("42 it is\n");
+    const bodies = world.server.requests.map((r) => r.body);
+    const topLevel = (i: number) => bodies[i].tools.map((t: any) => t.function.name);
+    const declared = (i: number) => bodies[i].messages.filter((m: any) => Array.isArray(m.tools)).flatMap((m: any) => m.tools.map((t: any) => t.function.name));
+    expect(topLevel(0)).toContain("load_secret");
+    expect(topLevel(0)).not.toContain("secret");
+    expect(declared(0)).toEqual([]);
+    for (const i of [1, 2]) {
+      expect(topLevel(i)).not.toContain("secret");
+      expect(declared(i)).toEqual(["secret"]);
+    }
+    const messages = bodies[1].messages;
+    const at = messages.findIndex((m: any) => Array.isArray(m.tools));
+    expect(messages[at - 1]).toMatchObject({ role: "tool", content: expect.stringContaining("secret enabled") });
+    expect(JSON.stringify(bodies[2].messages)).toContain("the secret is 42");
+    expect(world.server.requests[0]!.headers.authorization).toBe("Bearer sk-moon");
   });
 });
