@@ -108,7 +108,7 @@ export const CLOUD_PRESETS = {
       ["deepseek-ai/DeepSeek-R1", 128 * K, 0, 0, 0, 0],
     ],
   },
-  // Moonshot's own pricing page was not found: prices 0 (see the provider notes in the README).
+  // Moonshot's own pricing page was not found: prices 0.
   kimi: {
     baseUrl: "https://api.moonshot.ai/v1",
     keyEnv: ["KIMI_API_KEY", "MOONSHOT_API_KEY"],
