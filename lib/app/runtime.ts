@@ -248,7 +248,7 @@ export async function createRuntime(input: RunConfig | RunConfigInput, io: Runti
     session,
     ...(agents ? { agents } : {}),
     async setModel(spec) {
-      const { provider: switchTo, model } = parseModelSpec(spec);
+      const { provider: switchTo, model } = parseModelSpec(spec, session.state.provider);
       if (switchTo) {
         live = providerFor({ ...settings, provider: switchTo, model });
         session.setModel(model, live);

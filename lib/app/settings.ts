@@ -3,7 +3,7 @@
 // Every model id is checked where it enters (flag, environment, config file, /model and rpc
 // set_model), so one that no provider accepts is never sent nor saved.
 import type { ZotConfig } from "../config.ts";
-import { DEFAULT_MODELS, isProviderName, modelIdProblem, PROVIDER_NAMES, type ProviderName } from "../providers/index.ts";
+import { DEFAULT_MODELS, findModel, isPresetName, isProviderName, modelIdProblem, PROVIDER_NAMES, type ProviderName } from "../providers/index.ts";
 import type { RunConfig } from "./run-config.ts";
 import { UsageError } from "../errors.ts";
 
@@ -57,7 +57,10 @@ export function resolveModelSettings(
  * A `/model` or rpc `set_model` argument: `model`, or `provider/model` to switch provider.
  * Throws an Error saying why an id cannot be used.
  */
-export function parseModelSpec(spec: string): { provider?: ProviderName; model: string } {
+export function parseModelSpec(spec: string, current?: string): { provider?: ProviderName; model: string } {
+  // A cloud's own ids may look like `provider/model` (groq's `openai/gpt-oss-120b`): a known
+  // model of the current cloud stays on it; `groq/openai/gpt-oss-20b` names the cloud outright.
+  if (current !== undefined && isPresetName(current) && findModel(current, spec)) return { model: spec };
   const slash = spec.indexOf("/");
   const prefix = spec.slice(0, Math.max(0, slash));
   const [provider, model] = isProviderName(prefix) ? [prefix, spec.slice(slash + 1)] : [undefined, spec];

@@ -1,17 +1,55 @@
 // `zot --list-models [--provider P]`: the known models with context and prices; for Ollama, the
-// models its server has pulled (any of them may be given to --model).
+// models its server has pulled; for a cloud preset, the known models merged with the cloud's
+// own list (cached 6 hours), so any model it offers may be given to --model.
 import { resolveModelSettings } from "../app/settings.ts";
-import { DEFAULT_BASE_URLS, listModels } from "../providers/index.ts";
+import { zotPaths } from "../paths.ts";
+import { DEFAULT_BASE_URLS, isPresetName, listModels, resolveApiKey, type ModelInfo } from "../providers/index.ts";
+import { liveModels, type LiveModel } from "../providers/live-models.ts";
 import { ollamaModels } from "../providers/ollama.ts";
 
-export async function listModelsText(options: { provider?: string; baseUrl?: string }, env: Record<string, string | undefined>): Promise<string> {
-  if ((options.provider ?? env.ZOT_PROVIDER) === "ollama") {
+type Env = Record<string, string | undefined>;
+
+export async function listModelsText(options: { provider?: string; baseUrl?: string; apiKey?: string }, env: Env,
+  warn: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): Promise<string> {
+  const provider = options.provider ?? env.ZOT_PROVIDER;
+  if (provider === "ollama") {
     const { baseUrl } = resolveModelSettings({ provider: "ollama", baseUrl: options.baseUrl }, env, {});
     const names = await ollamaModels(baseUrl ?? DEFAULT_BASE_URLS.ollama);
     return names.map((name) => `ollama/${name}\n`).join("");
   }
-  return listModels(options.provider).map((m) => {
-    const deprecated = m.deprecated ? `\tdeprecated (end of life ${m.deprecated})` : "";
-    return `${m.provider}/${m.id}\tcontext ${m.context_window}\t$${m.cost.input}/$${m.cost.output} per Mtok${deprecated}\n`;
-  }).join("");
+  if (provider === undefined || !isPresetName(provider)) return listModels(options.provider).map((m) => knownLine(m)).join("");
+  const curated = listModels(provider);
+  const { baseUrl } = resolveModelSettings({ provider, baseUrl: options.baseUrl }, env, {});
+  const paths = zotPaths(env);
+  let live: LiveModel[];
+  try {
+    const key = resolveApiKey({ provider, flag: options.apiKey, env, authFile: paths.auth })?.key;
+    live = await liveModels({ provider, baseUrl: baseUrl ?? DEFAULT_BASE_URLS[provider], home: paths.home, ...(key ? { apiKey: key } : {}) });
+  } catch (err) {
+    warn(`zot: ${provider}'s own model list is unavailable (${(err as Error).message}); these are the models zot knows`);
+    return curated.map((m) => knownLine(m)).join("");
+  }
+  const offered = new Map(live.map((m) => [m.id, m]));
+  const lines = curated.map((m) => knownLine(m, offered.has(m.id) ? offered.get(m.id) : null));
+  const knownIds = new Set(curated.map((m) => m.id));
+  for (const m of live) if (!knownIds.has(m.id)) lines.push(liveLine(provider, m));
+  return lines.join("");
+}
+
+/** `live`: the provider's entry; null when its list lacks the model; undefined when not asked. */
+function knownLine(m: ModelInfo, live?: LiveModel | null): string {
+  const price = m.cost.input === 0 && m.cost.output === 0 ? "price not known" : `$${m.cost.input}/$${m.cost.output} per Mtok`;
+  const deprecated = m.deprecated ? `\tdeprecated (end of life ${m.deprecated})`
+    : live?.deprecated ? `\t${deprecatedText(live.deprecated)}`
+      : live === null ? "\tnot in the provider's list (retired?)" : "";
+  return `${m.provider}/${m.id}\tcontext ${m.context_window}\t${price}${deprecated}\n`;
+}
+
+function liveLine(provider: string, m: LiveModel): string {
+  const context = m.context_window ? `context ${m.context_window}` : "context not known";
+  return `${provider}/${m.id}\t${context}\tprice not known${m.deprecated ? `\t${deprecatedText(m.deprecated)}` : ""}\n`;
+}
+
+function deprecatedText(value: string | true): string {
+  return value === true ? "deprecated" : `deprecated (${value})`;
 }

@@ -15,7 +15,7 @@ export const ROOT_ARGS = {
   print: { type: "boolean", alias: "p", description: "run to completion and print the final assistant text" },
   mode: { type: "string", valueHint: MODES.join("|"), description: "output mode" },
   json: { type: "boolean", description: "same as --mode json" },
-  provider: { type: "string", valueHint: PROVIDER_NAMES.join("|"), description: "model provider (openai also serves OpenAI-compatible servers; ollama a local Ollama, no key)" },
+  provider: { type: "string", valueHint: PROVIDER_NAMES.join("|"), description: "model provider (openai also serves OpenAI-compatible servers; ollama a local Ollama, no key; the others are OpenAI-compatible clouds)" },
   model: { type: "string", valueHint: "ID", description: "model id" },
   "api-key": { type: "string", valueHint: "KEY", description: "API key (else env, else $ZOT_HOME/auth.json)" },
   "base-url": { type: "string", valueHint: "URL", description: "provider endpoint" },

@@ -2,13 +2,31 @@
 // `$ZOT_HOME/auth.json` (`{"anthropic": {"api_key": "…"}}` or `{"anthropic": "…"}`).
 import { readFileSync } from "node:fs";
 import type { ProviderName } from "./models.ts";
+import { byPreset } from "./presets.ts";
 
-export const API_KEY_ENV: Record<ProviderName, string> = {
-  anthropic: "ANTHROPIC_API_KEY",
-  openai: "OPENAI_API_KEY",
+/** Each provider's key variables, in the order they are read (a cloud may have two names). */
+export const API_KEY_ENVS: Record<ProviderName, readonly string[]> = {
+  anthropic: ["ANTHROPIC_API_KEY"],
+  openai: ["OPENAI_API_KEY"],
   // Only a hosted or proxied Ollama wants one; a local server takes none.
-  ollama: "OLLAMA_API_KEY",
+  ollama: ["OLLAMA_API_KEY"],
+  ...byPreset((preset) => preset.keyEnv),
 };
+
+/** Each provider's first key variable, the one messages name first. */
+export const API_KEY_ENV = Object.fromEntries(
+  Object.entries(API_KEY_ENVS).map(([provider, names]) => [provider, names[0]]),
+) as Record<ProviderName, string>;
+
+/** The first of the provider's key variables that is set (non-empty) in `env`. */
+export function keyVariableSet(provider: ProviderName, env: Record<string, string | undefined>): string | undefined {
+  return API_KEY_ENVS[provider].find((name) => env[name]?.trim());
+}
+
+/** The provider's key variables for a message: `A` or `A or B`. */
+export function keyVariablesText(provider: ProviderName): string {
+  return API_KEY_ENVS[provider].join(" or ");
+}
 
 export interface ResolveApiKeyOptions {
   provider: ProviderName;
@@ -22,6 +40,8 @@ export interface ResolveApiKeyOptions {
 export interface ResolvedApiKey {
   key: string;
   source: "flag" | "env" | "auth_file";
+  /** The environment variable the key came from (source `env`). */
+  variable?: string;
 }
 
 /** A key that exists but cannot be used, with the reason (an unreadable or malformed auth.json). */
@@ -39,8 +59,9 @@ export class CredentialsError extends Error {
 export function resolveApiKey(options: ResolveApiKeyOptions): ResolvedApiKey | undefined {
   const flag = options.flag?.trim();
   if (flag) return { key: flag, source: "flag" };
-  const fromEnv = (options.env ?? process.env)[API_KEY_ENV[options.provider]]?.trim();
-  if (fromEnv) return { key: fromEnv, source: "env" };
+  const env = options.env ?? process.env;
+  const variable = keyVariableSet(options.provider, env);
+  if (variable) return { key: env[variable]!.trim(), source: "env", variable };
   if (!options.authFile) return undefined;
   const fromFile = readAuthFile(options.authFile, options.provider);
   return fromFile ? { key: fromFile, source: "auth_file" } : undefined;

@@ -1,22 +1,24 @@
 // Entry point of the providers layer: build a provider by name, and price usage.
 import { DEFAULT_BASE_URLS_BY_NAME } from "./base-urls.ts";
-import { API_KEY_ENV, isLoopbackUrl } from "./credentials.ts";
+import { isLoopbackUrl, keyVariablesText } from "./credentials.ts";
 import { lazyProvider } from "./lazy.ts";
 import { preconnect } from "./preconnect.ts";
 import { modelInfo, type ProviderName } from "./models.ts";
+import { isPresetName, PRESET_NAMES } from "./presets.ts";
 import type { RetryOptions } from "./retry.ts";
 import type { SdkWarn } from "./sdk-log.ts";
 import type { Provider, Usage } from "./types.ts";
 import { priceUsage, type TokenCounts } from "./usage.ts";
 
 export type * from "./types.ts";
-export { API_KEY_ENV, CredentialsError, isLoopbackUrl, resolveApiKey, type ResolveApiKeyOptions, type ResolvedApiKey } from "./credentials.ts";
+export { API_KEY_ENV, API_KEY_ENVS, CredentialsError, isLoopbackUrl, keyVariableSet, keyVariablesText, resolveApiKey, type ResolveApiKeyOptions, type ResolvedApiKey } from "./credentials.ts";
+export { CLOUD_PRESETS, isPresetName, type PresetName } from "./presets.ts";
 export { DEFAULT_CONTEXT_WINDOW, DEFAULT_MODELS, findModel, listModels, modelIdProblem, modelInfo, type ProviderName } from "./models.ts";
 export { DEFAULT_RETRY, type RetryOptions } from "./retry.ts";
 export type { SdkWarn } from "./sdk-log.ts";
 export { addUsage, costOf, emptyUsage, priceUsage, type TokenCounts } from "./usage.ts";
 
-export const PROVIDER_NAMES: readonly ProviderName[] = ["anthropic", "openai", "ollama"];
+export const PROVIDER_NAMES: readonly ProviderName[] = ["anthropic", "openai", "ollama", ...PRESET_NAMES];
 
 /** Providers that need no API key (a local server). */
 const KEYLESS: ReadonlySet<ProviderName> = new Set(["ollama"]);
@@ -81,7 +83,10 @@ export function createProvider(options: CreateProviderOptions): Provider {
     switch (provider) {
       case "anthropic": return (await import("./anthropic.ts")).createAnthropicProvider(settings);
       case "ollama": return (await import("./ollama.ts")).createOllamaProvider(settings);
-      default: return (await import("./openai.ts")).createOpenAIProvider(settings);
+      case "openai": return (await import("./openai.ts")).createOpenAIProvider(settings);
+      default:
+        if (isPresetName(provider)) return (await import("./preset-provider.ts")).createPresetProvider(provider, settings);
+        return (await import("./openai.ts")).createOpenAIProvider(settings);
     }
   });
   if (options.warm) {
@@ -96,7 +101,7 @@ export function createProvider(options: CreateProviderOptions): Provider {
  * the flag. Names the real auth.json path when it is known.
  */
 export function missingKeyMessage(provider: ProviderName, baseUrl: string, authFile?: string): string {
-  const env = API_KEY_ENV[provider];
+  const env = keyVariablesText(provider);
   const custom = baseUrl.replace(/\/+$/, "") !== DEFAULT_BASE_URLS[provider];
   return `no API key for ${provider}: run \`zot login\` (or /login in the REPL) to save one in ${authFile ?? "$ZOT_HOME/auth.json"}, `
     + `set ${env}, or pass --api-key` + (custom ? ` (a server at ${baseUrl} that needs no key accepts any value)` : "");

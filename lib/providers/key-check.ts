@@ -3,6 +3,7 @@
 // fetch, so checking a key loads no SDK; every runtime zot supports has it.
 import { DEFAULT_BASE_URLS_BY_NAME } from "./base-urls.ts";
 import type { ProviderName } from "./models.ts";
+import { CLOUD_PRESETS, isPresetName } from "./presets.ts";
 
 export type KeyCheck =
   | { ok: true }
@@ -28,7 +29,8 @@ export function keyCheckUrl(provider: ProviderName, baseUrl?: string): string {
   if (provider === "anthropic") return `${base}/v1/models?limit=1`;
   // Ollama's base URL is its root; its OpenAI-compatible routes are under /v1.
   if (provider === "ollama") return `${base.replace(/\/v1$/, "")}/v1/models`;
-  return `${base}/models`;
+  const preset = isPresetName(provider) ? CLOUD_PRESETS[provider] : undefined;
+  return `${base}${(preset && "keyCheckPath" in preset ? preset.keyCheckPath : undefined) ?? "/models"}`;
 }
 
 export async function checkApiKey(options: CheckKeyOptions): Promise<KeyCheck> {

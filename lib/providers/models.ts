@@ -1,9 +1,11 @@
 // Known models per provider: context window, output limit and USD prices per million tokens,
 // for `--list-models` and cost accounting. Prices are list prices as published by each vendor
 // (late 2026); any other model id is allowed and costs 0 (see `modelInfo`).
+import { byPreset, CLOUD_PRESETS, PRESET_NAMES, type PresetName } from "./presets.ts";
 import type { ModelInfo } from "./types.ts";
 
-export type ProviderName = "anthropic" | "openai" | "ollama";
+/** The built-in providers, then the OpenAI-compatible clouds of presets.ts. */
+export type ProviderName = "anthropic" | "openai" | "ollama" | PresetName;
 
 /** Context window assumed for a model id zot does not know. */
 export const DEFAULT_CONTEXT_WINDOW = 128_000;
@@ -14,6 +16,7 @@ export const DEFAULT_MODELS: Record<ProviderName, string> = {
   openai: "gpt-5.4",
   // Ollama runs what was pulled; this is a common first pull (`ollama pull llama3.2`).
   ollama: "llama3.2",
+  ...byPreset((preset) => preset.defaultModel),
 };
 
 type Row = [id: string, context: number, maxOutput: number, input: number, output: number, cacheRead: number, cacheWrite: number, thinking?: ModelInfo["thinking"]];
@@ -79,9 +82,21 @@ function toInfo(provider: ProviderName, [id, context, maxOutput, input, output, 
   return info;
 }
 
+function presetInfo(provider: PresetName): ModelInfo[] {
+  const preset = CLOUD_PRESETS[provider];
+  const deprecated: Readonly<Record<string, string>> = "deprecated" in preset ? preset.deprecated as Record<string, string> : {};
+  return preset.models.map(([id, context, maxOutput, input, output, cacheRead]) => {
+    const info: ModelInfo = { provider, id, context_window: context, cost: { input, output, cache_read: cacheRead, cache_write: 0 } };
+    if (maxOutput > 0) info.max_output = maxOutput;
+    if (deprecated[id]) info.deprecated = deprecated[id];
+    return info;
+  });
+}
+
 const CATALOGUE: ModelInfo[] = [
   ...ANTHROPIC.map((row) => toInfo("anthropic", row)),
   ...OPENAI.map((row) => toInfo("openai", row)),
+  ...PRESET_NAMES.flatMap(presetInfo),
 ];
 
 /** Longest model id accepted; real ones (with an organisation path) stay far below. */

@@ -2,9 +2,10 @@
 // of OpenAI-compatible servers: string content where possible, no empty tool lists, and tool
 // images in a user message because tool messages carry text only.
 import type OpenAI from "openai";
-import type { AssistantMessage, ImageBlock, Message, StreamRequest, ToolResultMessage, UserMessage } from "./types.ts";
+import type { AssistantMessage, ImageBlock, Message, StreamRequest, ToolResultMessage, ToolSpec, UserMessage } from "./types.ts";
 
-type Params = OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming;
+export type OpenAIParams = OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming;
+type Params = OpenAIParams;
 type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 type ContentPart = OpenAI.Chat.Completions.ChatCompletionContentPart;
 
@@ -14,6 +15,11 @@ export interface OpenAIParamsOptions {
    * models reject `max_tokens`), while many compatible servers only know `max_tokens`.
    */
   maxTokensField: "max_completion_tokens" | "max_tokens";
+  /**
+   * Tools declared inside the conversation (Kimi K3's message-level tools) after the message at
+   * each index of `request.messages`, instead of in the top-level list.
+   */
+  toolDeclarations?: ReadonlyMap<number, readonly ToolSpec[]>;
 }
 
 export function toOpenAIParams(request: StreamRequest, options: OpenAIParamsOptions): Params {
@@ -21,14 +27,11 @@ export function toOpenAIParams(request: StreamRequest, options: OpenAIParamsOpti
     model: request.model,
     stream: true,
     stream_options: { include_usage: true },
-    messages: toOpenAIMessages(request.system, request.messages),
+    messages: toOpenAIMessages(request.system, request.messages, options.toolDeclarations),
   };
-  if (request.tools.length > 0) {
-    params.tools = request.tools.map((tool) => ({
-      type: "function",
-      function: { name: tool.name, description: tool.description, parameters: tool.schema },
-    }));
-  }
+  const declared = new Set([...(options.toolDeclarations?.values() ?? [])].flat().map((tool) => tool.name));
+  const topLevel = request.tools.filter((tool) => !declared.has(tool.name));
+  if (topLevel.length > 0) params.tools = topLevel.map(functionTool);
   if (request.reasoning) params.reasoning_effort = request.reasoning;
   if (request.maxTokens !== undefined) params[options.maxTokensField] = request.maxTokens;
   return params;
@@ -38,7 +41,7 @@ export function toOpenAIParams(request: StreamRequest, options: OpenAIParamsOpti
  * History as chat messages. Images from a run of tool results follow the run in one user
  * message, since nothing may come between an assistant's tool calls and their results.
  */
-export function toOpenAIMessages(system: string, messages: Message[]): ChatMessage[] {
+export function toOpenAIMessages(system: string, messages: Message[], declarations?: ReadonlyMap<number, readonly ToolSpec[]>): ChatMessage[] {
   const out: ChatMessage[] = [];
   if (system) out.push({ role: "system", content: system });
   let pendingImages: { toolName: string; images: ImageBlock[] }[] = [];
@@ -52,7 +55,7 @@ export function toOpenAIMessages(system: string, messages: Message[]): ChatMessa
     out.push({ role: "user", content: parts });
     pendingImages = [];
   };
-  for (const message of messages) {
+  messages.forEach((message, index) => {
     if (message.role !== "tool_result") flushImages();
     if (message.role === "user") {
       const converted = userMessage(message);
@@ -65,9 +68,19 @@ export function toOpenAIMessages(system: string, messages: Message[]): ChatMessa
       const images = message.content.filter((b): b is ImageBlock => b.type === "image");
       if (images.length > 0) pendingImages.push({ toolName: message.tool_name, images });
     }
-  }
+    const declared = declarations?.get(index);
+    if (declared?.length) {
+      flushImages();
+      // A content key (even null) makes Kimi reject the declaration.
+      out.push({ role: "system", tools: declared.map(functionTool) } as unknown as ChatMessage);
+    }
+  });
   flushImages();
   return out;
+}
+
+function functionTool(tool: ToolSpec): OpenAI.Chat.Completions.ChatCompletionTool {
+  return { type: "function", function: { name: tool.name, description: tool.description, parameters: tool.schema } };
 }
 
 function userMessage(message: UserMessage): ChatMessage | undefined {

@@ -5,7 +5,7 @@ import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from "openai"
 import { OPENAI_BASE_URL } from "./base-urls.ts";
 import type { AssistantDraft } from "./draft.ts";
 import { describeFailure, IncompleteStreamError } from "./errors.ts";
-import { toOpenAIParams } from "./openai-request.ts";
+import { toOpenAIParams, type OpenAIParams, type OpenAIParamsOptions } from "./openai-request.ts";
 import { streamWithRetry, type RetryOptions } from "./retry.ts";
 import { routingConsoleWarn, sdkLogger, stderrWarn, type SdkWarn } from "./sdk-log.ts";
 import { touching } from "./stall.ts";
@@ -21,6 +21,10 @@ export interface OpenAIProviderOptions {
   retry?: RetryOptions;
   /** The SDK's log lines and warnings, one line each (default: stderr). */
   warn?: SdkWarn;
+  /** The provider name messages carry (default `openai`; a cloud preset gives its own). */
+  name?: string;
+  /** Builds each request's parameters instead of `toOpenAIParams` (a cloud's own fields); once per request. */
+  toParams?: (request: StreamRequest, options: OpenAIParamsOptions) => OpenAIParams;
 }
 
 const SDK_ERRORS = { APIError, APIConnectionError, APIUserAbortError };
@@ -38,18 +42,20 @@ export function createOpenAIProvider(options: OpenAIProviderOptions = {}): Provi
     ...(options.apiKey ? {} : { defaultHeaders: { Authorization: null } }),
   });
   const maxTokensField = isOpenAIHost(baseURL) ? "max_completion_tokens" : "max_tokens";
+  const name = options.name ?? "openai";
 
   return {
-    name: "openai",
+    name,
     stream(request: StreamRequest): AsyncIterable<ModelStreamEvent> {
+      // Shaped once, outside the attempts: a retry sends the same request.
+      const params = (options.toParams ?? toOpenAIParams)(request, { maxTokensField });
       return streamWithRetry({
-        provider: "openai",
+        provider: name,
         model: request.model,
         signal: request.signal,
         retry: options.retry,
         describe: (err) => describeFailure(err, SDK_ERRORS),
         async *attempt(signal, draft, alive) {
-          const params = toOpenAIParams(request, { maxTokensField });
           const chunks = await routingConsoleWarn(warn, () => client.chat.completions.create(params, { signal }));
           // SSE comment keep-alives (`: …`) never reach the iterator; only chunks count.
           yield* translate(touching(chunks, alive), draft);

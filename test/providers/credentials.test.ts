@@ -25,7 +25,7 @@ describe("resolveApiKey: flag, then environment, then auth.json", () => {
   test("the provider's environment variable wins over the file", () => {
     writeFileSync(authFile, JSON.stringify({ openai: { api_key: "from-file" } }));
     expect(resolveApiKey({ provider: "openai", env: { OPENAI_API_KEY: "from-env", ANTHROPIC_API_KEY: "wrong" }, authFile }))
-      .toEqual({ key: "from-env", source: "env" });
+      .toEqual({ key: "from-env", source: "env", variable: "OPENAI_API_KEY" });
   });
 
   test("auth.json accepts {api_key} objects and plain strings per provider", () => {

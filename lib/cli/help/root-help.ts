@@ -1,6 +1,6 @@
 // `zot --help`: the root flags (declared once, in root-args.ts), then the commands, a few
 // examples and the environment variables zot reads.
-import { API_KEY_ENV } from "../../providers/index.ts";
+import { API_KEY_ENVS } from "../../providers/index.ts";
 import { ZOT_VERSION } from "../../version.ts";
 import { ROOT_COMMANDS } from "../commands.ts";
 import { ROOT_ARGS } from "../root-args.ts";
@@ -18,8 +18,8 @@ const EXAMPLES: Array<[string, string]> = [
 ];
 
 function environment(): Array<[string, string]> {
-  const keys = Object.entries(API_KEY_ENV).map(([provider, name]): [string, string] =>
-    [name, `API key for --provider ${provider} (after --api-key; before $ZOT_HOME/auth.json)`]);
+  const keys = Object.entries(API_KEY_ENVS).map(([provider, names]): [string, string] =>
+    [names.join(", "), `API key for --provider ${provider} (after --api-key; before $ZOT_HOME/auth.json)`]);
   return [
     ...keys,
     ["ZOT_PROVIDER, ZOT_MODEL, ZOT_BASE_URL", "defaults for --provider, --model and --base-url"],
