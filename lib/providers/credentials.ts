@@ -8,6 +8,12 @@ export const API_KEY_ENV: Record<ProviderName, string> = {
   openai: "OPENAI_API_KEY",
   // Only a hosted or proxied Ollama wants one; a local server takes none.
   ollama: "OLLAMA_API_KEY",
+  gemini: "GEMINI_API_KEY",
+};
+
+/** Other variables a provider's key is also read from, after the first, as its own tools do. */
+export const API_KEY_ENV_ALIASES: Partial<Record<ProviderName, readonly string[]>> = {
+  gemini: ["GOOGLE_API_KEY"],
 };
 
 export interface ResolveApiKeyOptions {
@@ -39,8 +45,11 @@ export class CredentialsError extends Error {
 export function resolveApiKey(options: ResolveApiKeyOptions): ResolvedApiKey | undefined {
   const flag = options.flag?.trim();
   if (flag) return { key: flag, source: "flag" };
-  const fromEnv = (options.env ?? process.env)[API_KEY_ENV[options.provider]]?.trim();
-  if (fromEnv) return { key: fromEnv, source: "env" };
+  const env = options.env ?? process.env;
+  for (const name of [API_KEY_ENV[options.provider], ...(API_KEY_ENV_ALIASES[options.provider] ?? [])]) {
+    const fromEnv = env[name]?.trim();
+    if (fromEnv) return { key: fromEnv, source: "env" };
+  }
   if (!options.authFile) return undefined;
   const fromFile = readAuthFile(options.authFile, options.provider);
   return fromFile ? { key: fromFile, source: "auth_file" } : undefined;

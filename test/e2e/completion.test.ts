@@ -87,7 +87,7 @@ COMP_WORDS=(zot ext remove ""); COMP_CWORD=3; _zot; print -l -- "\${COMPREPLY[@]
       ["zot", "ext", "remove", ""], ["zot", "ext", "install", "--fo"], ["zot", "hello", ""], ["zot", "--model", "gpt-4.1-m"],
     ]);
     expect(commands).toContain("ext");
-    expect(providers).toEqual(["anthropic", "openai", "ollama"]);
+    expect(providers).toEqual(["anthropic", "openai", "ollama", "gemini"]);
     expect(providerEq).toEqual(["openai", "ollama"]);
     expect(mode).toEqual(["json"]);
     expect(extSub).toEqual(["update"]);

@@ -52,7 +52,7 @@ describe("zot login on a terminal", () => {
     world = await makeWorld();
     world.server.acceptKeys = ["sk-typed-secret"];
     const pane = await Pane.start(world, ["login"]);
-    await pane.until("Provider (anthropic, openai, ollama) [anthropic]:");
+    await pane.until("Provider (anthropic, openai, ollama, gemini) [anthropic]:");
     await pane.type("openai");
     await pane.keys("Enter");
     await pane.until("API key for openai (input hidden):");
@@ -83,7 +83,7 @@ describe("/login and /logout", () => {
     world!.server.acceptKeys = ["sk-repl-good"];
     await pane.type("/login");
     await pane.keys("Enter");
-    await pane.until("provider (anthropic, openai, ollama) [anthropic]:");
+    await pane.until("provider (anthropic, openai, ollama, gemini) [anthropic]:");
     await pane.keys("Enter");
     await pane.until("API key for anthropic (hidden");
     await pane.type("sk-repl-wrong");
@@ -112,7 +112,7 @@ describe("/login and /logout", () => {
     const pane = await repl([]);
     await pane.type("/login sk-pasted-in-repl");
     await pane.keys("Enter");
-    await pane.until("/login takes a provider name (anthropic or openai or ollama); the key is asked for next");
+    await pane.until("/login takes a provider name (anthropic or openai or ollama or gemini); the key is asked for next");
     await pane.keys("Up");
     await pane.until(/› \/login …\n[\s\S]*›\s*$/);
     expect(await pane.text()).not.toContain("sk-pasted");
