@@ -1,7 +1,7 @@
 // Logging in and out, shared by `zot login`/`zot logout` and the REPL's /login and /logout: a
 // key is checked with one cheap request to the provider and saved in auth.json only when the
 // provider accepted it. Messages never contain the key.
-import { API_KEY_ENV, CredentialsError, resolveApiKey, type ProviderName } from "../providers/index.ts";
+import { API_KEY_ENV, CredentialsError, keyVariableSet, resolveApiKey, type ProviderName } from "../providers/index.ts";
 import { removeApiKey, saveApiKey } from "../providers/auth-store.ts";
 import { checkApiKey, keyCheckUrl } from "../providers/key-check.ts";
 
@@ -52,7 +52,8 @@ export async function logOut(providers: readonly ProviderName[], authFile: strin
     } catch (err) {
       return { ok: false, message: (err as Error).message };
     }
-    const stillSet = env[API_KEY_ENV[provider]]?.trim() ? ` ${API_KEY_ENV[provider]} is still set in the environment and is used.` : "";
+    const setVariable = keyVariableSet(provider, env);
+    const stillSet = setVariable ? ` ${setVariable} is still set in the environment and is used.` : "";
     lines.push(removed ? `Logged out of ${provider}: its key was removed from ${authFile}.${stillSet}`
       : `No saved key for ${provider} in ${authFile}.${stillSet}`);
   }
@@ -70,7 +71,7 @@ export interface KeySourceRow {
 /** For each provider, where its key comes from (never the key). Flag keys are per run and not listed. */
 export function keySources(providers: readonly ProviderName[], authFile: string, env: Record<string, string | undefined>): KeySourceRow[] {
   return providers.map((provider) => {
-    const variable = API_KEY_ENV[provider];
+    const variable = keyVariableSet(provider, env) ?? API_KEY_ENV[provider];
     let saved: boolean;
     try {
       saved = resolveApiKey({ provider, env: {}, authFile }) !== undefined;
@@ -86,6 +87,6 @@ export function keySources(providers: readonly ProviderName[], authFile: string,
 }
 
 function envShadow(provider: ProviderName, env: Record<string, string | undefined>): string {
-  const variable = API_KEY_ENV[provider];
+  const variable = keyVariableSet(provider, env) ?? API_KEY_ENV[provider];
   return env[variable]?.trim() ? ` ${variable} is set in the environment and is used before the saved key.` : "";
 }

@@ -16,6 +16,11 @@ export const API_KEY_ENV_ALIASES: Partial<Record<ProviderName, readonly string[]
   gemini: ["GOOGLE_API_KEY"],
 };
 
+/** The environment variable the provider's key is read from now (its own, else an alias); undefined when none is set. */
+export function keyVariableSet(provider: ProviderName, env: Record<string, string | undefined>): string | undefined {
+  return [API_KEY_ENV[provider], ...(API_KEY_ENV_ALIASES[provider] ?? [])].find((name) => env[name]?.trim());
+}
+
 export interface ResolveApiKeyOptions {
   provider: ProviderName;
   /** `--api-key`. */
@@ -46,10 +51,8 @@ export function resolveApiKey(options: ResolveApiKeyOptions): ResolvedApiKey | u
   const flag = options.flag?.trim();
   if (flag) return { key: flag, source: "flag" };
   const env = options.env ?? process.env;
-  for (const name of [API_KEY_ENV[options.provider], ...(API_KEY_ENV_ALIASES[options.provider] ?? [])]) {
-    const fromEnv = env[name]?.trim();
-    if (fromEnv) return { key: fromEnv, source: "env" };
-  }
+  const variable = keyVariableSet(options.provider, env);
+  if (variable) return { key: env[variable]!.trim(), source: "env" };
   if (!options.authFile) return undefined;
   const fromFile = readAuthFile(options.authFile, options.provider);
   return fromFile ? { key: fromFile, source: "auth_file" } : undefined;

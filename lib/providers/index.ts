@@ -10,7 +10,7 @@ import type { Provider, Usage } from "./types.ts";
 import { priceUsage, type TokenCounts } from "./usage.ts";
 
 export type * from "./types.ts";
-export { API_KEY_ENV, CredentialsError, isLoopbackUrl, resolveApiKey, type ResolveApiKeyOptions, type ResolvedApiKey } from "./credentials.ts";
+export { API_KEY_ENV, CredentialsError, isLoopbackUrl, keyVariableSet, resolveApiKey, type ResolveApiKeyOptions, type ResolvedApiKey } from "./credentials.ts";
 export { DEFAULT_CONTEXT_WINDOW, DEFAULT_MODELS, findModel, listModels, modelIdProblem, modelInfo, type ProviderName } from "./models.ts";
 export { DEFAULT_RETRY, type RetryOptions } from "./retry.ts";
 export type { SdkWarn } from "./sdk-log.ts";

@@ -115,4 +115,12 @@ describe("gemini", () => {
     expect(run).toMatchObject({ code: 0, stdout: "answered with the saved key\n" });
     expect(world.server.requests.at(-1)!.headers["x-goog-api-key"]).toBe("AIza-good");
   });
+
+  it("zot login --status names GOOGLE_API_KEY when that is where the Gemini key comes from", async () => {
+    world = await makeWorld();
+    const status = await world.run(["login", "--status"], { env: { GEMINI_API_KEY: "", GOOGLE_API_KEY: "AIza-from-env" } });
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stdout + status.stderr).toMatch(/gemini.*GOOGLE_API_KEY \(environment\)/);
+    expect(status.stdout + status.stderr).not.toContain("AIza-from-env");
+  });
 });
