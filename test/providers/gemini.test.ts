@@ -1,5 +1,6 @@
 // The Gemini provider against the scripted model server's Gemini wire, over real HTTP.
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { repairTranscript } from "../../lib/agent/session/session-repair.ts";
 import { SKIP_SIGNATURE } from "../../lib/providers/gemini-request.ts";
 import { createProvider } from "../../lib/providers/index.ts";
 import type { AssistantMessage, Message } from "../../lib/providers/types.ts";
@@ -126,6 +127,27 @@ describe("tool calls and thought signatures", () => {
       { role: "model", parts: [{ functionCall: { id: "t2", name: "read", args: {} }, thoughtSignature: SKIP_SIGNATURE }] },
     ]);
     expect(JSON.stringify(modelTurns(1))).not.toContain("thoughtSignature");
+  });
+});
+
+describe("a resumed session whose last calls were interrupted", () => {
+  test("the model's call keeps its own signature, an unsigned one gets the placeholder, beside the repaired results", async () => {
+    const saved: Message[] = [
+      ...baseRequest().messages,
+      { role: "assistant", stop: "tool_use", provider: "gemini", model: "gemini-3.8-flash",
+        content: [{ type: "tool_call", id: "fc_9", name: "bash", args: { command: "sleep 100" }, signature: "sig-interrupted" }] },
+      { role: "user", content: [{ type: "text", text: "try again" }] },
+      { role: "assistant", stop: "tool_use", provider: "gemini", model: "gemini-3.8-flash",
+        content: [{ type: "tool_call", id: "t_ext", name: "read", args: { path: "x" } }] },
+    ];
+    const { messages, added } = repairTranscript(saved);
+    expect(added).toBe(2);
+    server.push({ text: "resumed" });
+    await collect(gemini(), { model: "gemini-3.8-flash", messages: [...messages, { role: "user", content: [{ type: "text", text: "go on" }] }] });
+    const calls = server.requests[0].body.contents.filter((c: any) => c.role === "model").map((c: any) => c.parts[0]);
+    expect(calls.map((p: any) => [p.functionCall.id, p.thoughtSignature])).toEqual([["fc_9", "sig-interrupted"], ["t_ext", SKIP_SIGNATURE]]);
+    const responses = server.requests[0].body.contents.flatMap((c: any) => c.parts).filter((p: any) => p.functionResponse);
+    expect(responses.map((p: any) => p.functionResponse.id)).toEqual(["fc_9", "t_ext"]);
   });
 });
 
