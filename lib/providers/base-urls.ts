@@ -7,8 +7,11 @@ export const OPENAI_BASE_URL = "https://api.openai.com/v1";
 /** Ollama's own port on this machine (its OpenAI-compatible routes are under `/v1`). */
 export const OLLAMA_BASE_URL = "http://127.0.0.1:11434";
 
+/** The Gemini Developer API's root; the SDK adds the `/v1beta` version path. */
+export const GEMINI_BASE_URL = "https://generativelanguage.googleapis.com";
+
 /** Each provider's public endpoint, by name. */
 export const DEFAULT_BASE_URLS_BY_NAME = {
-  anthropic: ANTHROPIC_BASE_URL, openai: OPENAI_BASE_URL, ollama: OLLAMA_BASE_URL,
+  anthropic: ANTHROPIC_BASE_URL, openai: OPENAI_BASE_URL, ollama: OLLAMA_BASE_URL, gemini: GEMINI_BASE_URL,
   ...byPreset((preset) => preset.baseUrl),
 };

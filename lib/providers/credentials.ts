@@ -10,6 +10,8 @@ export const API_KEY_ENVS: Record<ProviderName, readonly string[]> = {
   openai: ["OPENAI_API_KEY"],
   // Only a hosted or proxied Ollama wants one; a local server takes none.
   ollama: ["OLLAMA_API_KEY"],
+  // Google's own tools read GOOGLE_API_KEY too.
+  gemini: ["GEMINI_API_KEY", "GOOGLE_API_KEY"],
   ...byPreset((preset) => preset.keyEnv),
 };
 

@@ -82,9 +82,9 @@ export class AssistantDraft {
   }
 }
 
-/** Empty text and unsigned empty thinking carry nothing and some APIs reject them. */
+/** Empty text and thinking carry nothing unless signed, and some APIs reject them. */
 function keepBlock(block: AssistantContent): boolean {
-  if (block.type === "text") return block.text.length > 0;
+  if (block.type === "text") return block.text.length > 0 || Boolean(block.signature);
   if (block.type === "thinking") return block.thinking.length > 0 || Boolean(block.signature);
   return true;
 }

@@ -18,7 +18,7 @@ export { DEFAULT_RETRY, type RetryOptions } from "./retry.ts";
 export type { SdkWarn } from "./sdk-log.ts";
 export { addUsage, costOf, emptyUsage, priceUsage, type TokenCounts } from "./usage.ts";
 
-export const PROVIDER_NAMES: readonly ProviderName[] = ["anthropic", "openai", "ollama", ...PRESET_NAMES];
+export const PROVIDER_NAMES: readonly ProviderName[] = ["anthropic", "openai", "ollama", "gemini", ...PRESET_NAMES];
 
 /** Providers that need no API key (a local server). */
 const KEYLESS: ReadonlySet<ProviderName> = new Set(["ollama"]);
@@ -83,6 +83,7 @@ export function createProvider(options: CreateProviderOptions): Provider {
     switch (provider) {
       case "anthropic": return (await import("./anthropic.ts")).createAnthropicProvider(settings);
       case "ollama": return (await import("./ollama.ts")).createOllamaProvider(settings);
+      case "gemini": return (await import("./gemini.ts")).createGeminiProvider(settings);
       case "openai": return (await import("./openai.ts")).createOpenAIProvider(settings);
       default:
         if (isPresetName(provider)) return (await import("./preset-provider.ts")).createPresetProvider(provider, settings);

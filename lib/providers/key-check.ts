@@ -1,5 +1,6 @@
 // One cheap authenticated request that tells whether a provider accepts an API key: its models
-// list (Anthropic `GET /v1/models`, OpenAI `GET /models` under the base URL's `/v1`). Plain
+// list (Anthropic `GET /v1/models`, OpenAI `GET /models` under the base URL's `/v1`, Gemini
+// `GET /v1beta/models` with the key in `x-goog-api-key`). Plain
 // fetch, so checking a key loads no SDK; every runtime zot supports has it.
 import { DEFAULT_BASE_URLS_BY_NAME } from "./base-urls.ts";
 import type { ProviderName } from "./models.ts";
@@ -29,6 +30,7 @@ export function keyCheckUrl(provider: ProviderName, baseUrl?: string): string {
   if (provider === "anthropic") return `${base}/v1/models?limit=1`;
   // Ollama's base URL is its root; its OpenAI-compatible routes are under /v1.
   if (provider === "ollama") return `${base.replace(/\/v1$/, "")}/v1/models`;
+  if (provider === "gemini") return `${base.replace(/\/v1(beta)?$/, "")}/v1beta/models?pageSize=1`;
   const preset = isPresetName(provider) ? CLOUD_PRESETS[provider] : undefined;
   return `${base}${(preset && "keyCheckPath" in preset ? preset.keyCheckPath : undefined) ?? "/models"}`;
 }
@@ -38,7 +40,7 @@ export async function checkApiKey(options: CheckKeyOptions): Promise<KeyCheck> {
   const url = keyCheckUrl(provider, options.baseUrl);
   const headers: Record<string, string> = provider === "anthropic"
     ? { "x-api-key": key, "anthropic-version": "2023-06-01" }
-    : { authorization: `Bearer ${key}` };
+    : provider === "gemini" ? { "x-goog-api-key": key } : { authorization: `Bearer ${key}` };
   let response: Response;
   try {
     response = await fetch(url, { headers: { accept: "application/json", ...headers },
@@ -50,7 +52,12 @@ export async function checkApiKey(options: CheckKeyOptions): Promise<KeyCheck> {
   if (response.ok) return { ok: true };
   const status = response.status;
   const message = hideKey(serverMessage(body) ?? (response.statusText || "no message"), key);
-  return { ok: false, kind: status === 401 || status === 403 ? "refused" : "http", status, message };
+  return { ok: false, kind: status === 401 || status === 403 || invalidGeminiKey(status, body) ? "refused" : "http", status, message };
+}
+
+/** Gemini refuses a bad key with a 400 whose reason is API_KEY_INVALID, not a 401. */
+function invalidGeminiKey(status: number, body: string): boolean {
+  return status === 400 && /API_KEY_INVALID|API key not valid/.test(body);
 }
 
 /** `type: message` from an Anthropic (`{error: {type, message}}`) or OpenAI (`{error: {message}}`) body, else its text. */

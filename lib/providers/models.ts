@@ -5,7 +5,7 @@ import { byPreset, CLOUD_PRESETS, PRESET_NAMES, type PresetName } from "./preset
 import type { ModelInfo } from "./types.ts";
 
 /** The built-in providers, then the OpenAI-compatible clouds of presets.ts. */
-export type ProviderName = "anthropic" | "openai" | "ollama" | PresetName;
+export type ProviderName = "anthropic" | "openai" | "ollama" | "gemini" | PresetName;
 
 /** Context window assumed for a model id zot does not know. */
 export const DEFAULT_CONTEXT_WINDOW = 128_000;
@@ -16,6 +16,7 @@ export const DEFAULT_MODELS: Record<ProviderName, string> = {
   openai: "gpt-5.4",
   // Ollama runs what was pulled; this is a common first pull (`ollama pull llama3.2`).
   ollama: "llama3.2",
+  gemini: "gemini-3.8-flash",
   ...byPreset((preset) => preset.defaultModel),
 };
 
@@ -69,6 +70,18 @@ const OPENAI: Row[] = [
   ["gpt-4o-mini", 128 * K, 16_384, 0.15, 0.6, 0.075, 0],
 ];
 
+// Gemini: paid-tier list prices of the Gemini Developer API pricing page, prompts up to 200k
+// tokens (Pro bills more above). Only models whose input and output prices were both found are
+// listed; cache reads are 0 where no context-caching price was found. Gemini 3 takes a thinking
+// level ("effort"); Gemini 2.x a thinking budget. 3.8 Flash's price is the one valid until the end
+// of 2026.
+const GEMINI: Row[] = [
+  ["gemini-3.8-flash", 1_048_576, 65_536, 0.75, 3.75, 0, 0, "effort"],
+  ["gemini-3.5-flash", 1_048_576, 65_536, 1.5, 9, 0, 0, "effort"],
+  ["gemini-3.5-flash-lite", 1_048_576, 65_536, 0.3, 2.5, 0, 0, "effort"],
+  ["gemini-3.1-pro-preview", 1_048_576, 65_536, 2, 12, 0, 0, "effort"],
+];
+
 function toInfo(provider: ProviderName, [id, context, maxOutput, input, output, cacheRead, cacheWrite, thinking]: Row): ModelInfo {
   const info: ModelInfo = {
     provider,
@@ -96,6 +109,7 @@ function presetInfo(provider: PresetName): ModelInfo[] {
 const CATALOGUE: ModelInfo[] = [
   ...ANTHROPIC.map((row) => toInfo("anthropic", row)),
   ...OPENAI.map((row) => toInfo("openai", row)),
+  ...GEMINI.map((row) => toInfo("gemini", row)),
   ...PRESET_NAMES.flatMap(presetInfo),
 ];
 

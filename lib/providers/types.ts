@@ -4,7 +4,12 @@
 // and Usage are written out as they are (session files, rpc get_messages, usage events), so
 // their fields are snake_case; ModelInfo likewise (rpc get_models).
 
-export interface TextBlock { type: "text"; text: string }
+export interface TextBlock {
+  type: "text";
+  text: string;
+  /** Opaque provider proof (Gemini's `thoughtSignature`) to send back on this block unchanged. */
+  signature?: string;
+}
 /** base64 image bytes; `mime_type` as in the extension protocol. */
 export interface ImageBlock { type: "image"; mime_type: string; data: string }
 export interface ThinkingBlock {
@@ -23,6 +28,8 @@ export interface ToolCallBlock {
   args: Record<string, unknown>;
   /** The raw argument text when it was not a JSON object (then `args` is `{}`). */
   args_raw?: string;
+  /** Opaque provider proof (Gemini's `thoughtSignature`) to send back on this call unchanged. */
+  signature?: string;
 }
 
 export type UserContent = TextBlock | ImageBlock;

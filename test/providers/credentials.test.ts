@@ -28,6 +28,14 @@ describe("resolveApiKey: flag, then environment, then auth.json", () => {
       .toEqual({ key: "from-env", source: "env", variable: "OPENAI_API_KEY" });
   });
 
+  test("Gemini reads GEMINI_API_KEY, then GOOGLE_API_KEY, before the file", () => {
+    writeFileSync(authFile, JSON.stringify({ gemini: "from-file" }));
+    expect(resolveApiKey({ provider: "gemini", env: { GEMINI_API_KEY: "gemini-env", GOOGLE_API_KEY: "google-env" }, authFile }))
+      .toEqual({ key: "gemini-env", source: "env" });
+    expect(resolveApiKey({ provider: "gemini", env: { GOOGLE_API_KEY: "google-env" }, authFile })).toEqual({ key: "google-env", source: "env" });
+    expect(resolveApiKey({ provider: "gemini", env: {}, authFile })).toEqual({ key: "from-file", source: "auth_file" });
+  });
+
   test("auth.json accepts {api_key} objects and plain strings per provider", () => {
     writeFileSync(authFile, JSON.stringify({ anthropic: { api_key: "ant-key" }, openai: "oa-key" }));
     expect(resolveApiKey({ provider: "anthropic", env: {}, authFile })).toEqual({ key: "ant-key", source: "auth_file" });
@@ -68,7 +76,7 @@ describe("createProvider", () => {
   });
 
   test("an unknown provider or malformed base URL is rejected", () => {
-    expect(() => createProvider({ provider: "gemini" as never, apiKey: "k" })).toThrow(/unknown provider "gemini"/);
+    expect(() => createProvider({ provider: "mistral" as never, apiKey: "k" })).toThrow(/unknown provider "mistral"/);
     expect(() => createProvider({ provider: "openai", apiKey: "k", baseUrl: "not a url" })).toThrow(/invalid base URL/);
   });
 });

@@ -1,4 +1,4 @@
-// Retries, failures and aborts for both providers, over real HTTP against the scripted server.
+// Retries, failures and aborts for every keyed provider, over real HTTP against the scripted server.
 // Every case must end in exactly one `done` (checked by `collect`) and never throw.
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { toolBlamedBy } from "../../lib/providers/errors.ts";
@@ -11,7 +11,7 @@ let server: ModelServer;
 beforeEach(async () => { server = await startModelServer(); });
 afterEach(async () => { await server.close(); });
 
-describe.each(["anthropic", "openai"] as const)("%s", (name: ProviderName) => {
+describe.each(["anthropic", "openai", "gemini"] as const)("%s", (name: ProviderName) => {
   const provider = (retry: RetryOptions = FAST_RETRY) =>
     createProvider({ provider: name, baseUrl: name === "openai" ? `${server.url}/v1` : server.url, retry });
 
@@ -119,7 +119,8 @@ describe.each(["anthropic", "openai"] as const)("%s", (name: ProviderName) => {
     });
 
     test("a failed response carries no tool calls, even complete ones", async () => {
-      server.push({ tool_calls: [{ id: "t1", name: "a", args: { x: 1 } }, { id: "t2", name: "b", args: { y: 2 } }], die_after: 4 });
+      // Gemini sends each call whole, in one delta: dying after the first leaves it complete.
+      server.push({ tool_calls: [{ id: "t1", name: "a", args: { x: 1 } }, { id: "t2", name: "b", args: { y: 2 } }], die_after: name === "gemini" ? 1 : 4 });
       const result = await collect(provider());
       expect(result.events.some((e) => e.type === "tool_call_delta")).toBe(true);
       expect(result.done.stop).toBe("error");

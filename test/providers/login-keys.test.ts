@@ -36,6 +36,14 @@ describe("checkApiKey asks the provider's models list", () => {
     expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["GET /v1/models", "GET /v1/models"]);
   });
 
+  test("Gemini's key goes in x-goog-api-key to /v1beta/models, and its 400 API_KEY_INVALID counts as refused", async () => {
+    expect(await checkApiKey({ provider: "gemini", key: "sk-good", baseUrl: server.url })).toEqual({ ok: true });
+    expect(await checkApiKey({ provider: "gemini", key: "AIza-bad", baseUrl: server.url })).toEqual({
+      ok: false, kind: "refused", status: 400, message: "API key not valid. Please pass a valid API key." });
+    expect(server.requests.map((r) => `${r.method} ${r.path} ${r.headers["x-goog-api-key"]}`))
+      .toEqual(["GET /v1beta/models sk-good", "GET /v1beta/models AIza-bad"]);
+  });
+
   test("a server that echoes the key never gets it into the message", async () => {
     // A server that repeats the credential it was sent in its error body.
     const echo = createServer((req, res) => res.writeHead(401, { "content-type": "application/json" })

@@ -1,5 +1,6 @@
 // A scripted model server on a loopback port. It speaks the Anthropic Messages
-// (`POST …/messages`) and OpenAI Chat Completions (`POST …/chat/completions`) streaming formats,
+// (`POST …/messages`), OpenAI Chat Completions (`POST …/chat/completions`) and Gemini
+// (`POST /v1beta/models/{model}:streamGenerateContent`, see gemini-wire.ts) streaming formats,
 // plays a script of turns (one per request: a reply, an HTTP error or a connection reset) and
 // records every request so tests can assert what the model was sent. `GET …/models` (both wires'
 // models list, what `zot login` checks a key with) answers outside the script: it accepts the
@@ -12,6 +13,11 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo, Socket } from "node:net";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import {
+  geminiErrorBody, geminiFrames, geminiModelsBody, geminiRefusedKeyBody, geminiRejectToolMessage, geminiStreamError,
+  geminiToolNames, isGeminiPath,
+} from "./gemini-wire.ts";
+import { anthropicFrames, openaiFrames, sse, type Frame } from "./sse-frames.ts";
 
 export interface ScriptedToolCall {
   /** Defaults to a fresh `toolu_N` / `call_N`. */
@@ -22,6 +28,8 @@ export interface ScriptedToolCall {
   args_raw?: string;
   /** Pieces the argument text is streamed in (default 3). */
   chunks?: number;
+  /** Gemini only: the function call part's `thoughtSignature`. */
+  signature?: string;
 }
 
 export interface ReplyTurn {
@@ -29,8 +37,10 @@ export interface ReplyTurn {
   /** A string is streamed word by word; an array gives the chunks. */
   text?: string | string[];
   thinking?: string | string[];
-  /** Anthropic thinking signature (default `sig-<n>` when there is thinking). */
+  /** Anthropic thinking signature (default `sig-<n>` when there is thinking); Gemini: on the last thought part. */
   signature?: string;
+  /** Gemini only: the `thoughtSignature` of the last text part. */
+  text_signature?: string;
   /** Anthropic only: a redacted_thinking block with this data, before any thinking. */
   redacted_thinking?: string;
   /** OpenAI only: the delta field reasoning travels in (default `reasoning_content`). */
@@ -38,7 +48,8 @@ export interface ReplyTurn {
   tool_calls?: ScriptedToolCall[];
   /** Anthropic stop reason (OpenAI: end_turn→stop, tool_use→tool_calls, max_tokens→length). */
   stop?: string;
-  usage?: { input?: number; output?: number; cache_read?: number; cache_write?: number };
+  /** `reasoning`: Gemini's thoughtsTokenCount. */
+  usage?: { input?: number; output?: number; cache_read?: number; cache_write?: number; reasoning?: number };
   /** Pause before each SSE event. */
   chunk_delay_ms?: number;
   /** Close the connection mid-response after this many content deltas. */
@@ -74,6 +85,8 @@ export interface RejectToolTurn { type: "reject_tool"; tool: string; otherwise?:
 export type StaticTurn = ReplyTurn | ErrorTurn | ResetTurn | RejectToolTurn;
 export type Turn = StaticTurn | ((request: RecordedRequest) => StaticTurn | Promise<StaticTurn>);
 
+export type Wire = "anthropic" | "openai" | "gemini";
+
 export type RequestOutcome = "completed" | "client_closed" | "reset";
 
 export interface RecordedRequest {
@@ -82,7 +95,7 @@ export interface RecordedRequest {
   headers: Record<string, string>;
   /** Parsed JSON body (`undefined` when the body was not JSON). */
   body: any;
-  wire: "anthropic" | "openai" | "unknown";
+  wire: Wire | "unknown";
   /** How the exchange ended: answered in full, abandoned by the client, or reset by the script. */
   outcome: Promise<RequestOutcome>;
 }
@@ -122,7 +135,8 @@ export async function startModelServer(script: Turn[] = []): Promise<ModelServer
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const raw = await readBody(req);
     const path = (req.url ?? "/").split("?")[0];
-    const wire = path.endsWith("/messages") ? "anthropic" : path.endsWith("/chat/completions") ? "openai" : "unknown";
+    const wire = path.endsWith("/messages") ? "anthropic" : path.endsWith("/chat/completions") ? "openai"
+      : isGeminiPath(path) ? "gemini" : "unknown";
     let reset = false;
     const outcome = new Promise<RequestOutcome>((done) => {
       res.on("close", () => done(reset ? "reset" : res.writableFinished ? "completed" : "client_closed"));
@@ -135,7 +149,7 @@ export async function startModelServer(script: Turn[] = []): Promise<ModelServer
       return;
     }
 
-    if (req.method === "GET" && path.endsWith("/models")) return sendModels(res, record, api.acceptKeys);
+    if (req.method === "GET" && path.endsWith("/models")) return sendModels(res, record, api.acceptKeys, req.url ?? "");
     if (wire === "unknown" || req.method !== "POST") {
       return sendError(res, wire, { type: "error", status: 404, message: `no such endpoint: ${req.method} ${path}` });
     }
@@ -151,8 +165,8 @@ export async function startModelServer(script: Turn[] = []): Promise<ModelServer
       return;
     }
     if (turn.type === "error") return sendError(res, wire, turn);
-    const frames = wire === "anthropic"
-      ? anthropicFrames(turn, record.body, nextId)
+    const frames = wire === "anthropic" ? anthropicFrames(turn, record.body, nextId)
+      : wire === "gemini" ? geminiFrames(turn, path)
       : openaiFrames(turn, record.body, nextId);
     await play(res, turn, frames, wire, () => { reset = true; });
   }
@@ -175,9 +189,18 @@ export async function startModelServer(script: Turn[] = []): Promise<ModelServer
 
 /**
  * The models list in the wire format the credentials name: `x-api-key` is Anthropic's (its list
- * is `{data, has_more, first_id, last_id}`), a bearer token OpenAI's (`{object: "list", data}`).
+ * is `{data, has_more, first_id, last_id}`), `x-goog-api-key` or `?key=` Gemini's (a bad key is a
+ * 400 there), a bearer token OpenAI's (`{object: "list", data}`).
  */
-function sendModels(res: ServerResponse, record: RecordedRequest, acceptKeys: string[] | undefined): void {
+function sendModels(res: ServerResponse, record: RecordedRequest, acceptKeys: string[] | undefined, url: string): void {
+  const geminiKey = record.headers["x-goog-api-key"] ?? new URL(url, "http://x").searchParams.get("key") ?? undefined;
+  if (geminiKey !== undefined) {
+    record.wire = "gemini";
+    const accepted = geminiKey !== "" && (acceptKeys === undefined || acceptKeys.includes(geminiKey));
+    res.writeHead(accepted ? 200 : 400, { "content-type": "application/json" })
+      .end(JSON.stringify(accepted ? geminiModelsBody() : geminiRefusedKeyBody()));
+    return;
+  }
   const anthropic = record.headers["x-api-key"] !== undefined;
   record.wire = anthropic ? "anthropic" : "openai";
   const key = anthropic ? record.headers["x-api-key"] : record.headers.authorization?.replace(/^Bearer\s+/i, "");
@@ -196,11 +219,9 @@ function sendModels(res: ServerResponse, record: RecordedRequest, acceptKeys: st
   res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
 }
 
-interface Frame { data: string; delta: boolean }
-
 const DIE_FLUSH_MS = 30;
 
-async function play(res: ServerResponse, turn: ReplyTurn, frames: Frame[], wire: "anthropic" | "openai", markReset: () => void): Promise<void> {
+async function play(res: ServerResponse, turn: ReplyTurn, frames: Frame[], wire: Wire, markReset: () => void): Promise<void> {
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
   let deltas = 0;
   for (const frame of frames) {
@@ -239,7 +260,8 @@ function writeFrame(res: ServerResponse, data: string): Promise<void> {
   });
 }
 
-function streamError(wire: "anthropic" | "openai"): string {
+function streamError(wire: Wire): string {
+  if (wire === "gemini") return geminiStreamError();
   return wire === "anthropic"
     ? sse("error", { type: "error", error: { type: "overloaded_error", message: "Overloaded" } })
     : `data: ${JSON.stringify({ error: { message: "The server is overloaded", type: "server_error", code: null } })}\n\n`;
@@ -252,15 +274,17 @@ function sendError(res: ServerResponse, wire: RecordedRequest["wire"], turn: Err
   if (turn.retry_after_ms !== undefined) headers["retry-after-ms"] = String(turn.retry_after_ms);
   const body = turn.body ?? (wire === "openai"
     ? { error: { message, type: openaiErrorType(turn.status), param: null, code: null } }
+    : wire === "gemini" ? geminiErrorBody(turn.status, message)
     : { type: "error", error: { type: anthropicErrorType(turn.status), message } });
   res.writeHead(turn.status, headers).end(JSON.stringify(body));
 }
 
 function rejectTool(turn: RejectToolTurn, record: RecordedRequest): ReplyTurn | ErrorTurn | ResetTurn {
-  const names: string[] = (record.body?.tools ?? []).map((t: any) => (record.wire === "openai" ? t.function?.name : t.name));
+  const names: string[] = record.wire === "gemini" ? geminiToolNames(record.body)
+    : (record.body?.tools ?? []).map((t: any) => (record.wire === "openai" ? t.function?.name : t.name));
   const index = names.indexOf(turn.tool);
   if (index < 0) return turn.otherwise ?? { type: "error", status: 400, message: `model server expected tool ${turn.tool} in the request` };
-  const message = record.wire === "openai"
+  const message = record.wire === "gemini" ? geminiRejectToolMessage(turn.tool, index) : record.wire === "openai"
     ? `Invalid schema for function '${turn.tool}': schema must be a JSON Schema of 'type: "object"', got 'type: "None"'.`
     : `tools.${index}.custom.input_schema: JSON schema is invalid. It must match JSON Schema draft 2020-12 (https://json-schema.org/draft/2020-12).`;
   return { type: "error", status: 400, message };
@@ -279,106 +303,7 @@ function openaiErrorType(status: number): string {
   return status >= 500 ? "server_error" : "invalid_request_error";
 }
 
-// ---- Anthropic Messages SSE ------------------------------------------------------------------
-
-function anthropicFrames(turn: ReplyTurn, body: any, nextId: () => number): Frame[] {
-  const frames: Frame[] = [];
-  const event = (name: string, data: object, delta = false) => frames.push({ data: sse(name, { type: name, ...data }), delta });
-  const usage = usageOf(turn);
-  const id = nextId();
-  event("message_start", {
-    message: {
-      id: `msg_${id}`, type: "message", role: "assistant", model: body?.model ?? "scripted", content: [],
-      stop_reason: null, stop_sequence: null,
-      usage: { input_tokens: usage.input, output_tokens: 1, cache_read_input_tokens: usage.cache_read, cache_creation_input_tokens: usage.cache_write },
-    },
-  });
-  let index = 0;
-  const block = (start: object, deltas: object[]) => {
-    event("content_block_start", { index, content_block: start });
-    for (const d of deltas) event("content_block_delta", { index, delta: d }, true);
-    event("content_block_stop", { index });
-    index++;
-  };
-  if (turn.redacted_thinking) block({ type: "redacted_thinking", data: turn.redacted_thinking }, []);
-  if (turn.thinking !== undefined) {
-    const pieces = chunksOf(turn.thinking).map((thinking) => ({ type: "thinking_delta", thinking }));
-    block({ type: "thinking", thinking: "", signature: "" }, [...pieces, { type: "signature_delta", signature: turn.signature ?? `sig-${id}` }]);
-  }
-  if (turn.text !== undefined) block({ type: "text", text: "" }, chunksOf(turn.text).map((text) => ({ type: "text_delta", text })));
-  for (const call of turn.tool_calls ?? []) {
-    const pieces = splitArgs(call).map((partial_json) => ({ type: "input_json_delta", partial_json }));
-    block({ type: "tool_use", id: call.id ?? `toolu_${nextId()}`, name: call.name, input: {} }, pieces);
-  }
-  const stop = turn.stop ?? (turn.tool_calls?.length ? "tool_use" : "end_turn");
-  event("message_delta", { delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: usage.output } });
-  event("message_stop", {});
-  return frames;
-}
-
-function sse(name: string, data: object): string {
-  return `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
-}
-
-// ---- OpenAI Chat Completions SSE -------------------------------------------------------------
-
-const OPENAI_STOPS: Record<string, string> = { end_turn: "stop", tool_use: "tool_calls", max_tokens: "length" };
-
-function openaiFrames(turn: ReplyTurn, body: any, nextId: () => number): Frame[] {
-  const frames: Frame[] = [];
-  const id = `chatcmpl-${nextId()}`;
-  const model = body?.model ?? "scripted";
-  const chunk = (choices: object[], extra: object = {}, delta = false) => frames.push({
-    data: `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created: 1, model, choices, ...extra })}\n\n`,
-    delta,
-  });
-  const deltaChunk = (delta: object, isDelta = true) => chunk([{ index: 0, delta, finish_reason: null }], {}, isDelta);
-  deltaChunk({ role: "assistant", content: "" }, false);
-  const field = turn.reasoning_field ?? "reasoning_content";
-  if (turn.thinking !== undefined) for (const piece of chunksOf(turn.thinking)) deltaChunk({ [field]: piece });
-  if (turn.text !== undefined) for (const piece of chunksOf(turn.text)) deltaChunk({ content: piece });
-  (turn.tool_calls ?? []).forEach((call, index) => {
-    deltaChunk({ tool_calls: [{ index, id: call.id ?? `call_${nextId()}`, type: "function", function: { name: call.name, arguments: "" } }] });
-    for (const piece of splitArgs(call)) deltaChunk({ tool_calls: [{ index, function: { arguments: piece } }] });
-  });
-  const stop = turn.stop ?? (turn.tool_calls?.length ? "tool_use" : "end_turn");
-  chunk([{ index: 0, delta: {}, finish_reason: OPENAI_STOPS[stop] ?? stop }]);
-  if (body?.stream_options?.include_usage) {
-    const usage = usageOf(turn);
-    const prompt = usage.input + usage.cache_read;
-    chunk([], {
-      usage: {
-        prompt_tokens: prompt, completion_tokens: usage.output, total_tokens: prompt + usage.output,
-        prompt_tokens_details: { cached_tokens: usage.cache_read },
-      },
-    });
-  }
-  frames.push({ data: "data: [DONE]\n\n", delta: false });
-  return frames;
-}
-
 // ---- helpers ---------------------------------------------------------------------------------
-
-function usageOf(turn: ReplyTurn) {
-  const u = turn.usage ?? {};
-  return { input: u.input ?? 10, output: u.output ?? 20, cache_read: u.cache_read ?? 0, cache_write: u.cache_write ?? 0 };
-}
-
-/** Word-by-word pieces ("Hello big world" → "Hello", " big", " world"); arrays pass through. */
-function chunksOf(text: string | string[]): string[] {
-  if (Array.isArray(text)) return text;
-  return text.match(/\s*\S+|\s+$/g) ?? (text ? [text] : []);
-}
-
-/** The argument text in `chunks` roughly equal pieces, so clients must join them. */
-function splitArgs(call: ScriptedToolCall): string[] {
-  const text = call.args_raw ?? JSON.stringify(call.args ?? {});
-  const count = Math.max(1, Math.min(call.chunks ?? 3, text.length));
-  const size = Math.ceil(text.length / count);
-  const pieces: string[] = [];
-  for (let i = 0; i < text.length; i += size) pieces.push(text.slice(i, i + size));
-  return pieces;
-}
 
 function flatHeaders(req: IncomingMessage): Record<string, string> {
   const out: Record<string, string> = {};
