@@ -48,7 +48,7 @@ describe("invocation: root flags", () => {
     expect(() => parseRootArgs(["--frobnicate"])).toThrow(UsageError);
     expect(() => parseRootArgs(["--max-steps", "zero"])).toThrow(/max-steps/);
     expect(() => parseRootArgs(["--reasoning", "extreme"])).toThrow(/reasoning/);
-    expect(() => parseRootArgs(["--provider", "mistral"])).toThrow(/provider/);
+    expect(() => parseRootArgs(["--provider", "nosuchcloud"])).toThrow(/provider/);
     expect(() => parseRootArgs(["-e"])).toThrow(/needs a value/);
   });
 

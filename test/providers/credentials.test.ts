@@ -31,8 +31,8 @@ describe("resolveApiKey: flag, then environment, then auth.json", () => {
   test("Gemini reads GEMINI_API_KEY, then GOOGLE_API_KEY, before the file", () => {
     writeFileSync(authFile, JSON.stringify({ gemini: "from-file" }));
     expect(resolveApiKey({ provider: "gemini", env: { GEMINI_API_KEY: "gemini-env", GOOGLE_API_KEY: "google-env" }, authFile }))
-      .toEqual({ key: "gemini-env", source: "env" });
-    expect(resolveApiKey({ provider: "gemini", env: { GOOGLE_API_KEY: "google-env" }, authFile })).toEqual({ key: "google-env", source: "env" });
+      .toEqual({ key: "gemini-env", source: "env", variable: "GEMINI_API_KEY" });
+    expect(resolveApiKey({ provider: "gemini", env: { GOOGLE_API_KEY: "google-env" }, authFile })).toEqual({ key: "google-env", source: "env", variable: "GOOGLE_API_KEY" });
     expect(resolveApiKey({ provider: "gemini", env: {}, authFile })).toEqual({ key: "from-file", source: "auth_file" });
   });
 
@@ -76,7 +76,7 @@ describe("createProvider", () => {
   });
 
   test("an unknown provider or malformed base URL is rejected", () => {
-    expect(() => createProvider({ provider: "mistral" as never, apiKey: "k" })).toThrow(/unknown provider "mistral"/);
+    expect(() => createProvider({ provider: "nosuchcloud" as never, apiKey: "k" })).toThrow(/unknown provider "nosuchcloud"/);
     expect(() => createProvider({ provider: "openai", apiKey: "k", baseUrl: "not a url" })).toThrow(/invalid base URL/);
   });
 });
