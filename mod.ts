@@ -3,7 +3,7 @@
 // streams for programs that drive zot.
 export * from "./lib/protocol/index.ts";
 export * from "./lib/sdk/index.ts";
-export type { Manifest } from "./lib/extensions/manifest.ts";
+export type { Manifest } from "./lib/extensions/catalog/manifest.ts";
 export { ZOT_VERSION } from "./lib/version.ts";
 
 // Embedding: `createZot(config)` builds a run the way the CLI does.

@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { EventBus } from "../lib/agent/event-bus.ts";
-import { findOnPath } from "../lib/extensions/host/exec-resolve.ts";
+import { findOnPath } from "../lib/extensions/runtime/exec-resolve.ts";
 import { ExtensionHost } from "../lib/extensions/host/host.ts";
 import { pathsUnder } from "../lib/paths.ts";
 import { percentile } from "./timing.ts";

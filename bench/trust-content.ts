@@ -9,12 +9,12 @@
 import { lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { discoverExtensions } from "../lib/extensions/host/discovery.ts";
-import { ContentCache, folderContent } from "../lib/extensions/trust/content.ts";
-import { trustGate } from "../lib/extensions/trust/gate.ts";
-import { trustProject } from "../lib/extensions/trust/records.ts";
-import { contentCachePath, readTrust } from "../lib/extensions/trust/store.ts";
-import { loadManifest } from "../lib/extensions/manifest.ts";
+import { discoverExtensions } from "../lib/extensions/catalog/discovery.ts";
+import { ContentCache, folderContent } from "../lib/extensions/catalog/trust/content.ts";
+import { trustGate } from "../lib/extensions/catalog/trust/gate.ts";
+import { trustProject } from "../lib/extensions/catalog/trust/records.ts";
+import { contentCachePath, readTrust } from "../lib/extensions/catalog/trust/store.ts";
+import { loadManifest } from "../lib/extensions/catalog/manifest.ts";
 import { pathsUnder } from "../lib/paths.ts";
 
 const text = process.argv[2];

@@ -3,7 +3,7 @@
 import { AgentRecords } from "../app/swarm/records.ts";
 import { listText } from "../app/swarm/agents-command.ts";
 import { pruneWorktrees } from "../app/swarm/prune.ts";
-import { projectKey } from "../extensions/trust/gate.ts";
+import { projectKey } from "../extensions/catalog/trust/gate.ts";
 import { zotPaths } from "../paths.ts";
 import { printable } from "../terminal-text.ts";
 import { join } from "node:path";

@@ -4,7 +4,7 @@
 import { realpathSync } from "node:fs";
 import { sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { bundledBun } from "../extensions/host/sdk-env.ts";
+import { bundledBun } from "../extensions/runtime/sdk-env.ts";
 
 export type InstallKind =
   | { kind: "binary"; path: string }

@@ -5,7 +5,7 @@ import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, symlinkSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { extensionEnv } from "../../lib/extensions/host/sdk-env.ts";
+import { extensionEnv } from "../../lib/extensions/runtime/sdk-env.ts";
 import { TS_SDK_BUNDLE } from "../../lib/extensions/authoring/templates/ts-sdk.generated.ts";
 import { makeSandbox, REPO_ROOT, runZot, type Sandbox } from "./support/cli.ts";
 import { spawnExtension, type Driven, type Frame } from "./support/driver.ts";

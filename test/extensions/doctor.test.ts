@@ -3,7 +3,7 @@ import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { BUILTIN_COMMANDS } from "../../lib/app/builtin-commands.ts";
-import { diagnoseExtensions } from "../../lib/extensions/install/doctor.ts";
+import { diagnoseExtensions } from "../../lib/extensions/host/doctor.ts";
 import { extensionLogPath } from "../../lib/paths.ts";
 import { command, FAST, sandbox, tool, trustThisProject, writeExtension, type Sandbox } from "./helpers.ts";
 

@@ -11,8 +11,8 @@ import { ExtensionHost, type ExtensionHostOptions, type HostTimeouts } from "../
 import type { RunTool } from "../../lib/extensions/host/call-tool.ts";
 import { pathsUnder, projectExtensionsDir, type ZotPaths } from "../../lib/paths.ts";
 import { processAlive } from "../../lib/process/group.ts";
-import { loadManifest } from "../../lib/extensions/manifest.ts";
-import { trustProject } from "../../lib/extensions/trust/records.ts";
+import { loadManifest } from "../../lib/extensions/catalog/manifest.ts";
+import { trustProject } from "../../lib/extensions/catalog/trust/records.ts";
 
 export const FIXTURES = join(import.meta.dirname, "..", "fixtures", "extensions");
 export const PROGRAMMABLE = join(FIXTURES, "node-programmable", "ext.mjs");

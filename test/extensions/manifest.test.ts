@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { loadManifest } from "../../lib/extensions/manifest.ts";
+import { loadManifest } from "../../lib/extensions/catalog/manifest.ts";
 import { sandbox, type Sandbox } from "./helpers.ts";
 
 let sb: Sandbox;

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { OutboundQueue } from "../../lib/extensions/host/outbound-queue.ts";
+import { OutboundQueue } from "../../lib/extensions/runtime/outbound-queue.ts";
 import { OUTBOUND_QUEUE_MAX_BYTES, OUTBOUND_QUEUE_MAX_FRAMES } from "../../lib/protocol/index.ts";
 
 let child: ChildProcess | undefined;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_LIMITS, DEFAULT_TIMEOUTS } from "../../lib/extensions/host/settings.ts";
+import { DEFAULT_LIMITS, DEFAULT_TIMEOUTS } from "../../lib/extensions/runtime/settings.ts";
 
 // Every test shrinks these through ExtensionHostOptions; this pins the defaults to the spec's numbers.
 describe("Timeouts and limits: the spec's values are the defaults", () => {

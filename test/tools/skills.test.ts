@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { discoverSkills, loadSkillBody, parseFrontmatter, skillsManifest, type Skill } from "../../lib/agent/prompt/skills.ts";
 import { BUILTIN_SKILLS } from "../../lib/agent/prompt/builtin-skills.ts";
-import { checkManifest } from "../../lib/extensions/manifest.ts";
+import { checkManifest } from "../../lib/extensions/catalog/manifest.ts";
 import { tempDir } from "./helpers.ts";
 
 function skill(dir: string, name: string | undefined, description: string, body = "Do the thing.\n"): string {

@@ -6,8 +6,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { parseFrontmatter } from "../../tools/skill-file.ts";
-import { PROJECT_TRUST_HINT } from "../../extensions/trust/gate.ts";
-import { sha256 } from "../../extensions/trust/content.ts";
+import { PROJECT_TRUST_HINT } from "../../extensions/catalog/trust/gate.ts";
+import { sha256 } from "../../extensions/catalog/trust/content.ts";
 
 export interface AgentType {
   name: string;

@@ -5,8 +5,8 @@
 import { dirname, join } from "node:path";
 import { randomHex } from "../../random-id.ts";
 import type { EventBus, SessionIdentity } from "../../agent/event-bus.ts";
-import { projectKey } from "../../extensions/trust/gate.ts";
-import { readTrust } from "../../extensions/trust/store.ts";
+import { projectKey } from "../../extensions/catalog/trust/gate.ts";
+import { readTrust } from "../../extensions/catalog/trust/store.ts";
 import type { Usage } from "../../providers/types.ts";
 import type { AgentCallContext, AgentDelegate, AgentRequest } from "../../tools/agent.ts";
 import { errorOutcome, textOutcome, type ToolOutcome } from "../../tools/types.ts";

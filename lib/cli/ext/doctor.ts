@@ -7,9 +7,9 @@ import { printable } from "../../terminal-text.ts";
 import { BUILTIN_COMMANDS } from "../../app/builtin-commands.ts";
 import { savedModel } from "../../app/settings.ts";
 import { readConfig } from "../../config.ts";
-import { diagnoseExtensions, type DoctorResult } from "../../extensions/install/doctor.ts";
+import { diagnoseExtensions, type DoctorResult } from "../../extensions/host/doctor.ts";
 import type { ExtensionReport } from "../../extensions/host/report.ts";
-import { describeGrant, grantFromJson, grantFromManifest } from "../../extensions/permissions/manifest-permissions.ts";
+import { describeGrant, grantFromJson, grantFromManifest } from "../../extensions/catalog/permissions/manifest-permissions.ts";
 import { projectExtensionsDir, zotPaths } from "../../paths.ts";
 import { checkArgs, parseChecked, takeRepeated, UsageError } from "../args.ts";
 

@@ -4,9 +4,9 @@ import { defineCommand } from "citty";
 import { printable } from "../../terminal-text.ts";
 import { DEFAULT_IDLE_TIMEOUT_MS } from "../../extensions/install/download.ts";
 import { InstallCancelledError, installExtension } from "../../extensions/install/index.ts";
-import type { BundleKind, Manifest } from "../../extensions/manifest.ts";
-import { describeGrant, grantFromManifest } from "../../extensions/permissions/manifest-permissions.ts";
-import { approveExtension, trustProject } from "../../extensions/trust/records.ts";
+import type { BundleKind, Manifest } from "../../extensions/catalog/manifest.ts";
+import { describeGrant, grantFromManifest } from "../../extensions/catalog/permissions/manifest-permissions.ts";
+import { approveExtension, trustProject } from "../../extensions/catalog/trust/records.ts";
 import { cwdArg, parseTimeoutMs, projectDir, rootsFor } from "./args.ts";
 import { confirm } from "./ask.ts";
 

@@ -2,7 +2,7 @@
 import { defineCommand } from "citty";
 import { printableLine } from "../../terminal-text.ts";
 import { listInstalled, type ExtensionRoots, type InstalledExtension } from "../../extensions/install/installed.ts";
-import type { ManifestPermissions, OnFailure } from "../../extensions/permissions/manifest-permissions.ts";
+import type { ManifestPermissions, OnFailure } from "../../extensions/catalog/permissions/manifest-permissions.ts";
 import { cwdArg, rootsFor } from "./args.ts";
 import { readBundleThemes } from "../../theme/theme-file.ts";
 

@@ -4,8 +4,8 @@ import { defineCommand } from "citty";
 import {
   DEFAULT_TEMPLATE, isTemplateLanguage, scaffoldExtension, TEMPLATES, validateNewName,
 } from "../../extensions/authoring/templates/index.ts";
-import { loadManifest } from "../../extensions/manifest.ts";
-import { trustProject } from "../../extensions/trust/records.ts";
+import { loadManifest } from "../../extensions/catalog/manifest.ts";
+import { trustProject } from "../../extensions/catalog/trust/records.ts";
 import { cwdArg, rootsFor, UsageError } from "./args.ts";
 
 const languages = Object.keys(TEMPLATES).join("|");

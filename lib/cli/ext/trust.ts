@@ -5,7 +5,7 @@
 import { defineCommand } from "citty";
 import { listInstalled, type InstalledExtension } from "../../extensions/install/installed.ts";
 import { findInstalled } from "../../extensions/install/manage.ts";
-import { approveExtension, revokeExtension, trustProject, untrustProject } from "../../extensions/trust/records.ts";
+import { approveExtension, revokeExtension, trustProject, untrustProject } from "../../extensions/catalog/trust/records.ts";
 import { cwdArg, projectDir, rootsFor, UsageError } from "./args.ts";
 import { confirm } from "./ask.ts";
 import { describeRequest } from "./install.ts";

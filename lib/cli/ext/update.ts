@@ -9,11 +9,11 @@ import { listInstalled, type ExtensionRoots, type InstalledExtension } from "../
 import { findInstalled } from "../../extensions/install/manage.ts";
 import { describeOrigin, readOrigin } from "../../extensions/install/origin.ts";
 import { updateExtension } from "../../extensions/install/update.ts";
-import type { BundleKind, Manifest } from "../../extensions/manifest.ts";
+import type { BundleKind, Manifest } from "../../extensions/catalog/manifest.ts";
 import { canonicalJson } from "../../protocol/json-object.ts";
-import { projectKey } from "../../extensions/trust/gate.ts";
-import { approveExtension, trustProject } from "../../extensions/trust/records.ts";
-import { readTrust } from "../../extensions/trust/store.ts";
+import { projectKey } from "../../extensions/catalog/trust/gate.ts";
+import { approveExtension, trustProject } from "../../extensions/catalog/trust/records.ts";
+import { readTrust } from "../../extensions/catalog/trust/store.ts";
 import { cwdArg, parseTimeoutMs, rootsFor, scopeOf } from "./args.ts";
 import { approveInstall } from "./install.ts";
 

@@ -2,8 +2,8 @@
 // `zot mcp add NAME [--project] --url URL [--header K=V]…`: writes an MCP extension folder. The
 // flags are declared for citty and checked strictly; what follows `--` is the server's, verbatim.
 import type { ArgsDef } from "citty";
-import { addMcpExtension } from "../../extensions/mcp/add.ts";
-import type { McpServerConfig } from "../../extensions/mcp/manifest-mcp.ts";
+import { addMcpExtension } from "../../extensions/install/mcp-add.ts";
+import type { McpServerConfig } from "../../extensions/catalog/manifest-mcp.ts";
 import { checkArgs, parseChecked, takeRepeated, UsageError } from "../args.ts";
 import { cwdArg, rootsFor } from "../ext/args.ts";
 import { printable } from "../../terminal-text.ts";

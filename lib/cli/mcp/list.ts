@@ -3,7 +3,7 @@
 // citty and checked strictly.
 import type { ArgsDef } from "citty";
 import { listInstalled, type InstalledExtension } from "../../extensions/install/installed.ts";
-import { describeServer, isHttpConfig } from "../../extensions/mcp/manifest-mcp.ts";
+import { describeServer, isHttpConfig } from "../../extensions/catalog/manifest-mcp.ts";
 import { checkArgs, parseChecked } from "../args.ts";
 import { cwdArg, rootsFor } from "../ext/args.ts";
 import { formatTable } from "../ext/list.ts";

@@ -10,7 +10,7 @@ import {
 } from "../../protocol/index.ts";
 import type { ToolOutcome } from "../../tools/types.ts";
 import { observeContent } from "../../agent/loop/observation.ts";
-import type { LoadedExtension } from "./extension.ts";
+import type { LoadedExtension } from "../runtime/extension.ts";
 import type { ActiveCalls } from "./tool-proxy.ts";
 
 export type RunTool = (name: string, args: Record<string, unknown>,

@@ -5,7 +5,7 @@
 // leave the host.
 import type { StampedLifecycleEvent } from "../../agent/events.ts";
 import { observeResult } from "../../agent/loop/observation.ts";
-import type { LoadedExtension } from "./extension.ts";
+import type { LoadedExtension } from "../runtime/extension.ts";
 
 /** The wire form of a lifecycle event: `{type:"event", event:<name>, …payload}`. */
 export function eventFrame(event: StampedLifecycleEvent): { type: "event" } & Record<string, unknown> {

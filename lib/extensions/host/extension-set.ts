@@ -8,15 +8,16 @@ import type { HostEvent } from "../../agent/events.ts";
 import { readConfig } from "../../config.ts";
 import type { ZotPaths } from "../../paths.ts";
 import { BUILTIN_TOOL_NAMES } from "../../protocol/index.ts";
-import { discoverExtensions, type Candidate } from "./discovery.ts";
-import { LoadedExtension, type ExtensionSink } from "./extension.ts";
-import { McpExtension } from "../mcp/mcp-extension.ts";
-import { absentGuards, type AbsentGuard } from "../permissions/absent-guards.ts";
-import { userFailurePolicies } from "../permissions/user-policy.ts";
+import type { Candidate } from "../catalog/candidate.ts";
+import { discoverExtensions } from "../catalog/discovery.ts";
+import { LoadedExtension, type ExtensionSink } from "../runtime/extension.ts";
+import { McpExtension } from "../runtime/mcp/mcp-extension.ts";
+import { absentGuards, type AbsentGuard } from "../catalog/permissions/absent-guards.ts";
+import { userFailurePolicies } from "../catalog/permissions/user-policy.ts";
 import { ExtensionRegistry } from "./registry.ts";
-import { ensurePythonSdk } from "./sdk-env.ts";
-import type { HostTrust } from "../trust/host-trust.ts";
-import type { HostLimits, HostTimeouts } from "./settings.ts";
+import { ensurePythonSdk } from "../runtime/sdk-env.ts";
+import type { HostTrust } from "../catalog/trust/host-trust.ts";
+import type { HostLimits, HostTimeouts } from "../runtime/settings.ts";
 
 export interface ExtensionSetOptions {
   paths: ZotPaths;

@@ -15,7 +15,7 @@ import { errorOutcome, type Tool, type ToolOutcome } from "../../tools/types.ts"
 import { CallToolRouter, type RunTool } from "./call-tool.ts";
 import { invokeExtensionCommand } from "./command-invoke.ts";
 import { deliverEvent } from "./events.ts";
-import type { LoadedExtension } from "./extension.ts";
+import type { LoadedExtension } from "../runtime/extension.ts";
 import { ExtensionSet } from "./extension-set.ts";
 import { InterceptorChains } from "./intercept.ts";
 import { probeInterceptors, type InterceptorProbe } from "./intercept-probe.ts";
@@ -23,14 +23,14 @@ import { Panels, type OpenPanel } from "./panels.ts";
 import { commandKey, type ExtensionToolEntry } from "./registry.ts";
 import { buildReports, type ExtensionReport } from "./report.ts";
 import { routeRuntimeFrame, type RuntimeFrameRoutes } from "./runtime-frames.ts";
-import type { AbsentGuard } from "../permissions/absent-guards.ts";
-import { isolationFor, type HostSandboxSettings } from "../sandbox/for-candidate.ts";
-import type { HostTrust } from "../trust/host-trust.ts";
-import { DEFAULT_LIMITS, DEFAULT_TIMEOUTS, type HostLimits, type HostTimeouts } from "./settings.ts";
+import type { AbsentGuard } from "../catalog/permissions/absent-guards.ts";
+import { isolationFor, type HostSandboxSettings } from "../runtime/sandbox/for-candidate.ts";
+import type { HostTrust } from "../catalog/trust/host-trust.ts";
+import { DEFAULT_LIMITS, DEFAULT_TIMEOUTS, type HostLimits, type HostTimeouts } from "../runtime/settings.ts";
 import { ActiveCalls, createToolProxy } from "./tool-proxy.ts";
 
 export type { ExtensionReport } from "./report.ts";
-export type { HostTimeouts, HostLimits } from "./settings.ts";
+export type { HostTimeouts, HostLimits } from "../runtime/settings.ts";
 export type { OpenPanel } from "./panels.ts";
 
 /**

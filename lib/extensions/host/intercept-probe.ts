@@ -2,9 +2,9 @@
 // intercepts, to learn whether and how fast it answers under its real deadline. The answer is
 // discarded (nothing runs in doctor); the payloads are marked as a probe where a field allows.
 import { sameJson, type EventInterceptResponseFrame } from "../../protocol/index.ts";
-import type { FailurePolicy } from "../permissions/manifest-permissions.ts";
-import type { FailurePolicySource } from "../permissions/extension-permissions.ts";
-import type { LoadedExtension } from "./extension.ts";
+import type { FailurePolicy } from "../catalog/permissions/manifest-permissions.ts";
+import type { FailurePolicySource } from "../catalog/permissions/extension-permissions.ts";
+import type { LoadedExtension } from "../runtime/extension.ts";
 
 export interface InterceptorProbe {
   event: string;

@@ -2,9 +2,9 @@
 // order (explicit extensions first). For tool_call, turn_start and assistant_message the first
 // `block` wins and rewrites chain (each interceptor sees the previous one's result); a rewritten
 // tool call goes back to the interceptors that had already approved it, so what runs is what
-// every one of them approved. A timeout,
-// crash or invalid reply follows the interceptor's failure policy (`on_failure`, see
-// permissions/): "allow" (the spec's default, fail-open) continues unchanged with a diagnostic;
+// every one of them approved. A timeout, crash or invalid reply follows the interceptor's
+// failure policy (`on_failure`, see catalog/permissions/): "allow" (the spec's default,
+// fail-open) continues unchanged with a diagnostic;
 // "block" (a fail-closed guard) refuses the action with "refused: guard <name> did not answer".
 // The deadline of these starts once the request is written. before_agent_start replaces the
 // system prompt, never blocks, and its deadline includes the write; a fail-closed guard on it
@@ -17,9 +17,9 @@ import type {
   BeforeAgentStartInput, InterceptedAssistantMessage, InterceptedToolCall, InterceptedTurnStart, ProposedToolCall,
 } from "../../agent/loop/hooks.ts";
 import { isJsonObject, sameJson, SYSTEM_PROMPT_MAX_BYTES, type EventInterceptResponseFrame } from "../../protocol/index.ts";
-import { absentGuardRefusal, type AbsentGuard } from "../permissions/absent-guards.ts";
-import type { Reply } from "./connection.ts";
-import type { LoadedExtension } from "./extension.ts";
+import { absentGuardRefusal, type AbsentGuard } from "../catalog/permissions/absent-guards.ts";
+import type { Reply } from "../runtime/connection.ts";
+import type { LoadedExtension } from "../runtime/extension.ts";
 
 export interface InterceptDeps {
   /** Live extensions in load order. */

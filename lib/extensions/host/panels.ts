@@ -4,7 +4,7 @@
 // renderers only draw them.
 import type { HostEvent } from "../../agent/events.ts";
 import type { PanelContent, PanelRenderFrame } from "../../protocol/index.ts";
-import type { LoadedExtension } from "./extension.ts";
+import type { LoadedExtension } from "../runtime/extension.ts";
 
 export interface OpenPanel {
   extension: string;

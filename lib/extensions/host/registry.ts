@@ -4,7 +4,7 @@
 // registered spelling. Every shadowing is recorded as a conflict on both sides and logged once
 // to the shadowed extension's log.
 import type { RegisterToolFrame } from "../../protocol/index.ts";
-import type { LoadedExtension } from "./extension.ts";
+import type { LoadedExtension } from "../runtime/extension.ts";
 
 export interface ExtensionCommandEntry {
   name: string;

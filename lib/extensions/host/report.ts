@@ -2,16 +2,16 @@
 // what discovery decided, how startup went, what was registered, and what went wrong. `--json`
 // writes it out as is, hence its snake_case fields.
 import { extensionLogPath, type ZotPaths } from "../../paths.ts";
-import type { BundleKind, Manifest } from "../manifest.ts";
-import { grantFromManifest, grantJson, type GrantJson, type ManifestPermissions } from "../permissions/manifest-permissions.ts";
-import type { RefusalKind } from "../permissions/extension-permissions.ts";
+import type { BundleKind, Manifest } from "../catalog/manifest.ts";
+import { grantFromManifest, grantJson, type GrantJson, type ManifestPermissions } from "../catalog/permissions/manifest-permissions.ts";
+import type { RefusalKind } from "../catalog/permissions/extension-permissions.ts";
 import { interceptorReports, type InterceptorProbe, type InterceptorReport } from "./intercept-probe.ts";
-import type { Candidate, DiscoveryScope } from "./discovery.ts";
-import type { LoadedExtension, ReadyMode } from "./extension.ts";
-import type { IsolationReport } from "./spawn.ts";
+import type { Candidate, DiscoveryScope } from "../catalog/candidate.ts";
+import type { LoadedExtension, ReadyMode } from "../runtime/extension.ts";
+import type { IsolationReport } from "../runtime/spawn.ts";
 import type { ExtensionRegistry } from "./registry.ts";
-import { McpExtension } from "../mcp/mcp-extension.ts";
-import { describeServer, isHttpConfig } from "../mcp/manifest-mcp.ts";
+import { McpExtension } from "../runtime/mcp/mcp-extension.ts";
+import { describeServer, isHttpConfig } from "../catalog/manifest-mcp.ts";
 import { readBundleThemes } from "../../theme/theme-file.ts";
 
 /** What an MCP extension's server said about itself (server tool names, before prefixing). */

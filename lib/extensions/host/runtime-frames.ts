@@ -2,9 +2,9 @@
 // replies): checked against its ui grant, then routed to the part of the host that owns them.
 import type { HostEvent } from "../../agent/events.ts";
 import type { ExtensionFrame } from "../../protocol/index.ts";
-import { uiGrantOf } from "../permissions/extension-permissions.ts";
+import { uiGrantOf } from "../catalog/permissions/extension-permissions.ts";
 import type { CallToolRouter } from "./call-tool.ts";
-import type { LoadedExtension } from "./extension.ts";
+import type { LoadedExtension } from "../runtime/extension.ts";
 import type { Panels } from "./panels.ts";
 
 export interface RuntimeFrameRoutes {

@@ -5,8 +5,8 @@
 // results are dropped by the connection (their id is no longer pending).
 import { splitSupportedBlocks, type ToolCallFrame, type ToolResultFrame } from "../../protocol/index.ts";
 import { errorOutcome, type Tool, type ToolExecutionContext, type ToolOutcome } from "../../tools/types.ts";
-import type { ExtensionBridge, LoadedExtension } from "./extension.ts";
-import { capToolOutput } from "./output-cap.ts";
+import type { ExtensionBridge, LoadedExtension } from "../runtime/extension.ts";
+import { capToolOutput } from "../runtime/output-cap.ts";
 import type { ExtensionToolEntry } from "./registry.ts";
 
 /** A host `tool_call` in flight, by its correlation id; the parent of nested call_tool chains. */

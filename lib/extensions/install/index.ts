@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { chmod, lstat, mkdir, mkdtemp, readdir, realpath, rename, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { loadManifest, MANIFEST_FILE, ManifestError, type BundleKind, type Manifest } from "../manifest.ts";
+import { loadManifest, MANIFEST_FILE, ManifestError, type BundleKind, type Manifest } from "../catalog/manifest.ts";
 import { copyFolder } from "./copy.ts";
 import { downloadWithGiget } from "./giget.ts";
 import { gitClone } from "./git.ts";

@@ -3,10 +3,11 @@
 import { readFile } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
 import { projectExtensionsDir, zotPaths, type ZotPaths } from "../../paths.ts";
-import { discoverExtensions, type Candidate } from "../host/discovery.ts";
-import { MANIFEST_FILE, type BundleKind, type Manifest } from "../manifest.ts";
-import { trustGate } from "../trust/gate.ts";
-import { readTrust } from "../trust/store.ts";
+import type { Candidate } from "../catalog/candidate.ts";
+import { discoverExtensions } from "../catalog/discovery.ts";
+import { MANIFEST_FILE, type BundleKind, type Manifest } from "../catalog/manifest.ts";
+import { trustGate } from "../catalog/trust/gate.ts";
+import { readTrust } from "../catalog/trust/store.ts";
 import { describeOrigin, readOrigin } from "./origin.ts";
 
 /** Installs live in a project or the global root (`--ext` paths are not installs). */

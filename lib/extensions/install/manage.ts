@@ -4,7 +4,7 @@
 import { lstat, readFile, realpath, unlink } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { removeTree } from "./remove-tree.ts";
-import { MANIFEST_FILE } from "../manifest.ts";
+import { MANIFEST_FILE } from "../catalog/manifest.ts";
 import { rootFor, type ExtensionRoots, type InstallScope, type InstalledExtension } from "./installed.ts";
 import { writeFileAtomic } from "../../fs/atomic-write.ts";
 

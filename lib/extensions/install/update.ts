@@ -4,8 +4,8 @@
 // state and its data (every file the install did not put there) are carried over.
 import { chmod, copyFile, lstat, mkdir, readFile, readlink, symlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import type { BundleKind, Manifest } from "../manifest.ts";
-import { MANIFEST_FILE } from "../manifest.ts";
+import type { BundleKind, Manifest } from "../catalog/manifest.ts";
+import { MANIFEST_FILE } from "../catalog/manifest.ts";
 import { writeFileAtomic } from "../../fs/atomic-write.ts";
 import { installExtension, type InstallOptions, type InstallResult } from "./index.ts";
 import { rootFor, type ExtensionRoots, type InstalledExtension } from "./installed.ts";

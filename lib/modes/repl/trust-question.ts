@@ -1,6 +1,6 @@
 // The REPL's one question per project: this folder's ./.zot/extensions run code the user has not
 // trusted yet. Shown while extensions start (before the prompt exists), answered with y or n.
-import type { PendingExtension } from "../../extensions/trust/host-trust.ts";
+import type { PendingExtension } from "../../extensions/catalog/trust/host-trust.ts";
 import { printableLine } from "../../terminal-text.ts";
 import type { Key } from "./keys.ts";
 import type { Style } from "./style.ts";

@@ -4,7 +4,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { resolveExec } from "../../../lib/extensions/host/spawn.ts";
+import { resolveExec } from "../../../lib/extensions/runtime/spawn.ts";
 
 export type Frame = Record<string, unknown>;
 

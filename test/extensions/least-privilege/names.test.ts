@@ -5,9 +5,9 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { extensionNameProblem } from "../../../lib/extensions/names.ts";
-import { readMcpJson } from "../../../lib/extensions/mcp/dot-mcp-json.ts";
-import { recordedTrust } from "../../../lib/extensions/trust/host-trust.ts";
+import { extensionNameProblem } from "../../../lib/extensions/catalog/names.ts";
+import { readMcpJson } from "../../../lib/extensions/catalog/dot-mcp-json.ts";
+import { recordedTrust } from "../../../lib/extensions/catalog/trust/host-trust.ts";
 import { sandbox, startHost, writeExtension, type Sandbox } from "../helpers.ts";
 
 let sb: Sandbox;

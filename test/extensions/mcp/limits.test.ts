@@ -6,8 +6,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { toolOutputLimitFromEnv } from "../../../lib/extensions/host/output-cap.ts";
-import { MCP_MESSAGE_MAX_BYTES } from "../../../lib/extensions/mcp/stdio-transport.ts";
+import { toolOutputLimitFromEnv } from "../../../lib/extensions/runtime/output-cap.ts";
+import { MCP_MESSAGE_MAX_BYTES } from "../../../lib/extensions/runtime/mcp/stdio-transport.ts";
 import { processAlive } from "../../../lib/process/group.ts";
 import { sandbox, startHost, tool, waitFor, writeExtension, type Sandbox, type TestHost } from "../helpers.ts";
 import { FILESYSTEM, sdkServerSource, writeMcpExtension, writeScript } from "./support.ts";

@@ -3,12 +3,12 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { TOOL_NAME_PATTERN } from "../../../lib/extensions/host/registration-rules.ts";
-import { checkManifest } from "../../../lib/extensions/manifest.ts";
-import { readMcpJson } from "../../../lib/extensions/mcp/dot-mcp-json.ts";
-import { fillPromptArguments } from "../../../lib/extensions/mcp/prompt-args.ts";
-import { mapToolResult } from "../../../lib/extensions/mcp/results.ts";
-import { bridgedToolName, sanitizeToolName } from "../../../lib/extensions/mcp/tool-names.ts";
+import { TOOL_NAME_PATTERN } from "../../../lib/extensions/runtime/registration-rules.ts";
+import { checkManifest } from "../../../lib/extensions/catalog/manifest.ts";
+import { readMcpJson } from "../../../lib/extensions/catalog/dot-mcp-json.ts";
+import { fillPromptArguments } from "../../../lib/extensions/runtime/mcp/prompt-args.ts";
+import { mapToolResult } from "../../../lib/extensions/runtime/mcp/results.ts";
+import { bridgedToolName, sanitizeToolName } from "../../../lib/extensions/runtime/mcp/tool-names.ts";
 
 describe("bridged tool names", () => {
   it("are <extension>_<tool>, or the server's name without the prefix", () => {

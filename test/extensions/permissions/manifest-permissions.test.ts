@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { checkManifest, ManifestError } from "../../../lib/extensions/manifest.ts";
+import { checkManifest, ManifestError } from "../../../lib/extensions/catalog/manifest.ts";
 import {
   describeGrant, expandFsPath, failurePolicyFor, grantFromManifest, isGranted, needsSandbox,
-} from "../../../lib/extensions/permissions/manifest-permissions.ts";
+} from "../../../lib/extensions/catalog/permissions/manifest-permissions.ts";
 
 const load = (extra: object) => checkManifest("/ext/x", { name: "x", exec: "./x", ...extra }, false);
 

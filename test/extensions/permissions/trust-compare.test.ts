@@ -1,7 +1,7 @@
 // When a changed manifest asks for more than the user approved (and so needs approval again).
 import { describe, expect, it } from "vitest";
-import { widenedScopes } from "../../../lib/extensions/trust/compare.ts";
-import { manifestHash } from "../../../lib/extensions/trust/store.ts";
+import { widenedScopes } from "../../../lib/extensions/catalog/trust/compare.ts";
+import { manifestHash } from "../../../lib/extensions/catalog/trust/store.ts";
 
 describe("widenedScopes", () => {
   it("nothing is more than full access; dropping permissions entirely is full access", () => {

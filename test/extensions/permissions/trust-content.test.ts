@@ -5,7 +5,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, unlinkSync, wri
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ContentCache, describeChanges, folderContent } from "../../../lib/extensions/trust/content.ts";
+import { ContentCache, describeChanges, folderContent } from "../../../lib/extensions/catalog/trust/content.ts";
 
 let dir: string;
 let root: string;

@@ -5,7 +5,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from
 import { join } from "node:path";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { EventBus } from "../../../lib/agent/event-bus.ts";
-import { findOnPath } from "../../../lib/extensions/host/exec-resolve.ts";
+import { findOnPath } from "../../../lib/extensions/runtime/exec-resolve.ts";
 import { ExtensionHost } from "../../../lib/extensions/host/host.ts";
 import { FAST, PROGRAMMABLE, readRecord, sandbox, startHost, tool, waitFor, writeExtension, type Sandbox } from "../helpers.ts";
 

@@ -1,10 +1,10 @@
 // The sandbox plans and the command lines and profiles generated from them (macOS's
 // sandbox-exec cannot run here, so its profile is checked as text).
 import { describe, expect, it } from "vitest";
-import { grantFromManifest } from "../../../lib/extensions/permissions/manifest-permissions.ts";
-import { bwrapArgs } from "../../../lib/extensions/sandbox/bwrap.ts";
-import { planSandbox, type SandboxContext } from "../../../lib/extensions/sandbox/plan.ts";
-import { seatbeltProfile } from "../../../lib/extensions/sandbox/seatbelt.ts";
+import { grantFromManifest } from "../../../lib/extensions/catalog/permissions/manifest-permissions.ts";
+import { bwrapArgs } from "../../../lib/extensions/runtime/sandbox/bwrap.ts";
+import { planSandbox, type SandboxContext } from "../../../lib/extensions/runtime/sandbox/plan.ts";
+import { seatbeltProfile } from "../../../lib/extensions/runtime/sandbox/seatbelt.ts";
 
 const context: SandboxContext = {
   dir: "/ext/notes", dataDir: "/zot/extension-data/notes", project: "/work/proj", temp: "/tmp", home: "/home/pat",

@@ -4,9 +4,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { ManifestPermissions } from "../../../lib/extensions/permissions/manifest-permissions.ts";
+import type { ManifestPermissions } from "../../../lib/extensions/catalog/permissions/manifest-permissions.ts";
 import { extensionLogPath } from "../../../lib/paths.ts";
-import { findOnPath } from "../../../lib/extensions/host/exec-resolve.ts";
+import { findOnPath } from "../../../lib/extensions/runtime/exec-resolve.ts";
 import { sandbox, startHost, type Sandbox, type TestHost } from "../helpers.ts";
 import { probe as probeIn, probeExtension as probeWith } from "../probe-extension.ts";
 

@@ -9,7 +9,7 @@ import {
   encodeFrame, EXTENSION_FRAME_SCHEMAS, isJsonObject, LineDecoder, MAX_FRAME_BYTES, parseExtensionFrame, PendingRequests,
   type ExtensionFrame, type OutgoingFrame,
 } from "../../../protocol/index.ts";
-import type { ExitStatus } from "../../host/spawn.ts";
+import type { ExitStatus } from "../../runtime/spawn.ts";
 
 /** One stdout line of the extension, in arrival order. */
 export interface StdoutLine {

@@ -5,8 +5,8 @@ import {
   HELLO_TIMEOUT_MS, INTERCEPT_TIMEOUT_MS, READY_TIMEOUT_MS, SHUTDOWN_GRACE_MS,
   type InterceptableEventName, type LifecycleEventName, type RegisterToolFrame,
 } from "../../../protocol/index.ts";
-import type { Manifest } from "../../manifest.ts";
-import { describeExit, type ExitStatus } from "../../host/spawn.ts";
+import type { Manifest } from "../../catalog/manifest.ts";
+import { describeExit, type ExitStatus } from "../../runtime/spawn.ts";
 import type { ConformanceDriver } from "./driver.ts";
 import type { SessionInfo } from "./payloads.ts";
 import type { Checklist } from "./report.ts";

@@ -4,8 +4,8 @@ import {
   BUILTIN_TOOL_NAMES, isInterceptableEventName, isLifecycleEventName, PROTOCOL_VERSION, type RegisterToolFrame,
 } from "../../../protocol/index.ts";
 import { ZOT_VERSION } from "../../../version.ts";
-import { hostCapabilities } from "../../host/extension.ts";
-import { commandRegistrationProblem, toolRegistrationProblem } from "../../host/registration-rules.ts";
+import { hostCapabilities } from "../../runtime/extension.ts";
+import { commandRegistrationProblem, toolRegistrationProblem } from "../../runtime/registration-rules.ts";
 import type { StdoutLine } from "./driver.ts";
 import { exitPhrase, type Session } from "./session.ts";
 

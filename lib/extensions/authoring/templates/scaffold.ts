@@ -2,7 +2,7 @@
 // a half-written scaffold never appears as an install.
 import { chmod, lstat, mkdir, mkdtemp, realpath, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { MANIFEST_FILE } from "../../manifest.ts";
+import { MANIFEST_FILE } from "../../catalog/manifest.ts";
 import type { ExtensionTemplate, TemplateContext, TemplateFile } from "./types.ts";
 
 /** New extension names: a letter or digit, then letters, digits, `-` or `_` (at most 64). */

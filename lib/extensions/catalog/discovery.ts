@@ -1,0 +1,169 @@
+// Startup discovery: which extension folders exist, in which order they load, and which copy of
+// a name wins. Explicit `--ext` paths come first, then `<cwd>/.zot/extensions/*`, then the
+// servers of `<cwd>/.mcp.json`, then `$ZOT_HOME/extensions/*`. The first candidate of a manifest
+// name (in that order) that will be used claims it; later ones are reported as shadowed, and
+// disabled or untrusted ones claim nothing. Folders without a manifest are ignored in the search
+// roots (state leftovers), but an explicit path must have one.
+import { existsSync } from "node:fs";
+import { readdir, realpath, stat } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { projectExtensionsDir, type ZotPaths } from "../../paths.ts";
+import type { Candidate, DiscoveryScope, TrustProblem } from "./candidate.ts";
+import { execOutsideFolder } from "./exec-outside-folder.ts";
+import { loadManifest, MANIFEST_FILE } from "./manifest.ts";
+import { MCP_JSON_FILE, readMcpJson } from "./dot-mcp-json.ts";
+import type { TrustGate } from "./trust/gate.ts";
+import { nameKey } from "./names.ts";
+
+export interface DiscoveryOptions {
+  cwd: string;
+  paths: ZotPaths;
+  explicit?: string[];
+  /** false skips the project and global roots (`--no-ext`); explicit paths still load. */
+  discover?: boolean;
+  /**
+   * Which candidates may start (recorded trust, see trust/gate.ts). Absent: every one, as the
+   * caller vouches for what it discovers (zot's runtime always passes one).
+   */
+  trust?: TrustGate;
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+async function canonical(path: string): Promise<string> {
+  try {
+    return await realpath(path);
+  } catch {
+    return resolve(path);
+  }
+}
+
+/** Folders of one search root that hold a manifest, in name order; dot-folders are skipped. */
+async function scanRoot(root: string): Promise<string[]> {
+  let names: string[];
+  try {
+    names = await readdir(root);
+  } catch {
+    return [];
+  }
+  const dirs = names.filter((n) => !n.startsWith(".")).sort().map((name) => join(root, name));
+  const isDir = await Promise.all(dirs.map(isDirectory));
+  return dirs.filter((dir, i) => isDir[i] && existsSync(join(dir, MANIFEST_FILE)));
+}
+
+async function readCandidate(dir: string, scope: DiscoveryScope): Promise<Candidate> {
+  const folderName = dir.split(/[\\/]/).filter(Boolean).pop() ?? dir;
+  try {
+    const loaded = await loadManifest(dir);
+    const outside = loaded.manifest.exec ? execOutsideFolder(dir, loaded.manifest.exec) : undefined;
+    return { dir, scope, name: loaded.manifest.name, loaded, decision: "spawn", warnings: outside ? [outside] : [] };
+  } catch (err) {
+    return { dir, scope, name: folderName, decision: "error", error: (err as Error).message, warnings: [] };
+  }
+}
+
+/** The servers of the project's `.mcp.json`: project-local candidates after its .zot/extensions folders. */
+async function mcpJsonCandidates(project: string): Promise<Array<Promise<{ key: string; candidate: Candidate }>>> {
+  const file = join(project, MCP_JSON_FILE);
+  return (await readMcpJson(project)).map(async (entry) => {
+    const candidate: Candidate = entry.loaded
+      ? { dir: project, scope: "project", name: entry.name, loaded: entry.loaded, decision: "spawn", warnings: [], source: file }
+      : { dir: project, scope: "project", name: entry.name, decision: "error", error: entry.error, warnings: [], source: file };
+    return { key: `${await canonical(file)}#${entry.name}`, candidate };
+  });
+}
+
+/**
+ * Finds every extension folder and decides what to do with each, in load order. Never throws:
+ * unreadable or invalid manifests become `error` candidates whose message names the folder.
+ */
+export async function discoverExtensions(options: DiscoveryOptions): Promise<Candidate[]> {
+  // Every folder is looked at concurrently (with 20 extensions, one after another was a visible
+  // part of start-up); which copy wins is decided afterwards, in load order.
+  const look = async (dir: string, scope: DiscoveryScope) => {
+    const [key, candidate] = await Promise.all([canonical(dir), readCandidate(resolve(dir), scope)]);
+    return { key, candidate };
+  };
+  const looks = (options.explicit ?? []).map(async (dir) => {
+    const abs = resolve(options.cwd, dir);
+    if (await isDirectory(abs)) return look(abs, "explicit");
+    const candidate: Candidate = { dir: abs, scope: "explicit", name: dir, decision: "error", warnings: [],
+      error: `${abs}: not a directory (--ext expects an extension folder)` };
+    return { key: await canonical(abs), candidate };
+  });
+  if (options.discover !== false) {
+    const [project, mcpJson, global] = await Promise.all([
+      scanRoot(projectExtensionsDir(resolve(options.cwd))), mcpJsonCandidates(resolve(options.cwd)),
+      scanRoot(resolve(options.paths.extensions)),
+    ]);
+    looks.push(...project.map((dir) => look(dir, "project")), ...mcpJson, ...global.map((dir) => look(dir, "global")));
+  }
+  const seen = new Set<string>();
+  const candidates: Candidate[] = [];
+  for (const { key, candidate } of await Promise.all(looks)) {
+    if (seen.has(key)) continue; // the same folder named twice (or project root == global root)
+    seen.add(key);
+    candidates.push(candidate);
+  }
+  // The gate's answers first, concurrently (a project extension's folder content is hashed).
+  const gate = options.trust;
+  const problems = new Map<Candidate, TrustProblem | undefined>();
+  if (gate) await Promise.all(candidates.filter(mayRun).map(async (c) => problems.set(c, await gate(c))));
+  decide(candidates, problems);
+  return candidates;
+}
+
+/** A candidate the trust gate decides on: one that would run code. */
+const mayRun = (c: Candidate) => c.loaded !== undefined && c.decision !== "error" && (c.loaded.kind === "protocol" || c.loaded.kind === "mcp")
+  && (c.loaded.enabled || c.scope === "explicit");
+
+/**
+ * Applies enabled state, bundle kinds, the trust gate and name claiming to candidates in load
+ * order. Only a copy that will be used claims its name: a disabled copy, or one the trust gate
+ * holds back (project-local code of any kind passes the same gate), never shadows another, so a
+ * cloned repository cannot switch off a global extension by naming a folder after it. A name that
+ * differs from a claimed one only by case is refused: it would share the claimed one's folders
+ * on a case-insensitive file system and pass for it in every listing.
+ */
+function decide(candidates: Candidate[], problems: ReadonlyMap<Candidate, TrustProblem | undefined>): void {
+  const claimedBy = new Map<string, Candidate>();
+  for (const c of candidates) {
+    if (c.decision === "error" || !c.loaded) continue;
+    const owner = claimedBy.get(nameKey(c.name));
+    if (owner && owner.name !== c.name) {
+      c.decision = "error";
+      c.error = `${join(c.dir, MANIFEST_FILE)}: name "${c.name}" differs only by case from "${owner.name}" in ${owner.dir}; rename one of them`;
+      continue;
+    }
+    if (owner) {
+      c.decision = "shadowed";
+      c.shadowedBy = owner.dir;
+      continue;
+    }
+    // `enabled: false` applies to every kind: a disabled skills or theme bundle contributes nothing.
+    if (!c.loaded.enabled) {
+      // An explicit path is a request to load this folder now, so it overrides `enabled: false`.
+      if (c.scope === "explicit") c.warnings.push("enabled is false in extension.json; loaded because it was passed with --ext");
+      else {
+        c.decision = "disabled";
+        continue;
+      }
+    }
+    if (c.loaded.kind !== "protocol" && c.loaded.kind !== "mcp") c.decision = "bundle";
+    else {
+      const problem = problems.get(c);
+      if (problem) {
+        c.decision = "untrusted";
+        c.trust = problem;
+        continue;
+      }
+    }
+    claimedBy.set(nameKey(c.name), c);
+  }
+}

@@ -1,0 +1,86 @@
+// extension.json: validated with valibot; unknown fields are kept (extensions may carry their own).
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import * as v from "valibot";
+import { describeIssues, issuePath } from "../../protocol/issues.ts";
+import { extensionNameProblem } from "./names.ts";
+import { McpServerSchema } from "./manifest-mcp.ts";
+import { OnFailureSchema, PermissionsSchema } from "./permissions/manifest-permissions.ts";
+import { themeFiles } from "../../theme/theme-file.ts";
+
+export const MANIFEST_FILE = "extension.json";
+
+export const ManifestSchema = v.looseObject({
+  name: v.pipe(v.string("name must be a string"),
+    v.rawCheck(({ dataset, addIssue }) => {
+      const problem = dataset.typed ? extensionNameProblem(dataset.value) : undefined;
+      if (problem) addIssue({ message: `name ${problem}` });
+    })),
+  version: v.optional(v.string("version must be a string")),
+  exec: v.optional(v.pipe(v.string("exec must be a string"), v.minLength(1, "exec must not be empty"))),
+  args: v.optional(v.array(v.string("args must be strings"), "args must be an array of strings")),
+  language: v.optional(v.string("language must be a string")),
+  description: v.optional(v.string("description must be a string")),
+  skills: v.optional(v.array(v.string("skills must be strings"), "skills must be an array of strings")),
+  enabled: v.optional(v.boolean("enabled must be true or false")),
+  permissions: v.optional(PermissionsSchema),
+  on_failure: v.optional(OnFailureSchema),
+  /** An MCP server instead of `exec`; `prefix: false` keeps the server's tool names unprefixed. */
+  mcp: v.optional(McpServerSchema),
+  prefix: v.optional(v.boolean("prefix must be true or false")),
+}, (issue) => (issue.path?.length ? `${issuePath(issue)} is required` : "extension.json must hold a JSON object"));
+export type Manifest = v.InferOutput<typeof ManifestSchema>;
+
+/** What kind of bundle a manifest describes: protocol and MCP extensions run; the others never do. */
+export type BundleKind = "protocol" | "mcp" | "theme" | "skills";
+
+export class ManifestError extends Error {
+  constructor(readonly dir: string, message: string) {
+    super(`${join(dir, MANIFEST_FILE)}: ${message}`);
+    this.name = "ManifestError";
+  }
+}
+
+export interface LoadedManifest {
+  dir: string;
+  manifest: Manifest;
+  kind: BundleKind;
+  enabled: boolean;
+}
+
+/** Validates a parsed manifest; `hasTheme` says whether theme.json or themes/*.json exists. */
+export function checkManifest(dir: string, data: unknown, hasTheme: boolean): LoadedManifest {
+  // valibot takes an array for an object (and reports its missing name); say what is wrong.
+  if (Array.isArray(data)) throw new ManifestError(dir, "extension.json must hold a JSON object, not an array");
+  const parsed = v.safeParse(ManifestSchema, data);
+  if (!parsed.success) throw new ManifestError(dir, describeIssues(parsed.issues));
+  const manifest = parsed.output;
+  let kind: BundleKind = "protocol";
+  if (manifest.mcp) {
+    if (manifest.exec) throw new ManifestError(dir, "exec and mcp exclude each other (mcp runs an MCP server instead of exec)");
+    kind = "mcp";
+  } else if (!manifest.exec) {
+    if (hasTheme) kind = "theme";
+    else if (manifest.skills && manifest.skills.length > 0) kind = "skills";
+    else throw new ManifestError(dir, "exec is required (or mcp for an MCP server; only theme-only and skill-only bundles may omit both)");
+  }
+  return { dir, manifest, kind, enabled: manifest.enabled !== false };
+}
+
+/** Reads and validates `<dir>/extension.json`. Throws ManifestError naming the folder. */
+export async function loadManifest(dir: string): Promise<LoadedManifest> {
+  let text: string;
+  try {
+    text = await readFile(join(dir, MANIFEST_FILE), "utf8");
+  } catch (err) {
+    throw new ManifestError(dir, `cannot read: ${(err as Error).message}`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    throw new ManifestError(dir, `invalid JSON: ${(err as Error).message}`);
+  }
+  const hasTheme = themeFiles(dir).length > 0;
+  return checkManifest(dir, data, hasTheme);
+}

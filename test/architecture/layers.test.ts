@@ -1,0 +1,91 @@
+// The layering the README's Development map states, checked on the source: `lib/` has no import
+// cycle, and the extension system's three layers import downward only (host → runtime →
+// catalog). A failure names the offending cycle or edge.
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { importCycles, importGraph, specifiersOf, type ImportGraph } from "./import-graph.ts";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+
+/** The extension layers, lowest first: each may import the ones before it, never one after it. */
+const LAYERS = ["catalog", "runtime", "host"] as const;
+const LAYER_ROOT = "lib/extensions/";
+
+function layerOf(file: string): number | undefined {
+  if (!file.startsWith(LAYER_ROOT)) return undefined;
+  const index = LAYERS.indexOf(file.slice(LAYER_ROOT.length).split("/")[0] as (typeof LAYERS)[number]);
+  return index === -1 ? undefined : index;
+}
+
+/** Every import that points from a lower layer up into a higher one, as a readable line. */
+function upwardImports(graph: ImportGraph): string[] {
+  const found: string[] = [];
+  for (const [file, targets] of graph) {
+    const from = layerOf(file);
+    if (from === undefined) continue;
+    for (const target of targets) {
+      const to = layerOf(target);
+      if (to !== undefined && to > from) found.push(`${file} → ${target} (${LAYERS[from]}/ may not import ${LAYERS[to]}/)`);
+    }
+  }
+  return found.sort();
+}
+
+const graph = importGraph(ROOT, "lib");
+
+describe("lib/ import graph", () => {
+  it("has no import cycle", () => {
+    const cycles = importCycles(graph).map((cycle) => cycle.join(" → "));
+    expect(cycles, `import cycles in lib/:\n${cycles.join("\n")}`).toEqual([]);
+  });
+
+  it("holds the three extension layers, each with files", () => {
+    for (const layer of LAYERS) {
+      const files = [...graph.keys()].filter((file) => file.startsWith(`${LAYER_ROOT}${layer}/`));
+      expect(files.length, `${LAYER_ROOT}${layer}/ has no .ts file`).toBeGreaterThan(0);
+    }
+  });
+
+  it("catalog/ imports neither runtime/ nor host/, and runtime/ does not import host/", () => {
+    const upward = upwardImports(graph);
+    expect(upward, `imports that point up a layer:\n${upward.join("\n")}`).toEqual([]);
+  });
+});
+
+describe("the checker itself", () => {
+  it("reads static, type-only, re-exported and dynamic imports, and import types", () => {
+    const text = [
+      `import { a } from "./a.ts";`,
+      `import type { B } from "./b.ts";`,
+      `export { c } from "./c.ts";`,
+      `export * from "./d.ts";`,
+      `const e = await import("./e.ts");`,
+      `let f: import("./f.ts").F;`,
+      `import "./g.ts";`,
+    ].join("\n");
+    expect(specifiersOf("x.ts", text).sort()).toEqual(["./a.ts", "./b.ts", "./c.ts", "./d.ts", "./e.ts", "./f.ts", "./g.ts"]);
+  });
+
+  it("ignores imports written inside strings and comments (generated code, examples)", () => {
+    const text = "// import { x } from \"./comment.ts\";\nconst code = `import { y } from \"./template.ts\";`;\nconst s = 'import(\"./string.ts\")';";
+    expect(specifiersOf("x.ts", text)).toEqual([]);
+  });
+
+  it("names each cycle as the path that closes it", () => {
+    const cyclic: ImportGraph = new Map([
+      ["a.ts", new Set(["b.ts"])], ["b.ts", new Set(["c.ts"])], ["c.ts", new Set(["a.ts"])],
+      ["d.ts", new Set(["a.ts"])], ["e.ts", new Set(["e.ts"])],
+    ]);
+    expect(importCycles(cyclic).sort()).toEqual([["a.ts", "b.ts", "c.ts", "a.ts"], ["e.ts", "e.ts"]]);
+  });
+
+  it("names an upward import with both files and both layers", () => {
+    const upward: ImportGraph = new Map([
+      ["lib/extensions/catalog/x.ts", new Set(["lib/extensions/runtime/y.ts", "lib/paths.ts"])],
+      ["lib/extensions/host/z.ts", new Set(["lib/extensions/catalog/x.ts"])],
+    ]);
+    expect(upwardImports(upward)).toEqual([
+      "lib/extensions/catalog/x.ts → lib/extensions/runtime/y.ts (catalog/ may not import runtime/)",
+    ]);
+  });
+});
