@@ -82,25 +82,28 @@ export function nearest16(rgb: [number, number, number]): number {
   return best;
 }
 
-const ansiCode = (index: number) => String(index < 8 ? 30 + index : 90 + index - 8);
-
-/** The SGR parameters that draw text in `colour` at `depth`, and the ones that end it. */
-export function sgrOf(colour: Colour, depth: Depth): { open: string; close: string } | undefined {
+/**
+ * The SGR parameters that draw `colour` at `depth` as the text's colour (or, with `background`,
+ * behind it), and the ones that end it.
+ */
+export function sgrOf(colour: Colour, depth: Depth, background = false): { open: string; close: string } | undefined {
+  const [base, bright, extended, close] = background ? [40, 100, "48", "49"] : [30, 90, "38", "39"];
+  const ansi = (index: number) => ({ open: String(index < 8 ? base + index : bright + index - 8), close });
   switch (colour.kind) {
     case "default":
       return undefined;
     case "dim":
-      return { open: "2", close: "22" };
+      return background ? undefined : { open: "2", close: "22" };
     case "ansi":
-      return { open: ansiCode(colour.index), close: "39" };
+      return ansi(colour.index);
     case "index":
-      if (depth === "16") return { open: ansiCode(colour.index < 16 ? colour.index : nearest16(rgbOfIndex(colour.index))), close: "39" };
-      return { open: `38;5;${colour.index}`, close: "39" };
+      if (depth === "16") return ansi(colour.index < 16 ? colour.index : nearest16(rgbOfIndex(colour.index)));
+      return { open: `${extended};5;${colour.index}`, close };
     case "rgb": {
       const rgb: [number, number, number] = [colour.r, colour.g, colour.b];
-      if (depth === "truecolor") return { open: `38;2;${colour.r};${colour.g};${colour.b}`, close: "39" };
-      if (depth === "256") return { open: `38;5;${nearest256(rgb)}`, close: "39" };
-      return { open: ansiCode(nearest16(rgb)), close: "39" };
+      if (depth === "truecolor") return { open: `${extended};2;${colour.r};${colour.g};${colour.b}`, close };
+      if (depth === "256") return { open: `${extended};5;${nearest256(rgb)}`, close };
+      return ansi(nearest16(rgb));
     }
   }
 }

@@ -3,6 +3,7 @@ import { hyperlinksSupported, MarkdownRenderer } from "../../lib/modes/repl/mark
 import { completeCount, MarkdownStream } from "../../lib/modes/repl/markdown-stream.ts";
 import { lexMarkdown } from "../../lib/modes/repl/markdown.ts";
 import { makeStyle } from "../../lib/modes/repl/style.ts";
+import { findTheme } from "../../lib/theme/themes.ts";
 import { displayWidth, stripAnsi } from "../../lib/modes/repl/text.ts";
 import { wrapStyled } from "../../lib/modes/repl/wrap.ts";
 
@@ -41,6 +42,16 @@ describe("markdown blocks for the terminal", () => {
     expect(rows[1]).toContain("\x1b[35mdef");
     // An unknown language is shown as it is.
     expect(render("```nosuchlang\n<x> & y\n```", 40, coloured())[1]).toBe("\x1b[2m│ \x1b[22m<x> & y");
+  });
+
+  it("a theme's code_background is drawn behind a whole code line, highlighted spans included", () => {
+    const dark = findTheme("dark")!;
+    const theme = { name: "boxed", colours: { ...dark.colours, code_background: { kind: "rgb" as const, r: 40, g: 40, b: 40 } } };
+    const r = new MarkdownRenderer({ style: makeStyle(true, { theme, depth: "truecolor" }), color: true, hyperlinks: false });
+    const [, line] = render("```python\ndef f(): pass\n```", 40, r);
+    expect(line).toMatch(/^\x1b\[2m│ \x1b\[22m\x1b\[48;2;40;40;40m.*def.*\x1b\[49m$/);
+    // Spans end their colour only: nothing inside the line resets the background.
+    expect(line).not.toContain("\x1b[0m");
   });
 
   it("tables are aligned columns that fit the width", () => {

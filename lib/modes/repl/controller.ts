@@ -328,7 +328,7 @@ export class Repl {
     switch (result.kind) {
       case "output":
         if (result.reload) this.reloadStatus.show(result.reload.failures, this.o.out.columns());
-        else this.view.commitAside(sanitize(result.text).split("\n"));
+        else this.view.commitAside(sanitize(result.text).split("\n").map((line) => this.o.style.paint("text", line)));
         break;
       case "run":
         this.track(result.run, undefined);

@@ -127,12 +127,15 @@ export class EventView {
     const s = this.o.style;
     const width = Math.max(20, this.o.columns() - 1);
     const lines: string[] = [];
-    if (this.partial !== "") lines.push(this.partial);
+    if (this.partial !== "") lines.push(s.paint("assistant", this.partial));
     if (this.markdown?.active) lines.push(...this.markdown.liveLines(this.width()));
     if (this.reasoning.active) lines.push(...this.reasoning.liveLines(Math.max(20, this.o.columns())));
     else if (this.thinking && this.partial === "" && !this.markdown?.active) lines.push(s.paint("muted", "thinking…"));
     for (const tool of this.tools.values()) {
-      lines.push(s.paint("tool", truncate(`⋯ ${tool.name} ${tool.preview}${tool.progress ? ` · ${tool.progress}` : ""}`, width)));
+      const line = truncate(`⋯ ${tool.name} ${tool.preview}${tool.progress ? ` · ${tool.progress}` : ""}`, width);
+      // The tool's own output (its last progress line) has a slot of its own.
+      const cut = tool.progress ? line.lastIndexOf(" · ") : -1;
+      lines.push(cut >= 0 ? `${s.paint("tool", line.slice(0, cut))}${s.paint("tool_output", line.slice(cut))}` : s.paint("tool", line));
     }
     for (const note of [...this.loadErrors, ...this.notes]) {
       for (const [i, text] of sanitizeLines(note.text).entries()) {
@@ -292,7 +295,8 @@ export class EventView {
     // A line longer than the terminal is committed row by row so the live area stays small.
     const split = splitFullRows(rest, Math.max(20, this.o.columns()));
     this.partial = split.rest;
-    const done = [...full, ...split.rows];
+    // The answer as plain text (no markdown renderer) is drawn in the assistant's slot.
+    const done = [...full, ...split.rows].map((row) => this.o.style.paint("assistant", row));
     if (done.length > 0) this.o.commit(done);
     else this.o.changed();
   }
@@ -303,7 +307,7 @@ export class EventView {
     if (this.partial === "") return [];
     const line = this.partial;
     this.partial = "";
-    return [line];
+    return [this.o.style.paint("assistant", line)];
   }
 
   private previewOf(name: string, args: Record<string, unknown>): string {

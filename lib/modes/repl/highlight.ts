@@ -43,6 +43,9 @@ const SLOT_OF: Record<string, Slot> = {
   section: "heading",
 };
 
+/** Ends a span's colour and intensity (not the background). */
+const END = "\x1b[39;22m";
+
 const ENTITIES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#x27;": "'", "&#39;": "'" };
 
 export function knownLanguage(lang: string): boolean {
@@ -81,9 +84,10 @@ function htmlToAnsi(html: string, style: Style): string {
       if (code !== "") out += `\x1b[${code}m`;
     } else if (part === "</span>") {
       const code = stack.pop();
-      if (code) out += `\x1b[0m${open()}`;
+      // Ends colour and intensity only, so a background the line is drawn on stays.
+      if (code) out += `${END}${open()}`;
     } else if (part === "\n") {
-      out += `${stack.some((c) => c !== "") ? "\x1b[0m" : ""}\n${open()}`;
+      out += `${stack.some((c) => c !== "") ? END : ""}\n${open()}`;
     } else {
       out += part.replace(/&(amp|lt|gt|quot|#x27|#39);/g, (e) => ENTITIES[e] ?? e);
     }

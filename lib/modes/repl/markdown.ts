@@ -141,7 +141,8 @@ export class MarkdownRenderer {
     const lang = (code.lang ?? "").trim().split(/\s+/)[0]!.toLowerCase();
     const lines = highlightLines(sanitize(code.text.replace(/\t/g, "  ")), lang, this.o.color ? this.o.style : undefined);
     const bar = s.paint("muted", "│ ");
-    return [s.paint("muted", `╭ ${lang || "code"}`), ...lines.map((line) => `${bar}${line}`), s.paint("muted", "╰")];
+    return [s.paint("muted", `╭ ${lang || "code"}`), ...lines.map((line) => `${bar}${s.paintBackground("code_background", line)}`),
+      s.paint("muted", "╰")];
   }
 
   private list(list: Tokens.List, width: number): string[] {

@@ -7,6 +7,8 @@ import { BUILTIN_THEMES, type Theme } from "../../theme/themes.ts";
 export interface Style {
   /** Text in a palette slot's colour. */
   paint(slot: Slot, text: string): string;
+  /** Text on a palette slot's colour (the slot as a background). */
+  paintBackground(slot: Slot, text: string): string;
   bold(text: string): string;
   italic(text: string): string;
   /** A note's colour by its level (error, warn, success, anything else: accent). */
@@ -31,6 +33,10 @@ export function makeStyle(enabled: boolean, options: { theme?: Theme; depth?: De
   };
   const style: Style = {
     paint,
+    paintBackground(slot, text) {
+      const sgr = sgrOf(theme.colours[slot], depth, true);
+      return sgr ? wrap(sgr.open, sgr.close, text) : text;
+    },
     bold: (text) => wrap("1", "22", text),
     italic: (text) => wrap("3", "23", text),
     level(level, text) {

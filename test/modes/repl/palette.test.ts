@@ -26,6 +26,10 @@ describe("colours", () => {
     // An ANSI name is that ANSI colour at every depth.
     expect(sgrOf({ kind: "ansi", index: 3 }, "truecolor")!.open).toBe("33");
     expect(sgrOf({ kind: "index", index: 196 }, "16")!.open).toBe("91");
+    // As a background: 48 and the 40s, ended by 49; dim is no background.
+    expect(sgrOf(green, "truecolor", true)).toEqual({ open: "48;2;0;255;0", close: "49" });
+    expect(sgrOf(green, "16", true)!.open).toBe("102");
+    expect(sgrOf({ kind: "dim" }, "16", true)).toBeUndefined();
   });
 
   it("takes the depth from COLORTERM and TERM", () => {
