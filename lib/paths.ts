@@ -27,6 +27,8 @@ export interface ZotPaths {
   home: string;
   config: string;
   auth: string;
+  /** The user's models and corrections to the known ones. */
+  models: string;
   systemPrompt: string;
   sessions: string;
   skills: string;
@@ -41,6 +43,7 @@ export function pathsUnder(home: string, platform: NodeJS.Platform = process.pla
     home,
     config: path.join(home, "config.json"),
     auth: path.join(home, "auth.json"),
+    models: path.join(home, "models.json"),
     systemPrompt: path.join(home, "SYSTEM.md"),
     sessions: path.join(home, "sessions"),
     skills: path.join(home, "skills"),

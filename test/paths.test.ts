@@ -47,11 +47,12 @@ describe("$ZOT_HOME resolution (ZOT_HOME, else $XDG_STATE_HOME/zot, else the pla
 });
 
 describe("files under $ZOT_HOME", () => {
-  it("places config, auth, SYSTEM.md, sessions, skills, extensions and logs as the host spec lays out", () => {
+  it("places config, auth, models.json, SYSTEM.md, sessions, skills, extensions and logs as the host spec lays out", () => {
     expect(pathsUnder("/z", "linux")).toEqual({
       home: "/z",
       config: "/z/config.json",
       auth: "/z/auth.json",
+      models: "/z/models.json",
       systemPrompt: "/z/SYSTEM.md",
       sessions: "/z/sessions",
       skills: "/z/skills",

@@ -16,6 +16,8 @@ import { recordedTrust, type PendingExtension } from "../extensions/catalog/trus
 import { zotPaths, type ZotPaths } from "../paths.ts";
 import { needsApiKey, resolveApiKey } from "../providers/index.ts";
 import { keyedProvider, type KeyedProvider } from "../providers/keyed.ts";
+import { useUserModels } from "../providers/models.ts";
+import { readUserModels } from "../providers/user-models.ts";
 import type { Provider } from "../providers/types.ts";
 import { unknownToolNames } from "../tools/index.ts";
 import { BUILTIN_TOOL_NAMES } from "../protocol/limits.ts";
@@ -145,6 +147,7 @@ export async function createRuntime(input: RunConfig | RunConfigInput, io: Runti
   const paths = zotPaths(env);
   const warn = io.warn ?? ((message: string) => void process.stderr.write(`zot: warning: ${message}\n`));
   const saved = await readConfig(paths.config, warn);
+  useUserModels(readUserModels(paths.models, warn));
   const settings = resolveModelSettings(config, env, saved, (m) => warn(`${paths.config}: ${m}`));
   const sdkWarn = onceEach(io.notice ?? warn);
   const providerFor = (s: ModelSettings, warm = false): Provider & Partial<KeyedProvider> => io.withoutModel ? modelless(s.provider) :

@@ -6,12 +6,15 @@ import { zotPaths } from "../paths.ts";
 import { DEFAULT_BASE_URLS, isPresetName, listModels, resolveApiKey, type ModelInfo } from "../providers/index.ts";
 import { liveModels, type LiveModel } from "../providers/live-models.ts";
 import { ollamaModels } from "../providers/ollama.ts";
+import { useUserModels } from "../providers/models.ts";
+import { readUserModels } from "../providers/user-models.ts";
 
 type Env = Record<string, string | undefined>;
 
 export async function listModelsText(options: { provider?: string; baseUrl?: string; apiKey?: string }, env: Env,
   warn: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): Promise<string> {
   const provider = options.provider ?? env.ZOT_PROVIDER;
+  useUserModels(readUserModels(zotPaths(env).models, (m) => warn(`zot: warning: ${m}`)));
   if (provider === "ollama") {
     const { baseUrl } = resolveModelSettings({ provider: "ollama", baseUrl: options.baseUrl }, env, {});
     const names = await ollamaModels(baseUrl ?? DEFAULT_BASE_URLS.ollama);

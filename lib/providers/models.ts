@@ -3,6 +3,7 @@
 // (late 2026); any other model id is allowed and costs 0 (see `modelInfo`).
 import { byPreset, CLOUD_PRESETS, PRESET_NAMES, type PresetName } from "./presets.ts";
 import type { ModelInfo } from "./types.ts";
+import type { UserModel } from "./user-models.ts";
 
 /** The built-in providers, then the OpenAI-compatible clouds of presets.ts. */
 export type ProviderName = "anthropic" | "openai" | "ollama" | "gemini" | PresetName;
@@ -106,12 +107,38 @@ function presetInfo(provider: PresetName): ModelInfo[] {
   });
 }
 
-const CATALOGUE: ModelInfo[] = [
+const BUILTIN: ModelInfo[] = [
   ...ANTHROPIC.map((row) => toInfo("anthropic", row)),
   ...OPENAI.map((row) => toInfo("openai", row)),
   ...GEMINI.map((row) => toInfo("gemini", row)),
   ...PRESET_NAMES.flatMap(presetInfo),
 ];
+
+/** The known models: the built-in ones with the user's models.json applied (see `useUserModels`). */
+let CATALOGUE: ModelInfo[] = BUILTIN;
+
+/**
+ * Applies the user's models (`$ZOT_HOME/models.json`): a known id takes the fields given over its
+ * own, a new id joins its provider's list (unknown prices cost 0, the default context window).
+ */
+export function useUserModels(models: readonly UserModel[]): void {
+  const catalogue = BUILTIN.map(cloneInfo);
+  for (const user of models) {
+    const at = catalogue.findIndex((m) => m.provider === user.provider && m.id === user.id);
+    const base = at >= 0 ? catalogue[at]! : modelInfoOf(user.provider, user.id);
+    const merged: ModelInfo = {
+      ...base,
+      ...(user.context_window !== undefined ? { context_window: user.context_window } : {}),
+      ...(user.max_output !== undefined ? { max_output: user.max_output } : {}),
+      cost: { ...base.cost, ...user.cost },
+    };
+    if (user.thinking === null) delete merged.thinking;
+    else if (user.thinking !== undefined) merged.thinking = user.thinking;
+    if (at >= 0) catalogue[at] = merged;
+    else catalogue.push(merged);
+  }
+  CATALOGUE = catalogue;
+}
 
 /** Longest model id accepted; real ones (with an organisation path) stay far below. */
 export const MODEL_ID_MAX_LENGTH = 256;
@@ -144,12 +171,11 @@ export function findModel(provider: string, id: string): ModelInfo | undefined {
 
 /** Like `findModel`, but an unknown id gets zero cost and the default context window. */
 export function modelInfo(provider: string, id: string): ModelInfo {
-  return findModel(provider, id) ?? {
-    provider,
-    id,
-    context_window: DEFAULT_CONTEXT_WINDOW,
-    cost: { input: 0, output: 0, cache_read: 0, cache_write: 0 },
-  };
+  return findModel(provider, id) ?? modelInfoOf(provider, id);
+}
+
+function modelInfoOf(provider: string, id: string): ModelInfo {
+  return { provider, id, context_window: DEFAULT_CONTEXT_WINDOW, cost: { input: 0, output: 0, cache_read: 0, cache_write: 0 } };
 }
 
 function cloneInfo(info: ModelInfo): ModelInfo {
