@@ -4,6 +4,7 @@ import { isLoopbackUrl, keyVariablesText } from "./credentials.ts";
 import { lazyProvider } from "./lazy.ts";
 import { preconnect } from "./preconnect.ts";
 import { modelInfo, type ProviderName } from "./models.ts";
+import type { OpenAIApi } from "./openai-api.ts";
 import { isPresetName, PRESET_NAMES } from "./presets.ts";
 import type { RetryOptions } from "./retry.ts";
 import type { SdkWarn } from "./sdk-log.ts";
@@ -49,6 +50,8 @@ export interface CreateProviderOptions {
   warm?: boolean;
   /** Where saved keys live (named by the missing-key message). */
   authFile?: string;
+  /** openai only: force Chat Completions or the Responses API (default: `ZOT_OPENAI_API`, else per model). */
+  openaiApi?: OpenAIApi;
 }
 
 /** Configuration that cannot work, found before any request is made (usage error, exit 2). */
@@ -84,7 +87,7 @@ export function createProvider(options: CreateProviderOptions): Provider {
       case "anthropic": return (await import("./anthropic.ts")).createAnthropicProvider(settings);
       case "ollama": return (await import("./ollama.ts")).createOllamaProvider(settings);
       case "gemini": return (await import("./gemini.ts")).createGeminiProvider(settings);
-      case "openai": return (await import("./openai.ts")).createOpenAIProvider(settings);
+      case "openai": return (await import("./openai.ts")).createOpenAIProvider({ ...settings, api: options.openaiApi });
       default:
         if (isPresetName(provider)) return (await import("./preset-provider.ts")).createPresetProvider(provider, settings);
         return (await import("./openai.ts")).createOpenAIProvider(settings);

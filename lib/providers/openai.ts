@@ -5,6 +5,9 @@ import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from "openai"
 import { OPENAI_BASE_URL } from "./base-urls.ts";
 import type { AssistantDraft } from "./draft.ts";
 import { describeFailure, IncompleteStreamError } from "./errors.ts";
+import { openaiApiFromEnv, usesResponses, type OpenAIApi } from "./openai-api.ts";
+import { translateResponses } from "./openai-responses.ts";
+import { toResponsesParams } from "./openai-responses-request.ts";
 import { toOpenAIParams, type OpenAIParams, type OpenAIParamsOptions } from "./openai-request.ts";
 import { streamWithRetry, type RetryOptions } from "./retry.ts";
 import { routingConsoleWarn, sdkLogger, stderrWarn, type SdkWarn } from "./sdk-log.ts";
@@ -25,6 +28,8 @@ export interface OpenAIProviderOptions {
   name?: string;
   /** Builds each request's parameters instead of `toOpenAIParams` (a cloud's own fields); once per request. */
   toParams?: (request: StreamRequest, options: OpenAIParamsOptions) => OpenAIParams;
+  /** Chat Completions, the Responses API, or per model (default: `ZOT_OPENAI_API`, else `auto`). */
+  api?: OpenAIApi;
 }
 
 const SDK_ERRORS = { APIError, APIConnectionError, APIUserAbortError };
@@ -43,10 +48,12 @@ export function createOpenAIProvider(options: OpenAIProviderOptions = {}): Provi
   });
   const maxTokensField = isOpenAIHost(baseURL) ? "max_completion_tokens" : "max_tokens";
   const name = options.name ?? "openai";
+  const api = options.api ?? openaiApiFromEnv();
 
   return {
     name,
     stream(request: StreamRequest): AsyncIterable<ModelStreamEvent> {
+      if (usesResponses(api, request.model, baseURL, name)) return streamResponses(request);
       // Shaped once, outside the attempts: a retry sends the same request.
       const params = (options.toParams ?? toOpenAIParams)(request, { maxTokensField });
       return streamWithRetry({
@@ -63,6 +70,21 @@ export function createOpenAIProvider(options: OpenAIProviderOptions = {}): Provi
       });
     },
   };
+
+  function streamResponses(request: StreamRequest): AsyncIterable<ModelStreamEvent> {
+    const params = toResponsesParams(request);
+    return streamWithRetry({
+      provider: name,
+      model: request.model,
+      signal: request.signal,
+      retry: options.retry,
+      describe: (err) => describeFailure(err, SDK_ERRORS),
+      async *attempt(signal, draft, alive) {
+        const events = await routingConsoleWarn(warn, () => client.responses.create(params, { signal }));
+        yield* translateResponses(touching(events, alive), draft);
+      },
+    });
+  }
 }
 
 function isOpenAIHost(baseUrl: string): boolean {

@@ -1,5 +1,6 @@
 // A scripted model server on a loopback port. It speaks the Anthropic Messages
-// (`POST …/messages`), OpenAI Chat Completions (`POST …/chat/completions`) and Gemini
+// (`POST …/messages`), OpenAI Chat Completions (`POST …/chat/completions`), OpenAI Responses
+// (`POST …/responses`, see responses-wire.ts) and Gemini
 // (`POST /v1beta/models/{model}:streamGenerateContent`, see gemini-wire.ts) streaming formats,
 // plays a script of turns (one per request: a reply, an HTTP error or a connection reset) and
 // records every request so tests can assert what the model was sent. `GET …/models` (both wires'
@@ -17,6 +18,7 @@ import {
   geminiErrorBody, geminiFrames, geminiModelsBody, geminiRefusedKeyBody, geminiRejectToolMessage, geminiStreamError,
   geminiToolNames, isGeminiPath,
 } from "./gemini-wire.ts";
+import { isResponsesPath, responsesFrames, responsesStreamError } from "./responses-wire.ts";
 import { anthropicFrames, openaiFrames, sse, type Frame } from "./sse-frames.ts";
 
 export interface ScriptedToolCall {
@@ -43,6 +45,9 @@ export interface ReplyTurn {
   text_signature?: string;
   /** Anthropic only: a redacted_thinking block with this data, before any thinking. */
   redacted_thinking?: string;
+  /** Responses only: the reasoning item's encrypted_content (default `enc-<its id>`) and id (default `rs_N`). */
+  encrypted_reasoning?: string;
+  reasoning_id?: string;
   /** OpenAI only: the delta field reasoning travels in (default `reasoning_content`). */
   reasoning_field?: "reasoning_content" | "reasoning";
   tool_calls?: ScriptedToolCall[];
@@ -85,7 +90,7 @@ export interface RejectToolTurn { type: "reject_tool"; tool: string; otherwise?:
 export type StaticTurn = ReplyTurn | ErrorTurn | ResetTurn | RejectToolTurn;
 export type Turn = StaticTurn | ((request: RecordedRequest) => StaticTurn | Promise<StaticTurn>);
 
-export type Wire = "anthropic" | "openai" | "gemini";
+export type Wire = "anthropic" | "openai" | "responses" | "gemini";
 
 export type RequestOutcome = "completed" | "client_closed" | "reset";
 
@@ -136,7 +141,7 @@ export async function startModelServer(script: Turn[] = []): Promise<ModelServer
     const raw = await readBody(req);
     const path = (req.url ?? "/").split("?")[0];
     const wire = path.endsWith("/messages") ? "anthropic" : path.endsWith("/chat/completions") ? "openai"
-      : isGeminiPath(path) ? "gemini" : "unknown";
+      : isResponsesPath(path) ? "responses" : isGeminiPath(path) ? "gemini" : "unknown";
     let reset = false;
     const outcome = new Promise<RequestOutcome>((done) => {
       res.on("close", () => done(reset ? "reset" : res.writableFinished ? "completed" : "client_closed"));
@@ -167,6 +172,7 @@ export async function startModelServer(script: Turn[] = []): Promise<ModelServer
     if (turn.type === "error") return sendError(res, wire, turn);
     const frames = wire === "anthropic" ? anthropicFrames(turn, record.body, nextId)
       : wire === "gemini" ? geminiFrames(turn, path)
+      : wire === "responses" ? responsesFrames(turn, record.body, nextId)
       : openaiFrames(turn, record.body, nextId);
     await play(res, turn, frames, wire, () => { reset = true; });
   }
@@ -262,6 +268,7 @@ function writeFrame(res: ServerResponse, data: string): Promise<void> {
 
 function streamError(wire: Wire): string {
   if (wire === "gemini") return geminiStreamError();
+  if (wire === "responses") return responsesStreamError();
   return wire === "anthropic"
     ? sse("error", { type: "error", error: { type: "overloaded_error", message: "Overloaded" } })
     : `data: ${JSON.stringify({ error: { message: "The server is overloaded", type: "server_error", code: null } })}\n\n`;
@@ -272,7 +279,7 @@ function sendError(res: ServerResponse, wire: RecordedRequest["wire"], turn: Err
   const headers: Record<string, string> = { "content-type": "application/json", ...turn.headers };
   if (turn.retry_after !== undefined) headers["retry-after"] = String(turn.retry_after);
   if (turn.retry_after_ms !== undefined) headers["retry-after-ms"] = String(turn.retry_after_ms);
-  const body = turn.body ?? (wire === "openai"
+  const body = turn.body ?? (wire === "openai" || wire === "responses"
     ? { error: { message, type: openaiErrorType(turn.status), param: null, code: null } }
     : wire === "gemini" ? geminiErrorBody(turn.status, message)
     : { type: "error", error: { type: anthropicErrorType(turn.status), message } });
@@ -282,9 +289,10 @@ function sendError(res: ServerResponse, wire: RecordedRequest["wire"], turn: Err
 function rejectTool(turn: RejectToolTurn, record: RecordedRequest): ReplyTurn | ErrorTurn | ResetTurn {
   const names: string[] = record.wire === "gemini" ? geminiToolNames(record.body)
     : (record.body?.tools ?? []).map((t: any) => (record.wire === "openai" ? t.function?.name : t.name));
+  const openaiLike = record.wire === "openai" || record.wire === "responses";
   const index = names.indexOf(turn.tool);
   if (index < 0) return turn.otherwise ?? { type: "error", status: 400, message: `model server expected tool ${turn.tool} in the request` };
-  const message = record.wire === "gemini" ? geminiRejectToolMessage(turn.tool, index) : record.wire === "openai"
+  const message = record.wire === "gemini" ? geminiRejectToolMessage(turn.tool, index) : openaiLike
     ? `Invalid schema for function '${turn.tool}': schema must be a JSON Schema of 'type: "object"', got 'type: "None"'.`
     : `tools.${index}.custom.input_schema: JSON schema is invalid. It must match JSON Schema draft 2020-12 (https://json-schema.org/draft/2020-12).`;
   return { type: "error", status: 400, message };
