@@ -4,7 +4,7 @@ import { isLoopbackUrl, keyVariablesText } from "./credentials.ts";
 import { lazyProvider } from "./lazy.ts";
 import { preconnect } from "./preconnect.ts";
 import { modelInfo, type ProviderName } from "./models.ts";
-import type { OpenAIApi } from "./openai-api.ts";
+import { openaiApiFromEnv, type OpenAIApi } from "./openai-api.ts";
 import { isPresetName, PRESET_NAMES } from "./presets.ts";
 import type { RetryOptions } from "./retry.ts";
 import type { SdkWarn } from "./sdk-log.ts";
@@ -87,7 +87,7 @@ export function createProvider(options: CreateProviderOptions): Provider {
       case "anthropic": return (await import("./anthropic.ts")).createAnthropicProvider(settings);
       case "ollama": return (await import("./ollama.ts")).createOllamaProvider(settings);
       case "gemini": return (await import("./gemini.ts")).createGeminiProvider(settings);
-      case "openai": return (await import("./openai.ts")).createOpenAIProvider({ ...settings, api: options.openaiApi });
+      case "openai": return (await import("./openai.ts")).createOpenAIProvider({ ...settings, api: options.openaiApi ?? openaiApiFromEnv() });
       default:
         if (isPresetName(provider)) return (await import("./preset-provider.ts")).createPresetProvider(provider, settings);
         return (await import("./openai.ts")).createOpenAIProvider(settings);

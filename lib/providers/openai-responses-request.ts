@@ -34,7 +34,7 @@ export function toResponsesParams(request: StreamRequest): ResponsesParams {
     stream: true,
     store: false,
     include: ["reasoning.encrypted_content"],
-    input: toResponsesInput(request.messages),
+    input: toResponsesInput(request.messages, request.model),
   };
   if (request.system) params.instructions = request.system;
   if (request.tools.length > 0) {
@@ -47,11 +47,11 @@ export function toResponsesParams(request: StreamRequest): ResponsesParams {
   return params;
 }
 
-export function toResponsesInput(messages: Message[]): InputItem[] {
+export function toResponsesInput(messages: Message[], model: string): InputItem[] {
   const out: InputItem[] = [];
   for (const message of messages) {
     if (message.role === "user") out.push(...userItems(message));
-    else if (message.role === "assistant") out.push(...assistantItems(message));
+    else if (message.role === "assistant") out.push(...assistantItems(message, model));
     else out.push(toolOutput(message));
   }
   return out;
@@ -67,9 +67,12 @@ function userItems(message: UserMessage): InputItem[] {
   return content.length > 0 ? [{ role: "user", content }] : [];
 }
 
-/** Reasoning goes back only to OpenAI, and only items it produced (their encrypted form). */
-function assistantItems(message: AssistantMessage): InputItem[] {
-  const own = (message.provider ?? "openai") === "openai";
+/**
+ * Reasoning goes back only to the OpenAI model that produced it (encrypted content is bound to
+ * its model; after a switch of model it is left out rather than risk a refused request).
+ */
+function assistantItems(message: AssistantMessage, model: string): InputItem[] {
+  const own = (message.provider ?? "openai") === "openai" && (message.model === undefined || message.model === model);
   const out: InputItem[] = [];
   for (const block of message.content) {
     if (block.type === "thinking") {

@@ -5,7 +5,7 @@ import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from "openai"
 import { OPENAI_BASE_URL } from "./base-urls.ts";
 import type { AssistantDraft } from "./draft.ts";
 import { describeFailure, IncompleteStreamError } from "./errors.ts";
-import { openaiApiFromEnv, usesResponses, type OpenAIApi } from "./openai-api.ts";
+import { usesResponses, type OpenAIApi } from "./openai-api.ts";
 import { translateResponses } from "./openai-responses.ts";
 import { toResponsesParams } from "./openai-responses-request.ts";
 import { toOpenAIParams, type OpenAIParams, type OpenAIParamsOptions } from "./openai-request.ts";
@@ -28,7 +28,7 @@ export interface OpenAIProviderOptions {
   name?: string;
   /** Builds each request's parameters instead of `toOpenAIParams` (a cloud's own fields); once per request. */
   toParams?: (request: StreamRequest, options: OpenAIParamsOptions) => OpenAIParams;
-  /** Chat Completions, the Responses API, or per model (default: `ZOT_OPENAI_API`, else `auto`). */
+  /** Chat Completions, the Responses API, or per model (default `auto`). */
   api?: OpenAIApi;
 }
 
@@ -48,7 +48,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions = {}): Provi
   });
   const maxTokensField = isOpenAIHost(baseURL) ? "max_completion_tokens" : "max_tokens";
   const name = options.name ?? "openai";
-  const api = options.api ?? openaiApiFromEnv();
+  const api = options.api ?? "auto";
 
   return {
     name,

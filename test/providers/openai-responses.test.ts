@@ -108,6 +108,17 @@ describe("the Responses wire", () => {
     expect(server.requests[0].body.input).toHaveLength(3);
   });
 
+  test("after a switch of model, the earlier model's reasoning item is left out", async () => {
+    server.push({ text: "ok" });
+    const messages: Message[] = [hello,
+      { role: "assistant", stop: "end_turn", provider: "openai", model: "o3", content: [
+        { type: "thinking", thinking: "s", signature: 'openai-reasoning:{"id":"rs_o3","encrypted_content":"E","summary":["s"]}' },
+        { type: "text", text: "hi" }] },
+      hello];
+    await collect(responses(), { model: "gpt-5.4", messages });
+    expect(server.requests[0].body.input.map((item: any) => item.type ?? item.role)).toEqual(["user", "assistant", "user"]);
+  });
+
   test("images go as input_image parts in user content and in function outputs", async () => {
     server.push({ text: "ok" });
     const url = `data:image/png;base64,${PNG_1PX}`;
