@@ -23,6 +23,7 @@ function environment(): Array<[string, string]> {
   return [
     ...keys,
     ["ZOT_PROVIDER, ZOT_MODEL, ZOT_BASE_URL", "defaults for --provider, --model and --base-url"],
+    ["ZOT_OPENAI_API", "--provider openai's wire: responses, chat, or auto (Responses for OpenAI's reasoning and codex models)"],
     ["ZOT_HOME", "where zot keeps config, keys, sessions, extensions and logs (default $XDG_STATE_HOME/zot, "
       + "else ~/.local/state/zot; ~/Library/Application Support/zot on macOS)"],
     ["ZOT_RPC_TOKEN", "rpc mode: the token the first command, hello, must carry (ZOTCORE_RPC_TOKEN also works)"],
