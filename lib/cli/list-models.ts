@@ -3,7 +3,7 @@
 // own list (cached 6 hours), so any model it offers may be given to --model.
 import { resolveModelSettings } from "../app/settings.ts";
 import { zotPaths } from "../paths.ts";
-import { DEFAULT_BASE_URLS, isPresetName, listModels, resolveApiKey, type ModelInfo } from "../providers/index.ts";
+import { DEFAULT_BASE_URLS, isPresetName, listModels, resolveApiKey, type ModelInfo, type ProviderName } from "../providers/index.ts";
 import { liveModels, type LiveModel } from "../providers/live-models.ts";
 import { ollamaModels } from "../providers/ollama.ts";
 import { useUserModels } from "../providers/models.ts";
@@ -20,14 +20,22 @@ export async function listModelsText(options: { provider?: string; baseUrl?: str
     const names = await ollamaModels(baseUrl ?? DEFAULT_BASE_URLS.ollama);
     return names.map((name) => `ollama/${name}\n`).join("");
   }
-  if (provider === undefined || !isPresetName(provider)) return listModels(options.provider).map((m) => knownLine(m)).join("");
+  const paths = zotPaths(env);
+  // The clouds list their models for anyone (or with the key); Anthropic and OpenAI only with a key.
+  const keyed = provider === "anthropic" || provider === "openai";
+  const key = provider !== undefined && (keyed || isPresetName(provider))
+    ? resolveApiKey({ provider: provider as ProviderName, flag: options.apiKey, env, authFile: paths.auth })?.key : undefined;
+  if (provider === undefined || !(isPresetName(provider) || (keyed && key))) return listModels(options.provider).map((m) => knownLine(m)).join("");
   const curated = listModels(provider);
   const { baseUrl } = resolveModelSettings({ provider, baseUrl: options.baseUrl }, env, {});
-  const paths = zotPaths(env);
   let live: LiveModel[];
   try {
-    const key = resolveApiKey({ provider, flag: options.apiKey, env, authFile: paths.auth })?.key;
-    live = await liveModels({ provider, baseUrl: baseUrl ?? DEFAULT_BASE_URLS[provider], home: paths.home, ...(key ? { apiKey: key } : {}) });
+    const base = baseUrl ?? DEFAULT_BASE_URLS[provider as ProviderName];
+    live = await liveModels({
+      provider, home: paths.home, ...(key ? { apiKey: key } : {}),
+      // Anthropic's list is under /v1 and takes its key as x-api-key.
+      ...(provider === "anthropic" ? { baseUrl: `${base.replace(/\/+$/, "")}/v1`, keyHeader: "x-api-key" as const } : { baseUrl: base }),
+    });
   } catch (err) {
     warn(`zot: ${provider}'s own model list is unavailable (${(err as Error).message}); these are the models zot knows`);
     return curated.map((m) => knownLine(m)).join("");

@@ -20,6 +20,8 @@ export interface LiveModelsOptions {
   provider: string;
   baseUrl: string;
   apiKey?: string;
+  /** How the key is sent: OpenAI's bearer token (the default) or Anthropic's `x-api-key`. */
+  keyHeader?: "bearer" | "x-api-key";
   /** `$ZOT_HOME`; without it nothing is cached. */
   home?: string;
   now?: number;
@@ -32,17 +34,19 @@ export async function liveModels(options: LiveModelsOptions): Promise<LiveModel[
   const file = options.home ? join(options.home, "cache", "models", `${options.provider.replace(/[^A-Za-z0-9._-]/g, "_")}.json`) : undefined;
   const cached = file ? await readCache(file) : undefined;
   if (cached && cached.base_url === base && now - cached.fetched_at >= 0 && now - cached.fetched_at < LIVE_MODELS_TTL_MS) return cached.models;
-  const models = await fetchModels(base, options.apiKey);
+  const models = await fetchModels(base, options.apiKey, options.keyHeader ?? "bearer");
   if (file) await writeCache(file, { fetched_at: now, base_url: base, models }).catch(() => {}); // a cache is optional
   return models;
 }
 
-async function fetchModels(base: string, apiKey: string | undefined): Promise<LiveModel[]> {
+async function fetchModels(base: string, apiKey: string | undefined, keyHeader: "bearer" | "x-api-key"): Promise<LiveModel[]> {
+  const auth: Record<string, string> = !apiKey ? {}
+    : keyHeader === "bearer" ? { authorization: `Bearer ${apiKey}` } : { "x-api-key": apiKey, "anthropic-version": "2023-06-01" };
   const url = `${base}/models`;
   let response: Response;
   try {
     response = await fetch(url, {
-      headers: { accept: "application/json", ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) },
+      headers: { accept: "application/json", ...auth },
       signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
     });
   } catch (err) {

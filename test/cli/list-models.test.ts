@@ -89,3 +89,20 @@ describe("--list-models for a cloud preset", () => {
     expect(server.requests).toHaveLength(0);
   });
 });
+
+describe("--list-models for Anthropic and OpenAI", () => {
+  test("with a key, the known models are merged with the provider's own list (Anthropic's under /v1 with x-api-key)", async () => {
+    const env = { ZOT_HOME: home, ANTHROPIC_API_KEY: "sk-ant-listed" };
+    const lines = (await listModelsText({ provider: "anthropic", baseUrl: server.url }, env, () => undefined)).trimEnd().split("\n");
+    expect(lines).toContain("anthropic/claude-sonnet-4-6\tcontext 1000000\t$3/$15 per Mtok");
+    expect(lines.find((l) => l.startsWith("anthropic/claude-opus-5-5\t"))).toMatch(/not in the provider's list/);
+    expect(modelRequests().map((r) => r.headers["x-api-key"])).toEqual(["sk-ant-listed"]);
+  });
+
+  test("without a key they are the known models alone, and nothing is asked", async () => {
+    const text = await listModelsText({ provider: "openai", baseUrl: `${server.url}/v1` }, { ZOT_HOME: home }, () => undefined);
+    expect(text).toContain("openai/gpt-5.4\t");
+    expect(text).not.toMatch(/not in the provider's list/);
+    expect(modelRequests()).toEqual([]);
+  });
+});
