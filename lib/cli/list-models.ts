@@ -21,8 +21,8 @@ export async function listModelsText(options: { provider?: string; baseUrl?: str
     return names.map((name) => `ollama/${name}\n`).join("");
   }
   const paths = zotPaths(env);
-  // The clouds list their models for anyone (or with the key); Anthropic and OpenAI only with a key.
-  const keyed = provider === "anthropic" || provider === "openai";
+  // The clouds list their models for anyone (or with the key); Anthropic, OpenAI and Gemini only with a key.
+  const keyed = provider === "anthropic" || provider === "openai" || provider === "gemini";
   const key = provider !== undefined && (keyed || isPresetName(provider))
     ? resolveApiKey({ provider: provider as ProviderName, flag: options.apiKey, env, authFile: paths.auth })?.key : undefined;
   if (provider === undefined || !(isPresetName(provider) || (keyed && key))) return listModels(options.provider).map((m) => knownLine(m)).join("");
@@ -34,7 +34,9 @@ export async function listModelsText(options: { provider?: string; baseUrl?: str
     live = await liveModels({
       provider, home: paths.home, ...(key ? { apiKey: key } : {}),
       // Anthropic's list is under /v1 and takes its key as x-api-key.
-      ...(provider === "anthropic" ? { baseUrl: `${base.replace(/\/+$/, "")}/v1`, keyHeader: "x-api-key" as const } : { baseUrl: base }),
+      ...(provider === "anthropic" ? { baseUrl: `${base.replace(/\/+$/, "")}/v1`, keyHeader: "x-api-key" as const }
+        : provider === "gemini" ? { baseUrl: `${base.replace(/\/+$/, "").replace(/\/v1(beta)?$/, "")}/v1beta`, keyHeader: "x-goog-api-key" as const }
+          : { baseUrl: base }),
     });
   } catch (err) {
     warn(`zot: ${provider}'s own model list is unavailable (${(err as Error).message}); these are the models zot knows`);

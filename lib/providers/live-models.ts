@@ -20,8 +20,8 @@ export interface LiveModelsOptions {
   provider: string;
   baseUrl: string;
   apiKey?: string;
-  /** How the key is sent: OpenAI's bearer token (the default) or Anthropic's `x-api-key`. */
-  keyHeader?: "bearer" | "x-api-key";
+  /** How the key is sent: OpenAI's bearer token (the default), Anthropic's `x-api-key`, Gemini's `x-goog-api-key`. */
+  keyHeader?: "bearer" | "x-api-key" | "x-goog-api-key";
   /** `$ZOT_HOME`; without it nothing is cached. */
   home?: string;
   now?: number;
@@ -39,9 +39,10 @@ export async function liveModels(options: LiveModelsOptions): Promise<LiveModel[
   return models;
 }
 
-async function fetchModels(base: string, apiKey: string | undefined, keyHeader: "bearer" | "x-api-key"): Promise<LiveModel[]> {
+async function fetchModels(base: string, apiKey: string | undefined, keyHeader: NonNullable<LiveModelsOptions["keyHeader"]>): Promise<LiveModel[]> {
   const auth: Record<string, string> = !apiKey ? {}
-    : keyHeader === "bearer" ? { authorization: `Bearer ${apiKey}` } : { "x-api-key": apiKey, "anthropic-version": "2023-06-01" };
+    : keyHeader === "bearer" ? { authorization: `Bearer ${apiKey}` }
+      : keyHeader === "x-goog-api-key" ? { "x-goog-api-key": apiKey } : { "x-api-key": apiKey, "anthropic-version": "2023-06-01" };
   const url = `${base}/models`;
   let response: Response;
   try {
@@ -54,7 +55,16 @@ async function fetchModels(base: string, apiKey: string | undefined, keyHeader: 
   }
   // The body is not shown: a server may echo the key.
   if (!response.ok) throw new Error(`${url} answered HTTP ${response.status}`);
-  const body = await response.json().catch(() => undefined) as { data?: unknown } | undefined;
+  const body = await response.json().catch(() => undefined) as { data?: unknown; models?: unknown } | undefined;
+  // Gemini lists `models` named `models/<id>` with an input token limit.
+  if (body && Array.isArray(body.models)) {
+    return body.models.flatMap((entry): LiveModel[] => {
+      const m = entry as Record<string, unknown>;
+      const id = typeof m.name === "string" ? m.name.replace(/^models\//, "") : "";
+      const context = typeof m.inputTokenLimit === "number" && m.inputTokenLimit > 0 ? { context_window: m.inputTokenLimit } : {};
+      return id ? [{ id, ...context }] : [];
+    });
+  }
   if (!body || !Array.isArray(body.data)) throw new Error(`${url} did not answer with a model list`);
   return body.data.flatMap((entry): LiveModel[] => {
     const m = entry as Record<string, unknown>;

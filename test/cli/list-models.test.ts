@@ -90,13 +90,22 @@ describe("--list-models for a cloud preset", () => {
   });
 });
 
-describe("--list-models for Anthropic and OpenAI", () => {
+describe("--list-models for Anthropic, OpenAI and Gemini", () => {
   test("with a key, the known models are merged with the provider's own list (Anthropic's under /v1 with x-api-key)", async () => {
     const env = { ZOT_HOME: home, ANTHROPIC_API_KEY: "sk-ant-listed" };
     const lines = (await listModelsText({ provider: "anthropic", baseUrl: server.url }, env, () => undefined)).trimEnd().split("\n");
     expect(lines).toContain("anthropic/claude-sonnet-4-6\tcontext 1000000\t$3/$15 per Mtok");
     expect(lines.find((l) => l.startsWith("anthropic/claude-opus-5-5\t"))).toMatch(/not in the provider's list/);
     expect(modelRequests().map((r) => r.headers["x-api-key"])).toEqual(["sk-ant-listed"]);
+  });
+
+  test("Gemini's list is read from /v1beta/models with x-goog-api-key", async () => {
+    const env = { ZOT_HOME: home, GEMINI_API_KEY: "g-listed" };
+    const lines = (await listModelsText({ provider: "gemini", baseUrl: server.url }, env, () => undefined)).trimEnd().split("\n");
+    expect(lines.find((l) => l.startsWith("gemini/gemini-3.8-flash\t"))).not.toMatch(/not in the provider's list/);
+    expect(lines.find((l) => l.startsWith("gemini/gemini-3.5-flash\t"))).toMatch(/not in the provider's list/);
+    const asked = server.requests.filter((r) => r.method === "GET" && r.path === "/v1beta/models");
+    expect(asked.map((r) => r.headers["x-goog-api-key"])).toEqual(["g-listed"]);
   });
 
   test("without a key they are the known models alone, and nothing is asked", async () => {
