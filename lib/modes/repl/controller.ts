@@ -7,13 +7,13 @@ import type { ZotEvent } from "../../agent/events.ts";
 import { BUILTIN_COMMANDS } from "../../app/builtin-commands.ts";
 import type { Runtime } from "../../app/runtime.ts";
 import { isCommandLine, parseSlash, runSlash, type SlashOutcome } from "../../app/slash.ts";
-import { isProviderName, PROVIDER_NAMES, type ProviderName } from "../../providers/index.ts";
 import { completeSlash } from "./completion.ts";
 import { ConfirmQueue } from "./confirm.ts";
 import { EventView } from "./event-view.ts";
 import { ExitWindow } from "./exit-window.ts";
 import { InputLine } from "./input-line.ts";
-import { checkAndSave, loginHint, LoginPrompt } from "./login-prompt.ts";
+import { LoginFlow } from "./login-flow.ts";
+import { loginHint } from "./login-prompt.ts";
 import { panelKeyOf, type Key } from "./keys.ts";
 import { buildFrame, oneLine, PROMPT } from "./live-frame.ts";
 import { pickerFor, type OpenPicker } from "./pickers.ts";
@@ -56,8 +56,7 @@ export class Repl {
   private readonly reloadStatus: ReloadStatus;
   /** A Ctrl+C just happened: a second one within the exit window, on an empty line, exits. */
   private readonly exitWindow: ExitWindow;
-  /** /login's questions, while they own the prompt line. */
-  private login: LoginPrompt | undefined;
+  private readonly login: LoginFlow;
   /** An open picker and the command its choice runs (`/resume ID`, `/model ID`). */
   private picker: OpenPicker | undefined;
   /** The progress line while work runs; it redraws the frame every tick. */
@@ -82,6 +81,10 @@ export class Repl {
       preview: (name, args) => this.previewOf(name, args),
     });
     this.exited = new Promise((resolve) => (this.resolveExit = resolve));
+    this.login = new LoginFlow({
+      style: o.style, env: o.env ?? process.env, runtime: () => this.rt!, commit: (lines) => this.view.commitAside(lines),
+      render: () => this.render(), forget: (line) => this.input.forget(line),
+    });
     this.reloadStatus = new ReloadStatus(o.style, o.reloadStatusMs ?? 5_000, () => this.render());
     this.exitWindow = new ExitWindow(o.exitWindowMs ?? EXIT_WINDOW_MS, () => this.render());
   }
@@ -149,7 +152,7 @@ export class Repl {
     if (key.name !== "ctrl-c") this.exitWindow.disarm();
     this.hints = [];
 
-    if (this.login) return this.loginKey(key);
+    if (this.login.prompt) return this.login.handle(key);
 
     if (this.confirm.current) {
       if (key.name === "ctrl-c") this.cancel();
@@ -209,42 +212,6 @@ export class Repl {
     this.render();
   }
 
-  /** /login [provider]: the prompt line asks for the provider (unless given), then the hidden key. */
-  private startLogin(line: string, args: string): void {
-    const rt = this.rt!;
-    const given = args.trim().toLowerCase();
-    if (given !== "" && !isProviderName(given)) {
-      // It may be a key pasted after /login: it is neither shown nor kept in the history.
-      this.input.forget(line);
-      this.view.commitAside([`${this.o.style.bold(PROMPT)}/login …`,
-        this.o.style.paint("error", `zot: /login takes a provider name (${PROVIDER_NAMES.join(" or ")}); the key is asked for next`)]);
-      return;
-    }
-    this.view.commitAside([`${this.o.style.bold(PROMPT)}${oneLine(line)}`]);
-    const current = rt.session.state.provider;
-    this.login = new LoginPrompt(given === "" ? undefined : given as ProviderName, isProviderName(current) ? current : "anthropic");
-  }
-
-  private loginKey(key: Key): void {
-    const login = this.login!;
-    const result = login.handle(key);
-    if (result.kind === "cancel") {
-      this.login = undefined;
-      this.view.commitAside([this.o.style.paint("muted", "login cancelled; nothing was saved")]);
-    } else if (result.kind === "submit") {
-      login.checking = true;
-      void this.checkLogin(result.provider, result.key);
-    }
-    this.render();
-  }
-
-  private async checkLogin(provider: ProviderName, key: string): Promise<void> {
-    const lines = await checkAndSave(this.rt!, provider, key, this.o.style, this.o.env ?? process.env);
-    this.login = undefined;
-    this.view.commitAside(lines);
-    this.render();
-  }
-
   /** The diff of the call being confirmed goes to the transcript before its question. */
   private showPendingChange(): void {
     const request = this.confirm.current;
@@ -274,7 +241,7 @@ export class Repl {
     if (!isCommandLine(this.rt, line)) return this.startPrompt(line, line);
     const parsed = parseSlash(line);
     const name = parsed?.name.toLowerCase();
-    if (name === "login") return this.startLogin(line, parsed?.args ?? "");
+    if (name === "login") return this.login.start(line, parsed?.args ?? "");
     this.view.commitAside([`${this.o.style.bold(PROMPT)}${oneLine(line)}`]);
     if (name === "theme" && parsed?.args) return this.switchTheme(parsed.args);
     const picker = parsed?.args !== "" ? undefined : name === "theme" ? themePicker(this.o.style, this.themes) : pickerFor(name, this.rt);
@@ -401,7 +368,7 @@ export class Repl {
   }
 
   private frame() {
-    const login = this.login;
+    const login = this.login.prompt;
     const hints = [...(login ? [login.checking ? "checking the key…" : login.problem ?? ""] : []), ...this.hints].filter((h) => h !== "");
     const input = login ? login.line : { text: this.input.text, cursor: this.input.cursor };
     if (this.exitWindow.open && !this.running && this.input.text === "" && !login) hints.push("Press Ctrl+C again to exit (or Ctrl+D).");
