@@ -50,29 +50,9 @@ export function createOpenAIProvider(options: OpenAIProviderOptions = {}): Provi
   const name = options.name ?? "openai";
   const api = options.api ?? "auto";
 
-  return {
-    name,
-    stream(request: StreamRequest): AsyncIterable<ModelStreamEvent> {
-      if (usesResponses(api, request.model, baseURL, name)) return streamResponses(request);
-      // Shaped once, outside the attempts: a retry sends the same request.
-      const params = (options.toParams ?? toOpenAIParams)(request, { maxTokensField });
-      return streamWithRetry({
-        provider: name,
-        model: request.model,
-        signal: request.signal,
-        retry: options.retry,
-        describe: (err) => describeFailure(err, SDK_ERRORS),
-        async *attempt(signal, draft, alive) {
-          const chunks = await routingConsoleWarn(warn, () => client.chat.completions.create(params, { signal }));
-          // SSE comment keep-alives (`: …`) never reach the iterator; only chunks count.
-          yield* translate(touching(chunks, alive), draft);
-        },
-      });
-    },
-  };
-
-  function streamResponses(request: StreamRequest): AsyncIterable<ModelStreamEvent> {
-    const params = toResponsesParams(request);
+  /** One retried request: `open` starts it on the wire, `read` turns what streams back into events. */
+  function retried<T>(request: StreamRequest, open: (signal: AbortSignal) => Promise<AsyncIterable<T>>,
+    read: (events: AsyncIterable<T>, draft: AssistantDraft) => AsyncIterable<ModelStreamEvent>): AsyncIterable<ModelStreamEvent> {
     return streamWithRetry({
       provider: name,
       model: request.model,
@@ -80,11 +60,25 @@ export function createOpenAIProvider(options: OpenAIProviderOptions = {}): Provi
       retry: options.retry,
       describe: (err) => describeFailure(err, SDK_ERRORS),
       async *attempt(signal, draft, alive) {
-        const events = await routingConsoleWarn(warn, () => client.responses.create(params, { signal }));
-        yield* translateResponses(touching(events, alive), draft);
+        const events = await routingConsoleWarn(warn, () => open(signal));
+        // SSE comment keep-alives (`: …`) never reach the iterator; only events count.
+        yield* read(touching(events, alive), draft);
       },
     });
   }
+
+  return {
+    name,
+    stream(request: StreamRequest): AsyncIterable<ModelStreamEvent> {
+      // Shaped once, outside the attempts: a retry sends the same request.
+      if (usesResponses(api, request.model, baseURL, name)) {
+        const params = toResponsesParams(request);
+        return retried(request, (signal) => client.responses.create(params, { signal }), translateResponses);
+      }
+      const params = (options.toParams ?? toOpenAIParams)(request, { maxTokensField });
+      return retried(request, (signal) => client.chat.completions.create(params, { signal }), translate);
+    },
+  };
 }
 
 function isOpenAIHost(baseUrl: string): boolean {
