@@ -7,12 +7,19 @@ import { zotPaths } from "../../paths.ts";
 import { extensionRoots, type ExtensionRoots, type InstallScope } from "../../extensions/install/installed.ts";
 
 import { UsageError } from "../../errors.ts";
+import { DEFAULT_IDLE_TIMEOUT_MS } from "../../extensions/install/download.ts";
 
 export { UsageError };
 
 /** `--cwd PATH`, accepted by every subcommand: the project root for project-scope operations. */
 export const cwdArg = {
   cwd: { type: "string", valueHint: "path", description: "Project folder (default: the current directory)" },
+} as const satisfies ArgsDef;
+
+/** `--timeout-ms` of the commands that download or clone (install, update). */
+export const fetchTimeoutArg = {
+  "timeout-ms": { type: "string", valueHint: "N",
+    description: `Give up a download or clone after this long without progress (default ${DEFAULT_IDLE_TIMEOUT_MS})` },
 } as const satisfies ArgsDef;
 
 /** The scope `--project` or `--global` narrows a lookup to; neither means both scopes. */

@@ -7,7 +7,7 @@ import { InstallCancelledError, installExtension } from "../../extensions/instal
 import type { BundleKind, Manifest } from "../../extensions/catalog/manifest.ts";
 import { describeGrant, grantFromManifest } from "../../extensions/catalog/permissions/manifest-permissions.ts";
 import { approveExtension, trustProject } from "../../extensions/catalog/trust/records.ts";
-import { cwdArg, parseTimeoutMs, projectDir, rootsFor } from "./args.ts";
+import { cwdArg, fetchTimeoutArg, parseTimeoutMs, projectDir, rootsFor } from "./args.ts";
 import { confirm } from "./ask.ts";
 
 /** "notes 1.2.0 requests:" and one indented line per scope (or "full access"). */
@@ -46,8 +46,7 @@ export const installCommand = defineCommand({
     project: { type: "boolean", description: "Install into ./.zot/extensions instead of $ZOT_HOME/extensions" },
     force: { type: "boolean", description: "Replace an existing install of the same name" },
     yes: { type: "boolean", alias: "y", description: "Accept what the extension requests without asking" },
-    "timeout-ms": { type: "string", valueHint: "N",
-      description: `Give up a download or clone after this long without progress (default ${DEFAULT_IDLE_TIMEOUT_MS})` },
+    ...fetchTimeoutArg,
     ...cwdArg,
   },
   async run({ args }) {

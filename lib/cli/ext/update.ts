@@ -14,7 +14,7 @@ import { canonicalJson } from "../../protocol/json-object.ts";
 import { projectKey } from "../../extensions/catalog/trust/gate.ts";
 import { approveExtension, trustProject } from "../../extensions/catalog/trust/records.ts";
 import { readTrust } from "../../extensions/catalog/trust/store.ts";
-import { cwdArg, parseTimeoutMs, rootsFor, scopeOf } from "./args.ts";
+import { cwdArg, fetchTimeoutArg, parseTimeoutMs, rootsFor, scopeOf } from "./args.ts";
 import { approveInstall } from "./install.ts";
 
 const UPDATE_ARGS = {
@@ -22,8 +22,7 @@ const UPDATE_ARGS = {
   project: { type: "boolean", description: "Only consider project installs (./.zot/extensions)" },
   global: { type: "boolean", description: "Only consider global installs ($ZOT_HOME/extensions)" },
   yes: { type: "boolean", alias: "y", description: "Accept changed permissions without asking (needed without a terminal)" },
-  "timeout-ms": { type: "string", valueHint: "N",
-    description: `Give up a download or clone after this long without progress (default ${DEFAULT_IDLE_TIMEOUT_MS})` },
+  ...fetchTimeoutArg,
   ...cwdArg,
 } as const;
 
