@@ -10,6 +10,7 @@ import { EventBus } from "../lib/agent/event-bus.ts";
 import { ExtensionHost } from "../lib/extensions/host/host.ts";
 import { pathsUnder } from "../lib/paths.ts";
 import type { Tool } from "../lib/tools/types.ts";
+import { extensionDrivers } from "../lib/extensions/runtime/drivers.ts";
 
 export const fixtures = join(import.meta.dirname, "fixtures");
 /** The runtime of the raw and MCP children (the zot echo extension runs via its node shebang). */
@@ -84,7 +85,7 @@ export function zotHost(home: string): Contender {
 export async function hostSession(home: string, dir: string, pick: (tool: Tool) => boolean,
   missing: (reports: string) => Error): Promise<Session> {
   const host = await ExtensionHost.start({
-    cwd: home, paths: pathsUnder(home), explicit: [dir], discover: false,
+    drivers: extensionDrivers, cwd: home, paths: pathsUnder(home), explicit: [dir], discover: false,
     agent: { bus: new EventBus({ id: "bench", cwd: home }), info: () => ({ provider: "none", model: "none" }) },
     interactive: false,
   });

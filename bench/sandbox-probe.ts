@@ -13,6 +13,7 @@ import { findOnPath } from "../lib/extensions/runtime/exec-resolve.ts";
 import { ExtensionHost } from "../lib/extensions/host/host.ts";
 import { pathsUnder } from "../lib/paths.ts";
 import { percentile } from "./timing.ts";
+import { extensionDrivers } from "../lib/extensions/runtime/drivers.ts";
 
 const text = process.argv[2];
 const ROUNDS = Number(text ?? 10);
@@ -55,7 +56,7 @@ async function startOnce(bwrap: string): Promise<{ wallMs: number; gapMs: number
   }, 1);
   const begin = performance.now();
   const host = await ExtensionHost.start({
-    cwd, paths, interactive: true, sandbox: { enabled: true, options: { bwrap } },
+    drivers: extensionDrivers, cwd, paths, interactive: true, sandbox: { enabled: true, options: { bwrap } },
     agent: { bus: new EventBus({ id: "bench", cwd }), info: () => ({ provider: "bench", model: "bench" }) },
   });
   const end = performance.now();

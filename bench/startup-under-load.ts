@@ -19,6 +19,7 @@ import { ExtensionHost } from "../lib/extensions/host/host.ts";
 import { pathsUnder } from "../lib/paths.ts";
 import { rawPipe, zotHost, type Session } from "./contenders.ts";
 import { percentile } from "./timing.ts";
+import { extensionDrivers } from "../lib/extensions/runtime/drivers.ts";
 
 const EXTENSIONS = 20;
 const IN_FLIGHT = 64;
@@ -90,7 +91,7 @@ async function floorStartup(children: Child[]): Promise<number> {
 async function zotStartup(home: string, expect: "ready" | "auto"): Promise<number> {
   const begin = performance.now();
   const host = await ExtensionHost.start({
-    cwd: home, paths: pathsUnder(home), discover: true,
+    drivers: extensionDrivers, cwd: home, paths: pathsUnder(home), discover: true,
     agent: { bus: new EventBus({ id: "bench", cwd: home }), info: () => ({ provider: "none", model: "none" }) },
     interactive: false,
   });

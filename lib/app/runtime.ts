@@ -1,6 +1,7 @@
 // Builds everything one zot process runs on: paths, settings, the provider, the event bus, the
 // extension host and the agent session, wired so the host's call_tool goes through the
 // session's guards and the session's hooks are the host's interceptors.
+import { extensionDrivers } from "../extensions/runtime/drivers.ts";
 import { resolve } from "node:path";
 import { AgentSession } from "../agent/session/agent-session.ts";
 import type { EventBus } from "../agent/event-bus.ts";
@@ -232,6 +233,7 @@ export async function createRuntime(input: RunConfig | RunConfigInput, io: Runti
     onSubmit: io.onSubmit,
     limits: { toolOutputBytes: toolOutputLimit(env, saved) },
     timeouts: hostTimeouts.timeouts,
+    drivers: extensionDrivers,
   });
   const offered = config.extensionTools ? new Set(config.extensionTools) : undefined;
   session.attachExtensions({ hooks: host, tools: () => (offered ? host.tools().filter((t) => offered.has(t.name)) : host.tools()) });

@@ -1,6 +1,6 @@
 // The layering the README's Development map states, checked on the source: `lib/` has no import
-// cycle, and the extension system's three layers import downward only (host → runtime →
-// catalog). A failure names the offending cycle or edge.
+// cycle, the extension system's three layers import downward only (host → runtime → catalog),
+// and only the driver map knows the drivers. A failure names the offending cycle or edge.
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { importCycles, importGraph, specifiersOf, type ImportGraph } from "./import-graph.ts";
@@ -49,6 +49,14 @@ describe("lib/ import graph", () => {
   it("catalog/ imports neither runtime/ nor host/, and runtime/ does not import host/", () => {
     const upward = upwardImports(graph);
     expect(upward, `imports that point up a layer:\n${upward.join("\n")}`).toEqual([]);
+  });
+
+  it("only the driver map reaches into a driver: the host sees every kind through ExtensionDriver", () => {
+    const driverFolders = ["lib/extensions/runtime/protocol/", "lib/extensions/runtime/mcp/"];
+    const inDriver = (file: string) => driverFolders.some((dir) => file.startsWith(dir));
+    const reaching = [...graph].flatMap(([file, targets]) => inDriver(file) || file === "lib/extensions/runtime/drivers.ts" ? []
+      : [...targets].filter(inDriver).map((target) => `${file} → ${target}`));
+    expect(reaching, `imports of a driver's internals:\n${reaching.join("\n")}`).toEqual([]);
   });
 });
 

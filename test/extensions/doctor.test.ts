@@ -6,6 +6,7 @@ import { BUILTIN_COMMANDS } from "../../lib/app/builtin-commands.ts";
 import { diagnoseExtensions } from "../../lib/extensions/host/doctor.ts";
 import { extensionLogPath } from "../../lib/paths.ts";
 import { command, FAST, sandbox, tool, trustThisProject, writeExtension, type Sandbox } from "./helpers.ts";
+import { extensionDrivers } from "../../lib/extensions/runtime/drivers.ts";
 
 const ZOT = join(import.meta.dirname, "..", "..", "dist", "zot.mjs");
 
@@ -153,7 +154,7 @@ describe("zot ext doctor", () => {
     writeExtension(sb.globalDir, "deaf", { name: "deaf", register: [{ type: "subscribe", intercept: ["tool_call", "turn_start"] }] },
       { on_failure: "block" });
     const result = await diagnoseExtensions({ cwd: sb.cwd, paths: sb.paths, provider: "anthropic", model: "m",
-      builtinCommands: BUILTIN_COMMANDS.map((c) => c.name), timeouts: { ...FAST, intercept: 150 } });
+      builtinCommands: BUILTIN_COMMANDS.map((c) => c.name), drivers: extensionDrivers, timeouts: { ...FAST, intercept: 150 } });
     expect(result.extensions[0]!.interceptors).toEqual([
       { event: "tool_call", on_failure: "block", on_failure_from: "manifest", probe: "timed_out", latency_ms: expect.any(Number), rewrote: false, rewrites: 0 },
       { event: "turn_start", on_failure: "block", on_failure_from: "manifest", probe: "timed_out", latency_ms: expect.any(Number), rewrote: false, rewrites: 0 },

@@ -13,6 +13,7 @@ import { pathsUnder, projectExtensionsDir, type ZotPaths } from "../../lib/paths
 import { processAlive } from "../../lib/process/group.ts";
 import { loadManifest } from "../../lib/extensions/catalog/manifest.ts";
 import { trustProject } from "../../lib/extensions/catalog/trust/records.ts";
+import { extensionDrivers } from "../../lib/extensions/runtime/drivers.ts";
 
 export const FIXTURES = join(import.meta.dirname, "..", "fixtures", "extensions");
 export const PROGRAMMABLE = join(FIXTURES, "node-programmable", "ext.mjs");
@@ -114,7 +115,7 @@ export async function startHost(sb: Sandbox, options: TestHostOptions = {}): Pro
   const events: ZotEvent[] = [];
   bus.subscribe((e) => events.push(e));
   const host = await ExtensionHost.start({
-    cwd: sb.cwd, paths: sb.paths, interactive: true,
+    cwd: sb.cwd, paths: sb.paths, interactive: true, drivers: extensionDrivers,
     agent: { bus, info: () => ({ provider: "anthropic", model: "test-model" }), ...(runTool ? { runTool } : {}) },
     ...hostOptions,
     timeouts: { ...FAST, ...options.timeouts },

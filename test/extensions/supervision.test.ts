@@ -78,7 +78,8 @@ describe("Lifecycle: shutdown", () => {
       import { EventBus } from ${JSON.stringify(join(import.meta.dirname, "../../lib/agent/event-bus.ts"))};
       import { ExtensionHost } from ${JSON.stringify(join(import.meta.dirname, "../../lib/extensions/host/host.ts"))};
       import { pathsUnder } from ${JSON.stringify(join(import.meta.dirname, "../../lib/paths.ts"))};
-      const host = await ExtensionHost.start({ cwd: ${JSON.stringify(sb.cwd)}, paths: pathsUnder(${JSON.stringify(sb.paths.home)}),
+      import { extensionDrivers } from ${JSON.stringify(join(import.meta.dirname, "../../lib/extensions/runtime/drivers.ts"))};
+      const host = await ExtensionHost.start({ drivers: extensionDrivers, cwd: ${JSON.stringify(sb.cwd)}, paths: pathsUnder(${JSON.stringify(sb.paths.home)}),
         agent: { bus: new EventBus({ id: "s", cwd: "/" }), info: () => ({ provider: "p", model: "m" }) }, interactive: false });
       console.log(host.reports()[0].status);
       ${ending}

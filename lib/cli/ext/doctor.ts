@@ -12,6 +12,7 @@ import type { ExtensionReport } from "../../extensions/host/report.ts";
 import { describeGrant, grantFromJson, grantFromManifest } from "../../extensions/catalog/permissions/manifest-permissions.ts";
 import { projectExtensionsDir, zotPaths } from "../../paths.ts";
 import { checkArgs, parseChecked, takeRepeated, UsageError } from "../args.ts";
+import { extensionDrivers } from "../../extensions/runtime/drivers.ts";
 
 interface DoctorArgs {
   json: boolean;
@@ -175,7 +176,7 @@ export async function runDoctor(argv: string[]): Promise<number> {
   }
   const paths = zotPaths();
   const result = await diagnoseExtensions({ cwd: args.cwd, paths, explicit: args.explicit,
-    builtinCommands: BUILTIN_COMMANDS.map((c) => c.name), ...(await hostInfo(paths.config)) });
+    builtinCommands: BUILTIN_COMMANDS.map((c) => c.name), drivers: extensionDrivers, ...(await hostInfo(paths.config)) });
   if (args.json) process.stdout.write(`${JSON.stringify(result)}\n`);
   else process.stdout.write(printable(renderDoctor(result, { project: projectExtensionsDir(args.cwd), global: paths.extensions })));
   return result.ok ? 0 : 1;

@@ -37,7 +37,7 @@ export class CallToolRouter {
   /** Handles one `call_tool` frame; the reply is sent on the caller's connection. */
   handle(ext: LoadedExtension, frame: CallToolFrame): void {
     const reply = (content: ToolOutcome["content"], isError: boolean, truncated = false) => {
-      ext.conn?.send({ type: "tool_result", id: frame.id, name: frame.name, content, is_error: isError,
+      ext.driver.deliver({ type: "tool_result", id: frame.id, name: frame.name, content, is_error: isError,
         ...(truncated ? { truncated: true } : {}) });
     };
     const refuse = (why: string) => {

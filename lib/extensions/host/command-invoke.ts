@@ -1,7 +1,7 @@
-// Running one extension command once the host has looked it up: a bridged (MCP) extension is
-// asked directly; a protocol extension gets `command_invoked` under the host's own deadline
-// (the spec sets none), and an `open_panel` response opens its panel only within the
-// extension's "panels" grant. Apart from the host, which owns the lookup and built-in names.
+// Running one extension command once the host has looked it up: its driver asks it (a
+// `command_invoked` frame, an MCP prompt) under the host's own deadline (the spec sets none),
+// and an `open_panel` response opens its panel only within the extension's "panels" grant.
+// Apart from the host, which owns the lookup and built-in names.
 import type { CommandResponseFrame } from "../../protocol/index.ts";
 import type { CallToolRouter } from "./call-tool.ts";
 import type { Panels } from "./panels.ts";
@@ -16,30 +16,23 @@ export interface CommandInvocation {
 export async function invokeExtensionCommand(entry: ExtensionCommandEntry, args: string,
   { timeoutMs, callTool, panels }: CommandInvocation): Promise<CommandResponseFrame | { error: string }> {
   const ext = entry.extension;
-  if (ext.alive && ext.bridge) return ext.bridge.invokeCommand(entry.name, args);
-  if (!ext.alive || !ext.conn) return { error: `/${entry.name} is unavailable: extension "${ext.name}" is not running` };
+  if (!ext.alive) return { error: `/${entry.name} is unavailable: extension "${ext.name}" is not running` };
   // The deadline is extended while the extension has a call_tool in flight, which covers the
   // user answering that call's confirmation.
   const expired = new AbortController();
   const stopDeadline = extendingDeadline(timeoutMs, () => callTool.inFlight(ext) > 0, () => expired.abort());
-  const reply = await ext.conn.request<CommandResponseFrame>(
-    { type: "command_invoked", id: ext.conn.newId("cmd"), name: entry.name, args: args.trim() },
-    "command_response", { timeoutMs: null, signal: expired.signal });
+  const reply = await ext.driver.invokeCommand(entry.name, args, { signal: expired.signal, deadlineMs: timeoutMs });
   stopDeadline();
-  if (!reply.ok) {
-    const why = reply.reason === "cancelled" ? `did not answer within ${timeoutMs} ms` : reply.message;
-    ext.log(`command /${entry.name}: ${why}`);
-    return { error: `/${entry.name} (extension "${ext.name}"): ${why}` };
-  }
-  if (reply.frame.action === "open_panel" && reply.frame.open_panel) {
+  if (!("action" in reply)) return reply;
+  if (reply.action === "open_panel" && reply.open_panel) {
     if (!ext.permissions.allowsUi("panels")) {
       ext.permissions.refuse("ui", "panels", `command /${entry.name}: open_panel ignored: "panels" is not in permissions.ui`);
-      const { open_panel: _panel, ...rest } = reply.frame;
+      const { open_panel: _panel, ...rest } = reply;
       return { ...rest, action: "noop" };
     }
-    panels.openPanel(ext, reply.frame.open_panel);
+    panels.openPanel(ext, reply.open_panel);
   }
-  return reply.frame;
+  return reply;
 }
 
 /** Calls `expire` after `ms`, re-arming while `busy()` holds. Returns the cancel function. */

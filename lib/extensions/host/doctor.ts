@@ -7,6 +7,7 @@ import { ExtensionHost } from "./host.ts";
 import type { ExtensionReport } from "./report.ts";
 import type { HostTimeouts } from "../runtime/settings.ts";
 import { recordedTrust } from "../catalog/trust/host-trust.ts";
+import type { DriverFactories } from "../runtime/extension.ts";
 
 export interface DoctorOptions {
   cwd: string;
@@ -19,6 +20,8 @@ export interface DoctorOptions {
   /** The built-in slash commands a real run has: they shadow extension commands of the same name. */
   builtinCommands: string[];
   timeouts?: Partial<HostTimeouts>;
+  /** How each kind of extension is driven, as in a real run. */
+  drivers: DriverFactories;
 }
 
 /** host.md's `zot ext doctor --json` object. */
@@ -44,6 +47,7 @@ export async function diagnoseExtensions(options: DoctorOptions): Promise<Doctor
     timeouts: options.timeouts,
     // What a real run would hold back is held back here too (and shown as needing approval).
     trust: recordedTrust(options.paths, {}),
+    drivers: options.drivers,
   });
   try {
     await host.startupComplete(); // a slow MCP server's result counts too

@@ -31,6 +31,6 @@ export function deliverEvent(event: StampedLifecycleEvent, extensions: Iterable<
   for (const ext of extensions) {
     if (!ext.alive || !ext.events.has(event.type)) continue;
     frame ??= eventFrame(event);
-    ext.conn?.send(frame);
+    ext.driver.deliver(frame);
   }
 }

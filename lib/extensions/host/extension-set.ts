@@ -11,7 +11,7 @@ import { BUILTIN_TOOL_NAMES } from "../../protocol/index.ts";
 import type { Candidate } from "../catalog/candidate.ts";
 import { discoverExtensions } from "../catalog/discovery.ts";
 import { LoadedExtension, type ExtensionSink } from "../runtime/extension.ts";
-import { McpExtension } from "../runtime/mcp/mcp-extension.ts";
+import type { DriverFactories } from "../runtime/extension.ts";
 import { absentGuards, type AbsentGuard } from "../catalog/permissions/absent-guards.ts";
 import { userFailurePolicies } from "../catalog/permissions/user-policy.ts";
 import { ExtensionRegistry } from "./registry.ts";
@@ -31,6 +31,8 @@ export interface ExtensionSetOptions {
   builtinTools?: string[];
   /** What every extension of the set reports to and asks of the host. */
   sink: ExtensionSink;
+  /** How each kind of extension is driven (protocol frames, MCP). */
+  drivers: DriverFactories;
   timeouts: HostTimeouts;
   limits: HostLimits;
   publish(event: HostEvent): void;
@@ -94,8 +96,8 @@ export class ExtensionSet {
     const policies = userFailurePolicies(config);
     for (const candidate of this.found) {
       if (candidate.decision !== "spawn") continue;
-      const Kind = candidate.loaded?.kind === "mcp" ? McpExtension : LoadedExtension;
-      const ext = new Kind(candidate, this.options.sink, this.options.timeouts, this.options.limits);
+      const driver = this.options.drivers[candidate.loaded?.kind === "mcp" ? "mcp" : "protocol"];
+      const ext = new LoadedExtension(candidate, this.options.sink, this.options.timeouts, this.options.limits, driver);
       ext.permissions.setUserFailurePolicy(policies.byName.get(ext.name));
       ext.allowEnv = policies.env.get(ext.name) ?? [];
       const problem = policies.problems.get(ext.name) ?? policies.problem;
@@ -104,7 +106,7 @@ export class ExtensionSet {
       this.spawnedFrom.set(candidate, ext);
     }
     this.absent = absentGuards(policies.byName, this.found, new Set(this.spawned.map((ext) => ext.name)), this.options.discover !== false);
-    if (this.spawned.some((ext) => !(ext instanceof McpExtension))) await ensurePythonSdk(this.options.paths.home);
+    if (this.spawned.some((ext) => ext.driver.usesSdk)) await ensurePythonSdk(this.options.paths.home);
     for (const ext of this.spawned) ext.start();
     await Promise.all(this.spawned.map((ext) => ext.startupWait));
     this.rebuildRegistry();

@@ -2,6 +2,7 @@
 // ExtensionSet) and the rest of zot — commands, tools, lifecycle events, interception (it
 // implements AgentHooks), call_tool, panels, notes, reload and shutdown. A misbehaving extension
 // becomes a diagnostic (`ext_error`, its log, the doctor report) and never takes the host down.
+import type { DriverFactories } from "../runtime/extension.ts";
 import { join } from "node:path";
 import type { HostEvent } from "../../agent/events.ts";
 import { isLifecycleEvent } from "../../agent/events.ts";
@@ -71,6 +72,8 @@ export interface ExtensionHostOptions {
   limits?: Partial<HostLimits>;
   /** OS sandboxing of extensions that declare fs or network permissions (default: enabled). */
   sandbox?: HostSandboxSettings;
+  /** How each kind of extension is driven: the application's kind → driver map. */
+  drivers: DriverFactories;
   /**
    * Which discovered extensions may start (trust.json, --trust-project, the REPL's question).
    * Absent: all of them, as the embedder vouches for what it loads; zot's runtime always sets it.
@@ -118,9 +121,9 @@ export class ExtensionHost implements AgentHooks {
       publish: (event) => this.publish(event), panels: this.panels, callTool: this.callTool,
       ...(options.interactive && options.onSubmit ? { onSubmit: options.onSubmit } : {}),
     };
-    const { paths, explicit, discover, trust, builtinCommands, builtinTools } = options;
+    const { paths, explicit, discover, trust, builtinCommands, builtinTools, drivers } = options;
     this.set = new ExtensionSet({
-      paths, explicit, discover, trust, builtinCommands, builtinTools,
+      paths, explicit, discover, trust, builtinCommands, builtinTools, drivers,
       timeouts: this.timeouts,
       limits: this.limits,
       publish: (event) => this.publish(event),

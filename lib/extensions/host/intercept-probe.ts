@@ -46,12 +46,10 @@ export async function probeInterceptors(ext: LoadedExtension, host: { cwd: strin
   timeoutMs: number): Promise<InterceptorProbe[]> {
   const probes: InterceptorProbe[] = [];
   for (const event of ext.intercepts) {
-    const conn = ext.conn;
-    if (!ext.alive || !conn) break;
+    if (!ext.alive) break;
     const started = performance.now();
-    const reply = await conn.request<EventInterceptResponseFrame>(
-      { type: "event_intercept", id: conn.newId("probe"), event, ...probePayload(event, host) },
-      "event_intercept_response", { timeoutMs, deadlineIncludesWrite: event === "before_agent_start" });
+    const reply = await ext.driver.intercept({ event, ...probePayload(event, host) },
+      { idKind: "probe", timeoutMs, deadlineIncludesWrite: event === "before_agent_start" });
     const latency = Math.round(performance.now() - started);
     probes.push({ event, outcome: reply.ok ? "answered" : reply.reason === "timeout" ? "timed_out" : "failed", latency_ms: latency,
       rewrote: reply.ok && rewrites(event, reply.frame) });

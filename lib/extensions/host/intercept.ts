@@ -98,11 +98,8 @@ export class InterceptorChains {
 
   private async ask(ext: LoadedExtension, payload: Record<string, unknown> & { event: string },
     signal: AbortSignal | undefined, deadlineIncludesWrite = false): Promise<Answer> {
-    const conn = ext.conn!;
     const timeoutMs = this.deps.timeoutMs();
-    const reply: Reply<Response> = await conn.request<Response>(
-      { type: "event_intercept", id: conn.newId("intercept"), ...payload },
-      "event_intercept_response", { timeoutMs, signal, deadlineIncludesWrite });
+    const reply: Reply<Response> = await ext.driver.intercept(payload, { idKind: "intercept", timeoutMs, signal, deadlineIncludesWrite });
     if (reply.ok) {
       this.countTimeout(ext, true);
       return { ok: true, frame: reply.frame };

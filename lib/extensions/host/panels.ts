@@ -90,7 +90,7 @@ export class Panels {
     const state = this.open.get(panelId);
     if (!state) return;
     this.open.delete(panelId);
-    state.owner.conn?.send({ type: "panel_close", panel_id: panelId });
+    state.owner.driver.deliver({ type: "panel_close", panel_id: panelId });
     this.publish({ type: "ext_panel_close", extension: state.owner.name, panel_id: panelId });
   }
 
@@ -98,7 +98,7 @@ export class Panels {
   key(panelId: string, key: string, text?: string): boolean {
     const state = this.open.get(panelId);
     if (!state) return false;
-    state.owner.conn?.send({ type: "panel_key", panel_id: panelId, key, ...(text !== undefined ? { text } : {}) });
+    state.owner.driver.deliver({ type: "panel_key", panel_id: panelId, key, ...(text !== undefined ? { text } : {}) });
     return true;
   }
 

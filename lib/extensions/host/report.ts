@@ -10,8 +10,8 @@ import type { Candidate, DiscoveryScope } from "../catalog/candidate.ts";
 import type { LoadedExtension, ReadyMode } from "../runtime/extension.ts";
 import type { IsolationReport } from "../runtime/spawn.ts";
 import type { ExtensionRegistry } from "./registry.ts";
-import { McpExtension } from "../runtime/mcp/mcp-extension.ts";
-import { describeServer, isHttpConfig } from "../catalog/manifest-mcp.ts";
+import type { McpServerDescription } from "../runtime/extension.ts";
+import { describeServer } from "../catalog/manifest-mcp.ts";
 import { readBundleThemes } from "../../theme/theme-file.ts";
 
 /** What an MCP extension's server said about itself (server tool names, before prefixing). */
@@ -156,8 +156,9 @@ export function buildReports(candidates: readonly Candidate[], loaded: ReadonlyM
     report.log_path = ext.logPath ?? report.log_path;
     report.permissions = permissionsOf(c.loaded?.manifest, ext);
     report.interceptors = interceptorReports(ext, probes(ext));
-    report.isolation = ext.process?.isolation ?? null;
-    if (ext instanceof McpExtension) report.mcp = mcpReport(ext);
+    report.isolation = ext.driver.isolation;
+    const described = ext.driver.describe?.();
+    if (described) report.mcp = mcpReport(described.mcp);
     return report;
   });
 }
@@ -171,15 +172,8 @@ function addThemes(report: ExtensionReport): void {
   if (errors.length > 0) report.status = "error";
 }
 
-function mcpReport(ext: McpExtension): McpReport {
-  const server = ext.server;
-  return {
-    transport: isHttpConfig(ext.config) ? "http" : "stdio",
-    server: server?.name || null,
-    version: server?.version || null,
-    tools: server?.tools.map((t) => t.name) ?? [],
-    tool_names: Object.fromEntries([...ext.toolNames].map(([zot, name]) => [name, zot])),
-    prompts: server?.prompts.map((p) => p.name) ?? [],
-    resources: server?.resources.map((r) => r.uri) ?? [],
-  };
+function mcpReport(server: McpServerDescription): McpReport {
+  const { transport, version, tools, prompts, resources } = server;
+  return { transport, server: server.server, version, tools,
+    tool_names: Object.fromEntries([...server.toolNames].map(([zot, name]) => [name, zot])), prompts, resources };
 }

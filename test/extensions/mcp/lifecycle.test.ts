@@ -11,6 +11,7 @@ import { EventBus } from "../../../lib/agent/event-bus.ts";
 import { ExtensionHost } from "../../../lib/extensions/host/host.ts";
 import { FAST, sandbox, startHost, waitFor, type Sandbox } from "../helpers.ts";
 import { httpServerSource, sdkServerSource, writeMcpExtension, writeScript } from "./support.ts";
+import { extensionDrivers } from "../../../lib/extensions/runtime/drivers.ts";
 
 let sb: Sandbox;
 beforeEach(async () => {
@@ -102,7 +103,7 @@ describe("MCP extension lifecycle", () => {
     const bus = new EventBus({ id: "s", cwd: sb.cwd });
     const errors: string[] = [];
     bus.subscribe((e) => e.type === "ext_error" && errors.push(e.message));
-    const host = new ExtensionHost({ cwd: sb.cwd, paths: sb.paths, interactive: false, timeouts: { ...FAST, mcpStart: 60_000 },
+    const host = new ExtensionHost({ cwd: sb.cwd, paths: sb.paths, interactive: false, timeouts: { ...FAST, mcpStart: 60_000 }, drivers: extensionDrivers,
       agent: { bus, info: () => ({ provider: "anthropic", model: "m" }) } });
     const starting = host.start();
     await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, "utf8"), "the server to start", 15_000);

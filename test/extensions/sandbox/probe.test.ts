@@ -8,6 +8,7 @@ import { EventBus } from "../../../lib/agent/event-bus.ts";
 import { findOnPath } from "../../../lib/extensions/runtime/exec-resolve.ts";
 import { ExtensionHost } from "../../../lib/extensions/host/host.ts";
 import { FAST, PROGRAMMABLE, readRecord, sandbox, startHost, tool, waitFor, writeExtension, type Sandbox } from "../helpers.ts";
+import { extensionDrivers } from "../../../lib/extensions/runtime/drivers.ts";
 
 let sb: Sandbox;
 beforeEach(async () => void (sb = await sandbox()));
@@ -81,7 +82,7 @@ it("an extension whose host shuts down while bubblewrap is probed never starts",
   const gate = join(sb.root, "probe-may-finish");
   sandboxedExtension("boxed");
   const sandboxSettings = { enabled: true, options: { bwrap: loggingBwrap(log, gate) } };
-  const host = new ExtensionHost({ cwd: sb.cwd, paths: sb.paths, interactive: true, timeouts: FAST, sandbox: sandboxSettings,
+  const host = new ExtensionHost({ cwd: sb.cwd, paths: sb.paths, interactive: true, timeouts: FAST, sandbox: sandboxSettings, drivers: extensionDrivers,
     agent: { bus: new EventBus({ id: "session-1", cwd: sb.cwd }), info: () => ({ provider: "anthropic", model: "test-model" }) } });
   sb.hosts.add(host);
   const starting = host.start();

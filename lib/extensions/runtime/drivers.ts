@@ -1,0 +1,6 @@
+// The drivers zot ships, by bundle kind: what the application hands the extension host.
+import type { DriverFactories } from "./extension.ts";
+import { createMcpDriver } from "./mcp/mcp-driver.ts";
+import { createProtocolDriver } from "./protocol/protocol-driver.ts";
+
+export const extensionDrivers: DriverFactories = { protocol: createProtocolDriver, mcp: createMcpDriver };
