@@ -1,6 +1,7 @@
 // Builds everything one zot process runs on: paths, settings, the provider, the event bus, the
 // extension host and the agent session, wired so the host's call_tool goes through the
-// session's guards and the session's hooks are the host's interceptors.
+// session's guards and the session's hooks are the host's interceptors. The mode is behind a
+// Frontend (frontend.ts); what it may do with the run is the Runtime (runtime-surface.ts).
 import { resolve } from "node:path";
 import { AgentSession } from "../agent/session/agent-session.ts";
 import { listSessions, openSession } from "../agent/session/session-select.ts";
@@ -69,10 +70,6 @@ function hostAgentOf(session: AgentSession): HostAgent {
   };
 }
 
-/**
- * Builds one run: the agent session first, then the extension host attached to it. Calling it
- * again with another config builds an independent second session in the same process.
- */
 /** The text of one extension or MCP tool result the model gets: the environment, config.json's tool_output_max_bytes, or 50 KiB. */
 function toolOutputLimit(env: Record<string, string | undefined>, saved: ZotConfig): number {
   const fromConfig = saved.tool_output_max_bytes;
@@ -80,6 +77,11 @@ function toolOutputLimit(env: Record<string, string | undefined>, saved: ZotConf
     ?? (typeof fromConfig === "number" && Number.isInteger(fromConfig) && fromConfig > 0 ? fromConfig : DEFAULT_TOOL_OUTPUT_BYTES);
 }
 
+/**
+ * Builds one run: the agent session first, then the extension host attached to it. Calling it
+ * again with another config builds an independent second session in the same process.
+ * What the run shows or asks goes to `io.frontend`; the modes talk back through the Runtime.
+ */
 export async function createRuntime(input: RunConfigInput, io: RuntimeOptions): Promise<Runtime> {
   // The one place a run's config gets its defaults: callers pass what they were given.
   const config = resolveRunConfig(input);
