@@ -6,6 +6,7 @@ import type { RunResult } from "../agent/loop/loop.ts";
 import type { Confirmer } from "../agent/loop/permissions.ts";
 import type { ImageBlock } from "../providers/types.ts";
 import type { RunConfigInput } from "./run-config.ts";
+import { stderrWarning, type Frontend } from "./frontend.ts";
 import { createRuntime, type Runtime } from "./runtime.ts";
 
 export interface EmbedOptions {
@@ -38,13 +39,9 @@ export interface Zot {
 
 export async function createZot(config: RunConfigInput = {}, options: EmbedOptions = {}): Promise<Zot> {
   const runtime = await createRuntime(config, {
+    frontend: embedderFrontend(options),
     env: options.env,
     interactive: false,
-    ...(options.onWarning ? { warn: options.onWarning } : {}),
-    ...(options.confirmer ? { confirmer: options.confirmer } : {}),
-    onBus: (bus) => {
-      if (options.onEvent) bus.subscribe(options.onEvent);
-    },
     // A child agent is zot started again from its own entry, which a host program is not: no agent tool.
     swarm: { maxDepth: 0 },
   });
@@ -53,10 +50,22 @@ export async function createZot(config: RunConfigInput = {}, options: EmbedOptio
     get sessionId() {
       return session.sessionId;
     },
-    prompt: (text, promptOptions) => session.prompt(text, promptOptions),
+    prompt: (text, promptOptions) => runtime.prompt(text, promptOptions),
     subscribe: (listener) => bus.subscribe(listener),
-    abort: () => void session.abort(),
+    abort: () => void runtime.abort(),
     close: (closeOptions) => runtime.close(closeOptions),
     runtime,
+  };
+}
+
+/** The embedder's callbacks as the runtime's frontend: events, warnings (default: stderr), confirmations. */
+function embedderFrontend(options: EmbedOptions): Frontend {
+  const { onEvent, onWarning, confirmer } = options;
+  return {
+    showEvents: (bus) => {
+      if (onEvent) bus.subscribe(onEvent);
+    },
+    warn: onWarning ?? stderrWarning,
+    ...(confirmer ? { confirm: confirmer } : {}),
   };
 }

@@ -1,20 +1,19 @@
 // Builds everything one zot process runs on: paths, settings, the provider, the event bus, the
 // extension host and the agent session, wired so the host's call_tool goes through the
-// session's guards and the session's hooks are the host's interceptors.
+// session's guards and the session's hooks are the host's interceptors. The mode is behind a
+// Frontend (frontend.ts); what it may do with the run is the Runtime (runtime-surface.ts).
 import { extensionDrivers } from "../extensions/runtime/drivers.ts";
 import { resolve } from "node:path";
 import { AgentSession } from "../agent/session/agent-session.ts";
-import type { EventBus } from "../agent/event-bus.ts";
-import { listSessions, openSession, type SessionListing } from "../agent/session/session-select.ts";
+import { listSessions, openSession } from "../agent/session/session-select.ts";
 import { discoverSkills } from "../agent/prompt/skills.ts";
-import type { Confirmer } from "../agent/loop/permissions.ts";
 import { UsageError } from "../errors.ts";
 import { readConfig, updateConfig, type ZotConfig } from "../config.ts";
 import { ExtensionHost, type HostAgent } from "../extensions/host/host.ts";
 import { DEFAULT_TOOL_OUTPUT_BYTES, toolOutputLimitFromEnv } from "../extensions/runtime/output-cap.ts";
 import { TIMEOUTS_ENV, timeoutsFromEnv } from "../extensions/runtime/settings.ts";
-import { recordedTrust, type PendingExtension } from "../extensions/catalog/trust/host-trust.ts";
-import { zotPaths, type ZotPaths } from "../paths.ts";
+import { recordedTrust } from "../extensions/catalog/trust/host-trust.ts";
+import { zotPaths } from "../paths.ts";
 import { needsApiKey, resolveApiKey } from "../providers/index.ts";
 import { keyedProvider, type KeyedProvider } from "../providers/keyed.ts";
 import { useUserModels } from "../providers/models.ts";
@@ -25,81 +24,28 @@ import { BUILTIN_TOOL_NAMES } from "../protocol/limits.ts";
 import { swarmFromEnv } from "./swarm/env-settings.ts";
 import { AgentSupervisor, DEFAULT_MAX_AGENT_DEPTH, type ParentView, type SwarmOptions } from "./swarm/supervisor.ts";
 import type { Skill } from "../tools/skill-file.ts";
+import type { Confirmer } from "../agent/loop/permissions.ts";
 import { BUILTIN_COMMANDS } from "./builtin-commands.ts";
+import type { Frontend } from "./frontend.ts";
+import type { Runtime } from "./runtime-surface.ts";
+import { isCommandLine, runSlash } from "./slash.ts";
 import { resolveRunConfig, type RunConfig, type RunConfigInput } from "./run-config.ts";
 import { parseModelSpec, resolveModelSettings, type ModelSettings } from "./settings.ts";
 import { resolveWorkdir, workdirProblem } from "./workdir.ts";
 
-export interface Runtime {
-  /** The working directory now (/cd and rpc set_cwd change it). */
-  readonly cwd: string;
-  paths: ZotPaths;
-  /** The environment the run reads keys and settings from. */
-  env: Record<string, string | undefined>;
-  settings: ModelSettings;
-  bus: EventBus;
-  host: ExtensionHost;
-  session: AgentSession;
-  /** The agent tool's child agents; absent when this run may not delegate (a child at the depth limit). */
-  agents?: AgentSupervisor;
-  /**
-   * /model and rpc set_model: `model` or `provider/model` (which switches provider, with the
-   * same credential rules as at start). Saved in config.json as the last choice.
-   */
-  setModel(spec: string): Promise<void>;
-  /**
-   * /new, /resume ID, rpc new_session and switch_session: the current conversation ends
-   * (`session_end` session_switch) and the session continues in a fresh one (no id) or in the
-   * saved session `id`. Resolves with the new session id.
-   */
-  switchSession(target?: { id?: string }): Promise<string>;
-  /**
-   * /cd PATH and rpc set_cwd: `path` (`~` expands, relative to the current cwd) becomes the
-   * working directory. The conversation ends (`session_end` cwd_change); extensions restart so
-   * the new project's own apply; tools, skills and the system prompt's context files follow;
-   * a fresh conversation starts in that directory's session folder. Throws for a path that is
-   * not a directory, before anything changes.
-   */
-  changeCwd(path: string): Promise<{ cwd: string; sessionId: string }>;
-  /** This directory's saved sessions, newest first (for /resume without an id). */
-  recentSessions(): SessionListing[];
-  /** True when the current provider has no API key and its endpoint needs one (the REPL says how to log in). */
-  needsLogin(): boolean;
-  /** /reload-ext: respawns extensions, re-reads their skills, rebuilds the system prompt. */
-  reloadExtensions(): Promise<void>;
-  /** Finishes: waits for (or aborts) running work, ends the session, shuts extensions down. */
-  close(options?: { abort?: boolean }): Promise<void>;
-}
+export type { Runtime } from "./runtime-surface.ts";
 
 export interface RuntimeOptions {
+  /** Who the run shows its events to and asks: warnings, tool confirmations, project trust, submit frames. */
+  frontend: Frontend;
   /** Where API keys, ZOT_HOME and ZOT_PROVIDER/ZOT_MODEL are read (default process.env). */
   env?: Record<string, string | undefined>;
   /** True in the REPL: interactive tools may show panels and `submit` frames are honoured. */
   interactive?: boolean;
-  /** Non-fatal warnings for the user (default: stderr). */
-  warn?(message: string): void;
-  /**
-   * What the provider SDKs log (a deprecated model, for one), each distinct line once per run
-   * (default: `warn`). The REPL shows these as dim notes.
-   */
-  notice?(message: string): void;
-  confirmer?: Confirmer;
-  /**
-   * Called once the session and its event bus exist, before extensions start, so a mode sees
-   * their load errors; `info` is what json mode's first `session` line reports.
-   */
-  onBus?(bus: EventBus, info: { sessionId: string; cwd: string; provider: string; model: string }): void;
-  /** An extension's `submit` frame (interactive hosts only). */
-  onSubmit?(extension: string, text: string): void;
   /** Subagents: this run's depth, the depth limit, the runner time limit, concurrency. */
   swarm?: SwarmOptions;
   /** How long close() lets running subagents finish before stopping them (default 2 s). */
   agentsGraceMs?: number;
-  /**
-   * The REPL's question about project extensions the user has not trusted (once per run);
-   * true trusts the project with them (recorded). Absent (headless): they are skipped with a warning.
-   */
-  askProjectTrust?(pending: PendingExtension[]): Promise<boolean>;
   /**
    * The run never asks a model (`zot mcp serve` only runs tools): no API key is needed, and a
    * prompt fails with a clear error instead of reaching a provider.
@@ -125,10 +71,6 @@ function hostAgentOf(session: AgentSession): HostAgent {
   };
 }
 
-/**
- * Builds one run: the agent session first, then the extension host attached to it. Calling it
- * again with another config builds an independent second session in the same process.
- */
 /** The text of one extension or MCP tool result the model gets: the environment, config.json's tool_output_max_bytes, or 50 KiB. */
 function toolOutputLimit(env: Record<string, string | undefined>, saved: ZotConfig): number {
   const fromConfig = saved.tool_output_max_bytes;
@@ -136,8 +78,15 @@ function toolOutputLimit(env: Record<string, string | undefined>, saved: ZotConf
     ?? (typeof fromConfig === "number" && Number.isInteger(fromConfig) && fromConfig > 0 ? fromConfig : DEFAULT_TOOL_OUTPUT_BYTES);
 }
 
-export async function createRuntime(input: RunConfig | RunConfigInput, io: RuntimeOptions = {}): Promise<Runtime> {
+/**
+ * Builds one run: the agent session first, then the extension host attached to it. Calling it
+ * again with another config builds an independent second session in the same process.
+ * What the run shows or asks goes to `io.frontend`; the modes talk back through the Runtime.
+ */
+export async function createRuntime(input: RunConfigInput, io: RuntimeOptions): Promise<Runtime> {
+  // The one place a run's config gets its defaults: callers pass what they were given.
   const config = resolveRunConfig(input);
+  const { frontend } = io;
   const env = io.env ?? process.env;
   // The session owns the working directory from here on; /cd moves it there.
   const cwd = resolveCwd(config.cwd);
@@ -146,11 +95,11 @@ export async function createRuntime(input: RunConfig | RunConfigInput, io: Runti
     if (unknown.length > 0) throw new UsageError(`unknown tool ${unknown.join(", ")} in --tools (built-in tools: ${BUILTIN_TOOL_NAMES.join(", ")})`);
   }
   const paths = zotPaths(env);
-  const warn = io.warn ?? ((message: string) => void process.stderr.write(`zot: warning: ${message}\n`));
+  const warn = (message: string) => frontend.warn(message);
   const saved = await readConfig(paths.config, warn);
   useUserModels(readUserModels(paths.models, warn));
   const settings = resolveModelSettings(config, env, saved, (m) => warn(`${paths.config}: ${m}`));
-  const sdkWarn = onceEach(io.notice ?? warn);
+  const sdkWarn = onceEach(frontend.notice ? (message) => frontend.notice!(message) : warn);
   const providerFor = (s: ModelSettings, warm = false): Provider & Partial<KeyedProvider> => io.withoutModel ? modelless(s.provider) :
     keyedProvider({
       warm,
@@ -205,7 +154,7 @@ export async function createRuntime(input: RunConfig | RunConfigInput, io: Runti
     maxSteps: config.maxSteps,
     reasoning: config.reasoning,
     yolo: config.yolo,
-    confirmer: io.confirmer,
+    ...(frontend.confirm ? { confirmer: confirmerOf(frontend) } : {}),
     jail: config.jail,
     session: opened,
     interactiveTools: io.interactive ?? false,
@@ -214,7 +163,7 @@ export async function createRuntime(input: RunConfig | RunConfigInput, io: Runti
     onWarning: warn,
   });
   if (config.rememberModel && (config.provider || config.model)) await rememberModel();
-  io.onBus?.(session.bus, { sessionId: opened.id, cwd, provider: settings.provider, model: settings.model });
+  frontend.showEvents(session.bus, { sessionId: opened.id, cwd, provider: settings.provider, model: settings.model });
   session.reportRepairs();
 
   const hostTimeouts = timeoutsFromEnv(env[TIMEOUTS_ENV]);
@@ -226,11 +175,11 @@ export async function createRuntime(input: RunConfig | RunConfigInput, io: Runti
     discover: config.extensions.discover,
     sandbox: { enabled: config.extensions.sandbox },
     trust: recordedTrust(paths, { trustProject: config.extensions.trustProject,
-      ...(io.askProjectTrust ? { ask: io.askProjectTrust } : {}) }),
+      ...(frontend.askTrust ? { ask: (pending) => frontend.askTrust!(pending) } : {}) }),
     agent: hostAgentOf(session),
     interactive: io.interactive ?? false,
     builtinCommands: BUILTIN_COMMANDS.map((c) => c.name),
-    onSubmit: io.onSubmit,
+    ...(frontend.submit ? { onSubmit: (extension: string, text: string) => frontend.submit!(extension, text) } : {}),
     limits: { toolOutputBytes: toolOutputLimit(env, saved) },
     timeouts: hostTimeouts.timeouts,
     drivers: extensionDrivers,
@@ -241,7 +190,7 @@ export async function createRuntime(input: RunConfig | RunConfigInput, io: Runti
   skills.refresh(host, cwd);
   await agents?.refreshTypes(cwd);
 
-  return {
+  const runtime: Runtime = {
     get cwd() {
       return session.cwd;
     },
@@ -252,6 +201,18 @@ export async function createRuntime(input: RunConfig | RunConfigInput, io: Runti
     host,
     session,
     ...(agents ? { agents } : {}),
+    prompt: (text, options) => session.prompt(text, options),
+    abort: (options) => session.abort(options),
+    isCommandLine: (line) => isCommandLine(runtime, line),
+    slash: (line, options) => runSlash(runtime, line, options),
+    commands: () => host.commands(),
+    runExtensionCommand: (name, args) => host.invokeCommand(name, args),
+    extensionReports: () => host.reports(),
+    panels: {
+      open: () => host.openPanels(),
+      key: (panelId, key, text) => host.panelKey(panelId, key, text),
+      close: (panelId) => host.closePanel(panelId),
+    },
     async setModel(spec) {
       const { provider: switchTo, model } = parseModelSpec(spec, session.state.provider);
       if (switchTo) {
@@ -295,6 +256,12 @@ export async function createRuntime(input: RunConfig | RunConfigInput, io: Runti
       await host.shutdown();
     },
   };
+  return runtime;
+}
+
+/** The frontend's confirm, called as its method (a frontend may be a class instance). */
+function confirmerOf(frontend: Frontend): Confirmer {
+  return (request) => frontend.confirm!(request);
 }
 
 /** The provider of a run that only runs tools: asking it for a reply is a mistake, said plainly. */

@@ -1,31 +1,15 @@
 // Runs one slash command line in any mode: built-ins first, then extension commands. The result
 // says what happened; each mode decides how to show it (stdout in print mode, events in json/rpc).
-import type { RunResult } from "../agent/loop/loop.ts";
-import type { PanelContent } from "../protocol/index.ts";
 import type { ExtensionReport } from "../extensions/host/report.ts";
 import { isProviderName, listModels, PROVIDER_NAMES } from "../providers/index.ts";
 import { logOut } from "./login.ts";
 import { BUILTIN_COMMANDS } from "./builtin-commands.ts";
 import { agentsCommand } from "./swarm/agents-command.ts";
 import { checkModelChoice, type ModelChoice } from "./model-choice.ts";
-import type { Runtime } from "./runtime.ts";
+import type { Runtime } from "./runtime-surface.ts";
+import type { SlashOptions, SlashOutcome, SlashResult } from "./slash-outcome.ts";
 
-export type SlashResult =
-  /** `reload`: set by /reload-ext, the load failures of the new set (the REPL shows a status). */
-  | { kind: "output"; text: string; reload?: { failures: Array<{ extension: string; message: string }> } }
-  | { kind: "run"; run: Promise<RunResult> }
-  | { kind: "display"; extension: string; text: string }
-  | { kind: "insert"; extension: string; text: string }
-  | { kind: "panel"; extension: string; panel: PanelContent }
-  | { kind: "noop" }
-  | { kind: "exit" }
-  | { kind: "failed"; message: string };
-
-export interface SlashOutcome {
-  result: SlashResult;
-  /** A command response's `error`, shown as a red status line whatever the action. */
-  error?: { extension: string; message: string };
-}
+export type { SlashOptions, SlashOutcome, SlashResult } from "./slash-outcome.ts";
 
 export function parseSlash(line: string): { name: string; args: string } | undefined {
   const match = /^\/(\S+)\s*([\s\S]*)$/.exec(line.trim());
@@ -36,18 +20,18 @@ export function parseSlash(line: string): { name: string; args: string } | undef
  * True when `line` runs a slash command: its first word is `/name` and `name` is a built-in or
  * a running extension's command. Any other line, `/bin/sh is missing` included, is a prompt.
  */
-export function isCommandLine(rt: Pick<Runtime, "host">, line: string): boolean {
+export function isCommandLine(rt: Pick<Runtime, "commands">, line: string): boolean {
   const parsed = parseSlash(line);
   if (!parsed) return false;
   const name = parsed.name.toLowerCase();
-  return BUILTIN_COMMANDS.some((c) => c.name === name) || rt.host.commands().some((c) => c.name.toLowerCase() === name);
+  return BUILTIN_COMMANDS.some((c) => c.name === name) || rt.commands().some((c) => c.name.toLowerCase() === name);
 }
 
 function helpText(rt: Runtime, interactive: boolean): string {
   const rows = (list: Array<{ name: string; description: string }>) =>
     list.map((c) => `  /${c.name.padEnd(14)} ${c.description}`).join("\n");
   const builtins = BUILTIN_COMMANDS.filter((c) => interactive || !c.interactiveOnly);
-  const ext = rt.host.commands().map((c) => ({ name: c.name, description: `${c.description} [${c.extension}]` }));
+  const ext = rt.commands().map((c) => ({ name: c.name, description: `${c.description} [${c.extension}]` }));
   return `Commands:\n${rows(builtins)}${ext.length ? `\n\nExtension commands:\n${rows(ext)}` : ""}`;
 }
 
@@ -81,7 +65,7 @@ function accessOf(report: ExtensionReport): string {
 }
 
 function extText(rt: Runtime): string {
-  const reports = rt.host.reports();
+  const reports = rt.extensionReports();
   if (reports.length === 0) return "No extensions loaded.";
   return reports
     .map((r) => `  ${r.name.padEnd(16)} ${r.status.padEnd(8)} ${r.scope.padEnd(8)} ${accessOf(r).padEnd(12)} ${r.path}${r.errors.length ? `\n    ${r.errors.join("\n    ")}` : ""}`)
@@ -142,7 +126,7 @@ async function runBuiltin(rt: Runtime, name: string, args: string, interactive: 
     }
     case "reload-ext":
       await rt.reloadExtensions();
-      return { kind: "output", text: `Extensions reloaded.\n${extText(rt)}`, reload: { failures: rt.host.reports()
+      return { kind: "output", text: `Extensions reloaded.\n${extText(rt)}`, reload: { failures: rt.extensionReports()
         .filter((r) => r.status === "error").map((r) => ({ extension: r.name, message: r.errors.at(-1) ?? "failed to load" })) } };
     case "ext":
       return { kind: "output", text: extText(rt) };
@@ -181,25 +165,25 @@ async function runBuiltin(rt: Runtime, name: string, args: string, interactive: 
 }
 
 /** Runs `/name args`. Prompt actions start a run and return its promise without awaiting it. */
-export async function runSlash(rt: Runtime, line: string, options: { interactive: boolean; columns?: number }): Promise<SlashOutcome> {
+export async function runSlash(rt: Runtime, line: string, options: SlashOptions): Promise<SlashOutcome> {
   const parsed = parseSlash(line);
   if (!parsed) return { result: { kind: "failed", message: `not a command: ${line}` } };
   const builtin = await runBuiltin(rt, parsed.name.toLowerCase(), parsed.args, options.interactive, options.columns);
   if (builtin) return { result: builtin };
 
-  const response = await rt.host.invokeCommand(parsed.name, parsed.args);
+  const response = await rt.runExtensionCommand(parsed.name, parsed.args);
   if (response === undefined) {
     return { result: { kind: "failed", message: `unknown command /${parsed.name} (try /help)` } };
   }
   if ("error" in response && !("action" in response)) return { result: { kind: "failed", message: response.error } };
-  const command = rt.host.commands().find((c) => c.name.toLowerCase() === parsed.name.toLowerCase());
+  const command = rt.commands().find((c) => c.name.toLowerCase() === parsed.name.toLowerCase());
   const extension = command?.extension ?? "extension";
   const error = response.error ? { extension, message: response.error } : undefined;
   // host.md: the action still runs when its payload is present, and does nothing when missing.
   const result = ((): SlashResult => {
     switch (response.action) {
       case "prompt":
-        return response.prompt?.trim() ? { kind: "run", run: rt.session.prompt(response.prompt) } : { kind: "noop" };
+        return response.prompt?.trim() ? { kind: "run", run: rt.prompt(response.prompt) } : { kind: "noop" };
       case "tool_prompt":
         return response.tool_name
           ? { kind: "run", run: rt.session.runToolPrompt(response.prompt ?? "", response.tool_name, response.tool_args ?? {}, { originExtension: extension }) }

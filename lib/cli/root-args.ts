@@ -2,7 +2,7 @@
 // cannot do is done here: repeatable flags (-e, --append-system-prompt), `-r [ID]` with an
 // optional value, and refusing unknown flags (citty accepts them silently).
 import type { ArgsDef } from "citty";
-import { resolveRunConfig, type RunConfig } from "../app/run-config.ts";
+import type { RunConfigInput } from "../app/run-config.ts";
 import type { SessionSelection } from "../agent/session/session-select.ts";
 import { UsageError } from "../errors.ts";
 import { isProviderName } from "../providers/index.ts";
@@ -92,9 +92,12 @@ function sessionSelection(options: RootOptions): SessionSelection {
   return { kind: "new" };
 }
 
-/** The run the flags describe (mode, prompt and the informational flags stay with the CLI). */
-export function toRunConfig(options: RootOptions): RunConfig {
-  return resolveRunConfig({
+/**
+ * The run the flags describe (mode, prompt and the informational flags stay with the CLI), as
+ * given: createRuntime fills in the defaults.
+ */
+export function toRunConfig(options: RootOptions): RunConfigInput {
+  return {
     cwd: options.cwd,
     provider: options.provider,
     model: options.model,
@@ -113,7 +116,7 @@ export function toRunConfig(options: RootOptions): RunConfig {
     skills: { enabled: !options.noSkill, user: options.withSkills },
     yolo: options.yolo,
     jail: options.jail,
-  });
+  };
 }
 
 const REPEATABLE = new Map([["-e", "ext"], ["--ext", "ext"], ["--append-system-prompt", "append-system-prompt"]]);

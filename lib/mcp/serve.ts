@@ -49,19 +49,22 @@ export async function serveMcp(options: ServeOptions): Promise<number> {
   const runtime = await createRuntime(
     { ...options.config, session: { kind: "none" }, rememberModel: false },
     {
+      frontend: {
+        warn: (message) => log(`zot: warning: ${message}`),
+        // From before the extensions start, so a load failure is said on stderr, as in print mode.
+        showEvents: (bus) => bus.subscribe((event) => {
+          const line = stderrNoteLine(event);
+          if (line) log(line);
+        }),
+        // The MCP client is asked (an elicitation) when it can answer one.
+        confirm: elicitingConfirmer({
+          canElicit: () => Boolean(server.getClientCapabilities()?.elicitation?.form),
+          elicit: (message, signal) => server.elicitInput({ message, requestedSchema: CONFIRM_SCHEMA }, { signal }),
+        }),
+      },
       ...(options.env ? { env: options.env } : {}),
       interactive: false,
       withoutModel: true,
-      warn: (message) => log(`zot: warning: ${message}`),
-      // From before the extensions start, so a load failure is said on stderr, as in print mode.
-      onBus: (bus) => bus.subscribe((event) => {
-        const line = stderrNoteLine(event);
-        if (line) log(line);
-      }),
-      confirmer: elicitingConfirmer({
-        canElicit: () => Boolean(server.getClientCapabilities()?.elicitation?.form),
-        elicit: (message, signal) => server.elicitInput({ message, requestedSchema: CONFIRM_SCHEMA }, { signal }),
-      }),
     },
   );
   const unmatched = unmatchedToolNames(runtime.session.tools(), options.selection);

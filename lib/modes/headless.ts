@@ -1,17 +1,16 @@
 // What print and json modes share: build the runtime, run one prompt or slash command, map
 // Ctrl+C to an abort, and shut down cleanly. Each mode supplies how things are shown.
 import type { RunResult } from "../agent/loop/loop.ts";
-import type { EventBus } from "../agent/event-bus.ts";
+import type { Frontend } from "../app/frontend.ts";
 import { createRuntime, type Runtime } from "../app/runtime.ts";
-import { isCommandLine, parseSlash, runSlash, type SlashOutcome } from "../app/slash.ts";
-import type { RunConfig } from "../app/run-config.ts";
+import { parseSlash, type SlashOutcome } from "../app/slash.ts";
+import type { RunConfigInput } from "../app/run-config.ts";
 import { UsageError } from "../errors.ts";
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, exitCodeOf } from "./exit-code.ts";
 import { attachStdin, readPipedStdin } from "./input.ts";
 
-export interface HeadlessView {
-  onBus(bus: EventBus, info: { sessionId: string; cwd: string; provider: string; model: string }): void;
-  warn(message: string): void;
+/** A headless mode's frontend (its events and warnings), and how it shows the one prompt's outcome. */
+export interface HeadlessView extends Frontend {
   /** A slash command's outcome other than a run (a run is reported through its events). */
   showSlash(outcome: SlashOutcome): void;
   /** The prompt's run finished (its `done` event is on the bus too). */
@@ -24,7 +23,7 @@ export interface HeadlessView {
   attachStop?(stop: () => void): void;
 }
 
-export async function runHeadless(config: RunConfig, argPrompt: string | undefined, env: Record<string, string | undefined>,
+export async function runHeadless(config: RunConfigInput, argPrompt: string | undefined, env: Record<string, string | undefined>,
   view: HeadlessView): Promise<number> {
   const prompt = attachStdin(argPrompt, await readPipedStdin());
   if (prompt === undefined || prompt.trim() === "") throw new UsageError("a prompt is required in this mode (an argument, or text on stdin)");
@@ -32,8 +31,7 @@ export async function runHeadless(config: RunConfig, argPrompt: string | undefin
   let rt: Runtime;
   try {
     // A prompt that cannot be a slash command reaches the model first thing: warm the provider up meanwhile.
-    rt = await createRuntime(config, { env, interactive: false, warn: view.warn, onBus: view.onBus,
-      warmProvider: parseSlash(prompt) === undefined });
+    rt = await createRuntime(config, { frontend: view, env, interactive: false, warmProvider: parseSlash(prompt) === undefined });
   } catch (err) {
     if (err instanceof UsageError) throw err;
     view.failedEarly((err as Error).message);
@@ -43,7 +41,7 @@ export async function runHeadless(config: RunConfig, argPrompt: string | undefin
   let interrupted = false;
   const onSignal = () => {
     interrupted = true;
-    rt.session.abort();
+    rt.abort();
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
@@ -52,8 +50,8 @@ export async function runHeadless(config: RunConfig, argPrompt: string | undefin
     let code = EXIT_OK;
     if (interrupted) {
       // Stopped before the prompt started (output closed while starting up): nothing runs.
-    } else if (isCommandLine(rt, prompt)) {
-      const outcome = await runSlash(rt, prompt.trim(), { interactive: false });
+    } else if (rt.isCommandLine(prompt)) {
+      const outcome = await rt.slash(prompt.trim(), { interactive: false });
       if (outcome.result.kind === "run") {
         const result = await outcome.result.run;
         view.finished?.(result);
@@ -63,7 +61,7 @@ export async function runHeadless(config: RunConfig, argPrompt: string | undefin
         if (outcome.result.kind === "failed" || outcome.error) code = EXIT_FAILURE;
       }
     } else {
-      const result = await rt.session.prompt(prompt);
+      const result = await rt.prompt(prompt);
       view.finished?.(result);
       code = exitCodeOf(result);
     }

@@ -2,7 +2,8 @@
 // nobody to type, so a prompt given on the command line or stdin runs as in print mode.
 import { emitKeypressEvents } from "node:readline";
 import { createRuntime, type Runtime } from "../app/runtime.ts";
-import type { RunConfig } from "../app/run-config.ts";
+import type { RunConfigInput } from "../app/run-config.ts";
+import type { Frontend } from "../app/frontend.ts";
 import { UsageError } from "../errors.ts";
 import { EXIT_FAILURE, EXIT_INTERRUPTED } from "./exit-code.ts";
 import { runPrint } from "./print.ts";
@@ -25,7 +26,7 @@ const BRACKETED_PASTE_OFF = "\x1b[?2004l";
 /** How long a lone ESC waits for the rest of an escape sequence before it counts as Esc. */
 const ESCAPE_TIMEOUT_MS = 50;
 
-export async function runInteractive(config: RunConfig, prompt: string | undefined, env: Record<string, string | undefined>,
+export async function runInteractive(config: RunConfigInput, prompt: string | undefined, env: Record<string, string | undefined>,
   stdin: NodeJS.ReadStream = process.stdin, stdout: NodeJS.WriteStream = process.stdout): Promise<number> {
   if (!stdin.isTTY) return runPrint(config, prompt, env);
 
@@ -97,19 +98,19 @@ export async function runInteractive(config: RunConfig, prompt: string | undefin
   process.on("SIGTERM", onSignal);
   process.on("SIGHUP", onSignal);
 
+  // The REPL is the run's frontend: events and notes on its screen, questions asked on it.
+  const frontend: Frontend = {
+    showEvents: (bus) => bus.subscribe((event) => repl.onEvent(event)),
+    warn: (message) => repl.warn(message),
+    notice: (message) => repl.notice(message),
+    confirm: repl.confirm.confirmer,
+    askTrust: (pending) => trustQuestion.ask(pending),
+    submit: (extension, text) => repl.submitFromExtension(extension, text),
+  };
   let rt: Runtime | undefined;
   try {
     try {
-      rt = await createRuntime(config, {
-        env,
-        interactive: true,
-        warn: (message) => repl.warn(message),
-        notice: (message) => repl.notice(message),
-        confirmer: repl.confirm.confirmer,
-        onBus: (bus) => bus.subscribe((event) => repl.onEvent(event)),
-        onSubmit: (extension, text) => repl.submitFromExtension(extension, text),
-        askProjectTrust: (pending) => trustQuestion.ask(pending),
-      });
+      rt = await createRuntime(config, { frontend, env, interactive: true });
     } catch (err) {
       if (err instanceof UsageError) throw err;
       repl.close();
@@ -117,7 +118,7 @@ export async function runInteractive(config: RunConfig, prompt: string | undefin
       return EXIT_FAILURE;
     }
     starting = false;
-    const { themes, problems } = availableThemes(rt.host.reports());
+    const { themes, problems } = availableThemes(rt.extensionReports());
     for (const problem of problems) repl.warn(problem);
     repl.themes = themes;
     const started = startTheme(chosenTheme, env, themes, background);

@@ -2,14 +2,14 @@
 // one event stream, last line `done` (held back until the session has ended, so events of the
 // shutdown such as session_end come before it). Nothing else ever reaches stdout.
 import { printable } from "../terminal-text.ts";
-import type { RunConfig } from "../app/run-config.ts";
+import type { RunConfigInput } from "../app/run-config.ts";
 import { eventStream, failedDone, type DoneEvent } from "./event-stream.ts";
 import { EXIT_FAILURE } from "./exit-code.ts";
 import { runHeadless } from "./headless.ts";
 import { stoppingOutput } from "./mode-output.ts";
 import { ndjsonSink, sessionLine } from "./ndjson.ts";
 
-export async function runJson(config: RunConfig, prompt: string | undefined, env: Record<string, string | undefined>): Promise<number> {
+export async function runJson(config: RunConfigInput, prompt: string | undefined, env: Record<string, string | undefined>): Promise<number> {
   const err = (text: string) => process.stderr.write(`${printable(text)}\n`);
   const output = stoppingOutput(process.stdout, err, "the run was stopped");
   const sink = ndjsonSink(output);
@@ -17,7 +17,7 @@ export async function runJson(config: RunConfig, prompt: string | undefined, env
   let done: DoneEvent | undefined;
   const code = await runHeadless(config, prompt, env, {
     attachStop: (stopRun) => output.stopWith(stopRun),
-    onBus(bus, info) {
+    showEvents(bus, info) {
       sink.write(sessionLine(info));
       bus.subscribe((event) => {
         if (event.type === "done") done = event;

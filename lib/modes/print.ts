@@ -1,20 +1,20 @@
 // `zot -p`: only the final assistant text on stdout (nothing when the run fails); notes,
 // warnings and errors on stderr, extension notes prefixed with the extension's name.
-import type { RunConfig } from "../app/run-config.ts";
+import type { RunConfigInput } from "../app/run-config.ts";
 import { EXIT_FAILURE } from "./exit-code.ts";
 import { runHeadless } from "./headless.ts";
 import { modeOutput, outputClosedMessage } from "./mode-output.ts";
 import { printable } from "../terminal-text.ts";
 import { renderPanelText, stderrNoteLine } from "./notes.ts";
 
-export async function runPrint(config: RunConfig, prompt: string | undefined, env: Record<string, string | undefined>): Promise<number> {
+export async function runPrint(config: RunConfigInput, prompt: string | undefined, env: Record<string, string | undefined>): Promise<number> {
   // What reaches a terminal is text, whatever an extension (or the model) put in it; a pipe gets it as it is.
   const err = (text: string) => process.stderr.write(`${printable(text)}\n`);
   const output = modeOutput(process.stdout, (reason) => err(`zot: ${outputClosedMessage(reason)}`));
   const shown = (text: string) => (process.stdout.isTTY ? printable(text) : text);
   const out = (text: string) => output.write(shown(text.endsWith("\n") ? text : `${text}\n`));
   const code = await runHeadless(config, prompt, env, {
-    onBus(bus) {
+    showEvents(bus) {
       bus.subscribe((event) => {
         const line = stderrNoteLine(event);
         if (line) err(line);

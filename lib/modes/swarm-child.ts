@@ -47,13 +47,15 @@ export async function runSwarmChild(env: Record<string, string | undefined> = pr
   let rt: Runtime;
   try {
     rt = await createRuntime(spec.config, {
+      frontend: {
+        warn: (message) => err(`zot: warning: ${message}`),
+        showEvents(bus, info) {
+          sink.write(sessionLine(info));
+          bus.subscribe((event) => stream.event(event));
+        },
+      },
       env,
       interactive: false,
-      warn: (message) => err(`zot: warning: ${message}`),
-      onBus(bus, info) {
-        sink.write(sessionLine(info));
-        bus.subscribe((event) => stream.event(event));
-      },
       swarm: { depth: spec.depth, maxDepth: spec.maxDepth },
       warmProvider: true,
     });
@@ -64,14 +66,14 @@ export async function runSwarmChild(env: Record<string, string | undefined> = pr
   let interrupted = false;
   const interrupt = () => {
     interrupted = true;
-    rt.session.abort();
+    rt.abort();
   };
   void input.closed.then(interrupt);
   output.stopWith(interrupt);
   process.on("SIGTERM", interrupt);
   process.on("SIGINT", interrupt);
   try {
-    const result = await rt.session.prompt(spec.prompt);
+    const result = await rt.prompt(spec.prompt);
     await rt.close({ abort: interrupted });
     return interrupted ? EXIT_INTERRUPTED : exitCodeOf(result);
   } finally {

@@ -6,7 +6,7 @@ import { previewOf } from "../../agent/loop/tool-runner.ts";
 import type { ZotEvent } from "../../agent/events.ts";
 import { BUILTIN_COMMANDS } from "../../app/builtin-commands.ts";
 import type { Runtime } from "../../app/runtime.ts";
-import { isCommandLine, parseSlash, runSlash, type SlashOutcome } from "../../app/slash.ts";
+import { parseSlash, type SlashOutcome } from "../../app/slash.ts";
 import { completeSlash } from "./completion.ts";
 import { ConfirmQueue } from "./confirm.ts";
 import { EventView } from "./event-view.ts";
@@ -172,10 +172,10 @@ export class Repl {
 
     const panel = this.view.focusedPanel;
     if (panel) {
-      if (key.name === "esc" || key.name === "ctrl-c") rt.host.closePanel(panel.panelId);
+      if (key.name === "esc" || key.name === "ctrl-c") rt.panels.close(panel.panelId);
       else {
         const mapped = panelKeyOf(key);
-        if (mapped) rt.host.panelKey(panel.panelId, mapped.key, mapped.text);
+        if (mapped) rt.panels.key(panel.panelId, mapped.key, mapped.text);
       }
       return this.render();
     }
@@ -220,14 +220,14 @@ export class Repl {
 
   /** Cancels the running turn; prompts queued behind it still run. */
   private cancel(): void {
-    this.rt?.session.abort({ keepQueued: true });
+    this.rt?.abort({ keepQueued: true });
   }
 
   private complete(): void {
     if (!this.rt) return;
     const commands = [
       ...BUILTIN_COMMANDS.map((c) => ({ name: c.name, source: "builtin" })),
-      ...this.rt.host.commands().map((c) => ({ name: c.name, source: c.extension })),
+      ...this.rt.commands().map((c) => ({ name: c.name, source: c.extension })),
     ];
     const done = completeSlash(this.input.text, commands);
     if (done.line !== this.input.text) this.input.set(done.line);
@@ -238,7 +238,7 @@ export class Repl {
     const line = raw.trim();
     if (line === "" || !this.rt) return;
     this.view.clearNotes();
-    if (!isCommandLine(this.rt, line)) return this.startPrompt(line, line);
+    if (!this.rt.isCommandLine(line)) return this.startPrompt(line, line);
     const parsed = parseSlash(line);
     const name = parsed?.name.toLowerCase();
     if (name === "login") return this.login.start(line, parsed?.args ?? "");
@@ -256,7 +256,7 @@ export class Repl {
     if (reloads) this.view.beginLoad();
     let outcome: SlashOutcome;
     try {
-      outcome = await runSlash(this.rt, line, { interactive: true, columns: this.o.out.columns() });
+      outcome = await this.rt.slash(line, { interactive: true, columns: this.o.out.columns() });
     } catch (err) {
       this.view.commitAside([this.o.style.paint("error", `zot: ${(err as Error).message}`)]);
       return;
@@ -322,7 +322,7 @@ export class Repl {
     if (!this.rt) return;
     let run: Promise<RunResult>;
     try {
-      run = this.rt.session.prompt(text);
+      run = this.rt.prompt(text);
     } catch (err) {
       this.view.commit([this.o.style.paint("error", `zot: ${(err as Error).message}`)]);
       return;

@@ -3,7 +3,7 @@
 // it throws an Error whose message becomes the response's `error`.
 import type { Runtime } from "../../app/runtime.ts";
 import { BUILTIN_COMMANDS } from "../../app/builtin-commands.ts";
-import { parseSlash, runSlash } from "../../app/slash.ts";
+import { parseSlash } from "../../app/slash.ts";
 import { checkModelChoice } from "../../app/model-choice.ts";
 import { listModels } from "../../providers/index.ts";
 import { PROTOCOL_VERSION } from "../../protocol/limits.ts";
@@ -60,7 +60,7 @@ async function runCommandLine(ctx: RpcContext, line: string): Promise<RpcReply> 
     return { ...compaction, data: { action: "compact", ...(compaction.data as object) } };
   }
   if (name === "clear" || name === "cd") refuseWhileBusy(ctx);
-  const { result, error } = await runSlash(ctx.rt, line, { interactive: false });
+  const { result, error } = await ctx.rt.slash(line, { interactive: false });
   if (error) ctx.sink.write({ type: "ext_notify", extension: error.extension, level: "error", message: error.message });
   const withError = error ? { error: error.message } : {};
   // A run ends with the session's own `done`; anything else is finished once answered.
@@ -93,10 +93,9 @@ export async function handleRpcCommand(ctx: RpcContext, command: RpcCommand): Pr
 
 /** `prompt` always goes to the model (slash commands have `command`); it is queued behind running work. */
 function startPrompt(ctx: RpcContext, command: Extract<RpcCommand, { type: "prompt" }>): RpcReply {
-  const session = ctx.rt.session;
   const images = command.images?.map((i) => ({ type: "image" as const, mime_type: i.mime_type, data: i.data })) ?? [];
   if (!command.message.trim() && images.length === 0) throw new Error("empty prompt: give a message or images");
-  return { data: acknowledgement(ctx), after: () => ctx.track(session.prompt(command.message, { images })) };
+  return { data: acknowledgement(ctx), after: () => ctx.track(ctx.rt.prompt(command.message, { images })) };
 }
 
 /** The commands answered at once, without work left to do. */
@@ -113,12 +112,12 @@ async function answer(ctx: RpcContext, command: Exclude<RpcCommand, { type: "pro
       return { pong: true };
     case "abort":
       // Queued prompts still run, in order, unless `all` withdraws them (each gets its done).
-      return { withdrawn: session.abort({ keepQueued: !command.all }) };
+      return { withdrawn: rt.abort({ keepQueued: !command.all }) };
     case "get_state":
       return {
         ...session.state, busy: session.running,
         // full_access: the manifest declares no permissions (absent when it cannot be read).
-        extensions: rt.host.reports().map((r) => ({ name: r.name, status: r.status, scope: r.scope,
+        extensions: rt.extensionReports().map((r) => ({ name: r.name, status: r.status, scope: r.scope,
           ...(r.permissions ? { full_access: r.permissions.full_access } : {}) })),
       };
     case "get_messages":
@@ -127,7 +126,7 @@ async function answer(ctx: RpcContext, command: Exclude<RpcCommand, { type: "pro
       return {
         commands: [
           ...BUILTIN_COMMANDS.filter((c) => !c.interactiveOnly).map((c) => ({ name: c.name, description: c.description, source: "builtin" })),
-          ...rt.host.commands().map((c) => ({ name: c.name, description: c.description, source: c.extension })),
+          ...rt.commands().map((c) => ({ name: c.name, description: c.description, source: c.extension })),
         ],
       };
     case "get_tools":
@@ -167,14 +166,14 @@ async function answer(ctx: RpcContext, command: Exclude<RpcCommand, { type: "pro
       if (!rt.agents?.stop(command.agent_id)) throw new Error(`no running agent "${command.agent_id}"`);
       return { stopping: true };
     case "panel_key":
-      if (!rt.host.openPanels().some((p) => p.panelId === command.panel_id)) throw new Error(`no open panel "${command.panel_id}"`);
+      if (!rt.panels.open().some((p) => p.panelId === command.panel_id)) throw new Error(`no open panel "${command.panel_id}"`);
       // As in the REPL, esc is the user closing the panel (the client has no other way to):
       // the extension gets panel_close and the stream gets ext_panel_close.
       if (command.key === "esc") {
-        rt.host.closePanel(command.panel_id);
+        rt.panels.close(command.panel_id);
         return { closed: true };
       }
-      rt.host.panelKey(command.panel_id, command.key, command.text);
+      rt.panels.key(command.panel_id, command.key, command.text);
       return {};
   }
 }

@@ -6,7 +6,7 @@
 // until a `hello` with that token arrives.
 import { printable } from "../../terminal-text.ts";
 import { createRuntime, type Runtime } from "../../app/runtime.ts";
-import type { RunConfig } from "../../app/run-config.ts";
+import type { RunConfigInput } from "../../app/run-config.ts";
 import { LineDecoder } from "../../protocol/codec.ts";
 import { eventStream, failedDone } from "../event-stream.ts";
 import { UsageError } from "../../errors.ts";
@@ -22,7 +22,7 @@ type Id = string | number | undefined;
 
 const STOP_SIGNALS: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 
-export async function runRpc(config: RunConfig, env: Record<string, string | undefined>,
+export async function runRpc(config: RunConfigInput, env: Record<string, string | undefined>,
   stdin: NodeJS.ReadableStream = process.stdin): Promise<number> {
   const err = (text: string) => process.stderr.write(`${printable(text)}\n`);
   let fatal: number | undefined;
@@ -38,7 +38,7 @@ export async function runRpc(config: RunConfig, env: Record<string, string | und
     const busy = runs.size > 0 || rt?.session.running === true;
     if (busy) {
       fatal = EXIT_FAILURE;
-      rt?.session.abort({ keepQueued: false });
+      rt?.abort({ keepQueued: false });
     } else fatal ??= readerLeft ? EXIT_OK : EXIT_FAILURE;
     const line = `${outputClosedMessage(reason)}; rpc mode ends${busy ? ", and the work in flight was stopped" : ""}`;
     if (readerLeft) appendHostLog(rt?.paths ?? zotPaths(env), `rpc: ${line}`);
@@ -49,7 +49,7 @@ export async function runRpc(config: RunConfig, env: Record<string, string | und
   // session_end and shutdown), exiting 130.
   const onSignal = () => {
     fatal ??= EXIT_INTERRUPTED;
-    rt?.session.abort({ keepQueued: false });
+    rt?.abort({ keepQueued: false });
     endLoop();
   };
   for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
@@ -70,13 +70,15 @@ export async function runRpc(config: RunConfig, env: Record<string, string | und
     let starting: Promise<Runtime> | undefined;
     const start = () =>
       (starting ??= createRuntime(config, {
+        frontend: {
+          warn: (m) => err(`zot: warning: ${m}`),
+          showEvents(bus, info) {
+            sink.write(sessionLine(info));
+            bus.subscribe((event) => stream.event(event));
+          },
+        },
         env,
         interactive: false,
-        warn: (m) => err(`zot: warning: ${m}`),
-        onBus(bus, info) {
-          sink.write(sessionLine(info));
-          bus.subscribe((event) => stream.event(event));
-        },
       }).then((runtime) => {
         rt = runtime;
         runtime.session.start();

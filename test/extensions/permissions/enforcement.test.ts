@@ -37,7 +37,7 @@ function caller(permissions?: Record<string, unknown>) {
 async function runtime(): Promise<{ rt: Runtime; events: ZotEvent[] }> {
   const events: ZotEvent[] = [];
   rt = await createRuntime({ cwd: sb.cwd, apiKey: "test-key", baseUrl: "http://127.0.0.1:9", session: { kind: "none" }, skills: { enabled: false } },
-    { env: { ZOT_HOME: sb.paths.home }, warn: () => {}, onBus: (bus) => void bus.subscribe((e) => events.push(e)) });
+    { env: { ZOT_HOME: sb.paths.home }, frontend: { warn: () => {}, showEvents: (bus) => void bus.subscribe((e) => events.push(e)) } });
   return { rt, events };
 }
 
