@@ -12,6 +12,7 @@ export const ROOT_COMMANDS: readonly RootCommand[] = [
   { name: "ext", summary: "manage extensions: install, update, list, doctor… (zot ext --help)" },
   { name: "mcp", summary: "add, list and remove MCP servers; serve zot's tools over MCP" },
   { name: "agents", summary: "this project's subagents; prune their worktrees" },
+  { name: "sessions", summary: "this project's conversations: list, show, rm, tree, export, import" },
   { name: "login", summary: "save an API key for a provider (checked first)" },
   { name: "logout", summary: "remove a saved API key" },
   { name: "completion", summary: "print a shell completion script: zot completion bash|zsh|fish" },

@@ -1,4 +1,4 @@
-// Top-level dispatch. citty cannot mix a positional prompt with subcommands, so `ext`, `mcp`, `agents`, `login`, `logout`, `upgrade` and `completion` are routed
+// Top-level dispatch. citty cannot mix a positional prompt with subcommands, so `ext`, `mcp`, `agents`, `sessions`, `login`, `logout`, `upgrade` and `completion` are routed
 // here and the root command stays subcommand-free.
 import { SWARM_CHILD_FLAG } from "../app/swarm/child-spec.ts";
 import { isVersionRequest, versionText } from "./version-text.ts";
@@ -19,6 +19,10 @@ export async function main(argv: string[]): Promise<number> {
   if (argv[0] === "agents") {
     const { runAgents } = await import("./agents.ts");
     return runAgents(argv.slice(1));
+  }
+  if (argv[0] === "sessions") {
+    const { runSessions } = await import("./sessions.ts");
+    return runSessions(argv.slice(1));
   }
   if (argv[0] === "login" || argv[0] === "logout") {
     const { runLogin, runLogout } = await import("./login.ts");

@@ -14,6 +14,15 @@ export interface SessionHeader {
   created: string;
   provider: string;
   model: string;
+  /** A fork's origin: the session it branched from and the transcript index of the user message it left out (older builds ignore it). */
+  parent?: SessionParent;
+  /** Set by an import: the directory it was exported from and when it was imported (older builds ignore it). */
+  imported?: { cwd: string; at: string };
+}
+
+export interface SessionParent {
+  id: string;
+  message_index: number;
 }
 
 export type SessionEntry =

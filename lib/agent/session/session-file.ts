@@ -102,6 +102,15 @@ export class SessionFile {
     return this.created;
   }
 
+  /** Writes the header alone: a session that must exist before its first entry (a fork at its first prompt). */
+  writeHeader(): void {
+    if (this.created) return;
+    mkdirSync(dirname(this.path), { recursive: true });
+    appendFileSync(this.path, `${JSON.stringify(this.header)}\n`, { mode: 0o600 });
+    this.created = true;
+    this.tailChecked = true;
+  }
+
   append(entry: SessionEntry): void {
     if (!this.created) {
       mkdirSync(dirname(this.path), { recursive: true });

@@ -87,6 +87,14 @@ export function completionSpec(): CommandSpec {
       { name: "prune", description: "remove finished agents' worktrees", operands: "none",
         flags: [{ names: ["--force"], description: "also with uncommitted changes" }, { names: ["--all"], description: "every project's" }] },
     ] },
+    sessions: { commands: [
+      { name: "list", description: "this project's sessions", flags: [], operands: "none" },
+      { name: "show", description: "print a conversation", flags: [], operands: "none" },
+      { name: "rm", description: "remove a session", flags: [], operands: "none" },
+      { name: "tree", description: "the branches /fork made", flags: [], operands: "none" },
+      { name: "export", description: "write a .zotsession file", flags: [], operands: "none" },
+      { name: "import", description: "add an exported session", flags: [], operands: "file" },
+    ] },
     completion: { words: [...SHELLS] },
     logout: { words: [...PROVIDER_NAMES] },
   };

@@ -5,7 +5,7 @@ import { readSession } from "../../agent/session/session-file.ts";
 import type { Runtime } from "../../app/runtime.ts";
 import { listModels } from "../../providers/index.ts";
 import { Picker, type PickerItem } from "./picker.ts";
-import { ageText } from "./recap.ts";
+import { ageText } from "../../agent/session/session-family.ts";
 
 /** At most this many conversations are read for the picker (newest first). */
 const SESSIONS_SHOWN = 30;

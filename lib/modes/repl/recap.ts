@@ -2,6 +2,7 @@
 // `/resume`): its last turns as the transcript showed them, in short (the prompts, the answers'
 // text, one line per tool call with how it ended), at most one screen, then a line naming the
 // session with its age and size.
+import { ageText } from "../../agent/session/session-family.ts";
 import type { Message } from "../../providers/types.ts";
 import { PROMPT } from "./live-frame.ts";
 import type { Style } from "./style.ts";
@@ -61,12 +62,4 @@ function footer(messages: readonly Message[], o: RecapOptions): string {
 
 function rowsOfText(text: string): string[] {
   return text.replace(/\r\n?/g, "\n").split("\n").map(sanitize);
-}
-
-/** "just now", "5 minutes ago", "3 hours ago", "2 days ago". */
-export function ageText(ms: number): string {
-  const minutes = Math.floor(Math.max(0, ms) / 60_000);
-  if (minutes < 1) return "just now";
-  const [n, unit] = minutes < 60 ? [minutes, "minute"] : minutes < 48 * 60 ? [Math.floor(minutes / 60), "hour"] : [Math.floor(minutes / 1440), "day"];
-  return `${n} ${unit}${n === 1 ? "" : "s"} ago`;
 }

@@ -2,7 +2,8 @@
 // ended, cut to one screen, and the footer.
 import { describe, expect, it } from "vitest";
 import type { Message } from "../../../lib/providers/types.ts";
-import { ageText, recapLines } from "../../../lib/modes/repl/recap.ts";
+import { recapLines } from "../../../lib/modes/repl/recap.ts";
+import { ageText } from "../../../lib/agent/session/session-family.ts";
 import { makeStyle } from "../../../lib/modes/repl/style.ts";
 
 const options = { style: makeStyle(false), columns: 60, rows: 40, sessionId: "s-1", preview: (_: string, args: Record<string, unknown>) => String(args.command ?? ""), now: 3_600_000 * 3 };

@@ -1,0 +1,20 @@
+// The secrets an export must not carry: the values of credential-like environment variables
+// (API keys, tokens) and the keys saved in `$ZOT_HOME/auth.json`, wherever a tool output echoed them.
+import { readFileSync } from "node:fs";
+import { looksLikeCredential } from "../extensions/catalog/permissions/extension-env.ts";
+import { zotPaths } from "../paths.ts";
+
+export function knownSecrets(env: Record<string, string | undefined>): string[] {
+  const secrets = Object.entries(env).flatMap(([name, value]) => (value && looksLikeCredential(name, value) ? [value] : []));
+  try {
+    collectStrings(JSON.parse(readFileSync(zotPaths(env).auth, "utf8")), secrets);
+  } catch {
+    // no auth.json, or one zot cannot read: it holds no key to hide then
+  }
+  return secrets;
+}
+
+function collectStrings(value: unknown, into: string[]): void {
+  if (typeof value === "string") into.push(value);
+  else if (value && typeof value === "object") for (const item of Object.values(value)) collectStrings(item, into);
+}
