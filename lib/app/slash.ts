@@ -1,6 +1,6 @@
 // Runs one slash command line in any mode: built-ins first, then extension commands. The result
 // says what happened; each mode decides how to show it (stdout in print mode, events in json/rpc).
-import type { RunResult } from "../agent/loop/loop.ts";
+import type { RunResult } from "../agent/contracts/loop-options.ts";
 import type { PanelContent } from "../protocol/index.ts";
 import type { ExtensionReport } from "../extensions/host/report.ts";
 import { isProviderName, listModels, PROVIDER_NAMES } from "../providers/index.ts";

@@ -1,6 +1,6 @@
 // The layering the README's Development map states, checked on the source: `lib/` has no import
-// cycle, and the extension system's three layers import downward only (host → runtime →
-// catalog). A failure names the offending cycle or edge.
+// cycle, the extension system's three layers import downward only (host → runtime → catalog),
+// and the agent loop imports no session code. A failure names the offending cycle or edge.
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { importCycles, importGraph, specifiersOf, type ImportGraph } from "./import-graph.ts";
@@ -15,6 +15,16 @@ function layerOf(file: string): number | undefined {
   if (!file.startsWith(LAYER_ROOT)) return undefined;
   const index = LAYERS.indexOf(file.slice(LAYER_ROOT.length).split("/")[0] as (typeof LAYERS)[number]);
   return index === -1 ? undefined : index;
+}
+
+/** Every import from a file under `from` into a file under `into`, as a readable line. */
+function importsInto(graph: ImportGraph, from: string, into: string): string[] {
+  const found: string[] = [];
+  for (const [file, targets] of graph) {
+    if (!file.startsWith(from)) continue;
+    for (const target of targets) if (target.startsWith(into)) found.push(`${file} → ${target}`);
+  }
+  return found.sort();
 }
 
 /** Every import that points from a lower layer up into a higher one, as a readable line. */
@@ -50,6 +60,11 @@ describe("lib/ import graph", () => {
     const upward = upwardImports(graph);
     expect(upward, `imports that point up a layer:\n${upward.join("\n")}`).toEqual([]);
   });
+
+  it("the agent loop imports no session code (what both share lives in lib/agent/contracts/)", () => {
+    const found = importsInto(graph, "lib/agent/loop/", "lib/agent/session/");
+    expect(found, `lib/agent/loop/ imports lib/agent/session/:\n${found.join("\n")}`).toEqual([]);
+  });
 });
 
 describe("the checker itself", () => {
@@ -77,6 +92,14 @@ describe("the checker itself", () => {
       ["d.ts", new Set(["a.ts"])], ["e.ts", new Set(["e.ts"])],
     ]);
     expect(importCycles(cyclic).sort()).toEqual([["a.ts", "b.ts", "c.ts", "a.ts"], ["e.ts", "e.ts"]]);
+  });
+
+  it("names each import from one folder into another with both files", () => {
+    const reaching: ImportGraph = new Map([
+      ["lib/agent/loop/a.ts", new Set(["lib/agent/session/b.ts", "lib/agent/contracts/c.ts"])],
+      ["lib/agent/session/b.ts", new Set(["lib/agent/loop/a.ts"])],
+    ]);
+    expect(importsInto(reaching, "lib/agent/loop/", "lib/agent/session/")).toEqual(["lib/agent/loop/a.ts → lib/agent/session/b.ts"]);
   });
 
   it("names an upward import with both files and both layers", () => {

@@ -4,7 +4,7 @@
 // a pass is waiting discards that pass and runs a fresh one (new agent_run_id) against the
 // current base prompt; cancellation commits nothing.
 import { abortError, isAbortError, raceAbort } from "../loop/abort.ts";
-import type { AgentHooks } from "../loop/hooks.ts";
+import type { AgentHooks } from "../contracts/hooks.ts";
 import { randomUuid } from "../../random-id.ts";
 
 export interface PreparerIdentity {

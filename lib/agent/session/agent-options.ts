@@ -1,5 +1,5 @@
 // Options and observable state of an AgentSession (see agent-session.ts).
-import type { AgentHooks } from "../loop/hooks.ts";
+import type { AgentHooks } from "../contracts/hooks.ts";
 import type { CompactionSettings } from "../compaction/compaction.ts";
 import type { EventBus } from "../event-bus.ts";
 import type { Confirmer } from "../loop/permissions.ts";

@@ -4,8 +4,9 @@
 // prompt ends with exactly one `done` host event (also when it is withdrawn, see SessionJobs).
 import { EventBus } from "../event-bus.ts";
 import { SessionEmitter } from "./emitter.ts";
-import { NO_HOOKS, type AgentHooks } from "../loop/hooks.ts";
-import { runAgentLoop, type RunResult } from "../loop/loop.ts";
+import { NO_HOOKS, type AgentHooks } from "../contracts/hooks.ts";
+import type { RunResult } from "../contracts/loop-options.ts";
+import { runAgentLoop } from "../loop/loop.ts";
 import { SystemPromptPreparer } from "../prompt/prompt-preparer.ts";
 import { sessionBasePrompt } from "../prompt/system-prompt.ts";
 import { runToolPromptTurn, userMessage } from "../loop/tool-prompt.ts";

@@ -3,11 +3,12 @@
 // points, the permission policy (yolo, remembered "always" answers, the confirmer) and the
 // events of one call. Apart from AgentSession so the policy's state and the guarded path that
 // uses it sit together.
-import type { AgentHooks } from "../loop/hooks.ts";
+import type { AgentHooks } from "../contracts/hooks.ts";
 import { PermissionPolicy, type Confirmer } from "../loop/permissions.ts";
-import { runToolCall, type ToolCallRequest, type ToolRunOutcome } from "../loop/tool-runner.ts";
+import type { ToolCallRequest, ToolRunOutcome } from "../contracts/tool-call.ts";
+import { runToolCall } from "../loop/tool-runner.ts";
 import type { RunToolContext, RunToolResult } from "./agent-options.ts";
-import type { Emitter } from "./emitter.ts";
+import type { Emitter } from "../contracts/emitter.ts";
 import type { Workplace } from "./workplace.ts";
 
 export interface SessionToolCallsOptions {

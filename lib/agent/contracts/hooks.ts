@@ -1,5 +1,5 @@
-// The interception points the agent loop awaits. The extension host implements them; a run
-// without extensions uses `NO_HOOKS`. Contract: hooks never throw — a failing or slow
+// The interception points the agent loop awaits, shared by loop/ and session/. The extension
+// host implements them; a run without extensions uses `NO_HOOKS`. Contract: hooks never throw — a failing or slow
 // interceptor means "allow, unchanged" (the spec's fail-open rule), decided by the host.
 
 export interface BeforeAgentStartInput {
