@@ -5,7 +5,7 @@ import { resolve } from "node:path";
 import { AgentSession } from "../agent/session/agent-session.ts";
 import type { EventBus } from "../agent/event-bus.ts";
 import { listSessions, openSession, type SessionListing } from "../agent/session/session-select.ts";
-import { discoverSkills } from "../agent/prompt/skills.ts";
+import { discoverSkills } from "../coding/skills.ts";
 import type { Confirmer } from "../agent/loop/permissions.ts";
 import { UsageError } from "../errors.ts";
 import { readConfig, updateConfig, type ZotConfig } from "../config.ts";

@@ -1,6 +1,7 @@
 // The layering the README's Development map states, checked on the source: `lib/` has no import
 // cycle, the extension system's three layers import downward only (host → runtime → catalog),
-// and the agent loop imports no session code. A failure names the offending cycle or edge.
+// the agent loop imports no session code, and lib/coding/ imports nothing above it. A failure
+// names the offending cycle or edge.
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { importCycles, importGraph, specifiersOf, type ImportGraph } from "./import-graph.ts";
@@ -64,6 +65,12 @@ describe("lib/ import graph", () => {
   it("the agent loop imports no session code (what both share lives in lib/agent/contracts/)", () => {
     const found = importsInto(graph, "lib/agent/loop/", "lib/agent/session/");
     expect(found, `lib/agent/loop/ imports lib/agent/session/:\n${found.join("\n")}`).toEqual([]);
+  });
+
+  it("lib/coding/ (system prompt, context files, skills) holds files and imports no cli, app or mode code", () => {
+    expect([...graph.keys()].some((file) => file.startsWith("lib/coding/")), "lib/coding/ has no .ts file").toBe(true);
+    const found = ["lib/cli/", "lib/app/", "lib/modes/"].flatMap((into) => importsInto(graph, "lib/coding/", into));
+    expect(found, `lib/coding/ imports a layer above it:\n${found.join("\n")}`).toEqual([]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { discoverSkills } from "../../lib/agent/prompt/skills.ts";
+import { discoverSkills } from "../../lib/coding/skills.ts";
 import { createBuiltinTools, unknownToolNames } from "../../lib/tools/index.ts";
 import { context, tempDir, textOf } from "./helpers.ts";
 

@@ -5,26 +5,10 @@ import type { EventBus } from "../event-bus.ts";
 import type { Confirmer } from "../loop/permissions.ts";
 import type { OpenedSession } from "./session-select.ts";
 import type { Skill } from "../../tools/skill-file.ts";
-import type { ContextFileSearch } from "../prompt/context-files.ts";
+import type { SystemPromptOptions } from "../../coding/system-prompt.ts";
 import type { BuiltinToolsOptions } from "../../tools/index.ts";
 import type { ImageBlock, Provider, ReasoningEffort, Usage } from "../../providers/types.ts";
 import type { Tool, ToolContent, ToolStatus } from "../../tools/types.ts";
-
-export interface SystemPromptOptions {
-  /** Path of `$ZOT_HOME/SYSTEM.md`; its contents (when it exists) replace the built-in prompt. */
-  systemFile?: string;
-  /** `--system-prompt`: replaces the built-in prompt and SYSTEM.md. */
-  systemPrompt?: string;
-  /** `--append-system-prompt`, in flag order. */
-  append?: string[];
-  /**
-   * Read AGENTS.md/CLAUDE.md context files from the cwd up to the git root (and `userDir`) at
-   * each prompt rebuild. Absent reads none, so an embedded session only sees files it asks for.
-   */
-  contextFiles?: ContextFileSearch;
-  /** Overrides the manifest derived from the skills. */
-  skillsManifest?: string;
-}
 
 export interface AgentSessionOptions {
   cwd: string;

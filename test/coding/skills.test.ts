@@ -2,10 +2,10 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { discoverSkills, loadSkillBody, parseFrontmatter, skillsManifest, type Skill } from "../../lib/agent/prompt/skills.ts";
-import { BUILTIN_SKILLS } from "../../lib/agent/prompt/builtin-skills.ts";
+import { discoverSkills, loadSkillBody, parseFrontmatter, skillsManifest, type Skill } from "../../lib/coding/skills.ts";
+import { BUILTIN_SKILLS } from "../../lib/coding/builtin-skills.ts";
 import { checkManifest } from "../../lib/extensions/catalog/manifest.ts";
-import { tempDir } from "./helpers.ts";
+import { tempDir } from "../tools/helpers.ts";
 
 function skill(dir: string, name: string | undefined, description: string, body = "Do the thing.\n"): string {
   mkdirSync(dir, { recursive: true });

@@ -4,11 +4,11 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { contextFilesSection, findContextFiles } from "../../lib/agent/prompt/context-files.ts";
+import { contextFilesSection, findContextFiles } from "../../lib/coding/context-files.ts";
 import { NO_HOOKS, type AgentHooks } from "../../lib/agent/contracts/hooks.ts";
 import { parseRootArgs } from "../../lib/cli/root-args.ts";
 import { makeWorld, type World } from "../e2e/support.ts";
-import { startHarness, systemSent, type Harness } from "./harness.ts";
+import { startHarness, systemSent, type Harness } from "../agent/harness.ts";
 
 const cleanup: string[] = [];
 let h: Harness | undefined;

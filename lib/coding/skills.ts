@@ -10,11 +10,11 @@
 // malformed skill is reported through `onWarning` and otherwise skipped; discovery never throws.
 import { readdirSync, readFileSync, realpathSync, statSync, type Dirent } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { projectSkillsDir, zotPaths, pathsUnder } from "../../paths.ts";
-import { parseFrontmatter, type Skill, type SkillSource } from "../../tools/skill-file.ts";
+import { projectSkillsDir, zotPaths, pathsUnder } from "../paths.ts";
+import { parseFrontmatter, type Skill, type SkillSource } from "../tools/skill-file.ts";
 import { BUILTIN_SKILLS } from "./builtin-skills.ts";
 
-export { loadSkillBody, parseFrontmatter, type Skill, type SkillSource } from "../../tools/skill-file.ts";
+export { loadSkillBody, parseFrontmatter, type Skill, type SkillSource } from "../tools/skill-file.ts";
 
 /** One extension's manifest folder and its `skills` entries (folders or SKILL.md paths, relative to `dir`). */
 export interface ExtensionSkillsInput {

@@ -3,13 +3,28 @@
 // (AGENTS.md/CLAUDE.md), then the skills manifest. Context files come after the user's own
 // prompt text so `--system-prompt` replaces only the built-in text, never project instructions;
 // the skills manifest stays last as a catalogue the model consults on demand. The
-// before_agent_start chain runs on the result (see prompt-preparer.ts).
+// before_agent_start chain runs on the result (see lib/agent/session/prompt-preparer.ts).
 import { readFileSync } from "node:fs";
-import { contextFilesSection, findContextFiles, type ContextFile } from "./context-files.ts";
+import { contextFilesSection, findContextFiles, type ContextFile, type ContextFileSearch } from "./context-files.ts";
 import { skillsManifest } from "./skills.ts";
-import type { Skill } from "../../tools/skill-file.ts";
-import type { ToolSpec } from "../../providers/types.ts";
-import type { SystemPromptOptions } from "../session/agent-options.ts";
+import type { Skill } from "../tools/skill-file.ts";
+import type { ToolSpec } from "../providers/types.ts";
+
+export interface SystemPromptOptions {
+  /** Path of `$ZOT_HOME/SYSTEM.md`; its contents (when it exists) replace the built-in prompt. */
+  systemFile?: string;
+  /** `--system-prompt`: replaces the built-in prompt and SYSTEM.md. */
+  systemPrompt?: string;
+  /** `--append-system-prompt`, in flag order. */
+  append?: string[];
+  /**
+   * Read AGENTS.md/CLAUDE.md context files from the cwd up to the git root (and `userDir`) at
+   * each prompt rebuild. Absent reads none, so an embedded session only sees files it asks for.
+   */
+  contextFiles?: ContextFileSearch;
+  /** Overrides the manifest derived from the skills. */
+  skillsManifest?: string;
+}
 
 export interface SystemPromptSources {
   cwd: string;
