@@ -10,14 +10,14 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import {
   CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult,
 } from "@modelcontextprotocol/sdk/types.js";
-import { createRuntime, type Runtime } from "../app/runtime.ts";
-import type { RunConfigInput } from "../app/run-config.ts";
-import { UsageError } from "../errors.ts";
-import { BUILTIN_TOOL_NAMES } from "../protocol/limits.ts";
-import { randomHex } from "../random-id.ts";
-import type { Tool } from "../tools/types.ts";
-import { ZOT_VERSION } from "../version.ts";
-import { stderrNoteLine } from "../modes/notes.ts";
+import { createRuntime, type Runtime } from "../../app/runtime.ts";
+import type { RunConfigInput } from "../../app/run-config.ts";
+import { UsageError } from "../../errors.ts";
+import { BUILTIN_TOOL_NAMES } from "../../protocol/limits.ts";
+import { randomHex } from "../../random-id.ts";
+import type { Tool } from "../../tools/types.ts";
+import { ZOT_VERSION } from "../../version.ts";
+import { stderrNoteLine } from "../notes.ts";
 import { CONFIRM_SCHEMA, elicitingConfirmer } from "./serve-confirm.ts";
 import { mcpContentOf, mcpToolOf, offeredTools, toolListSignature, unmatchedToolNames, type ServeToolSelection } from "./serve-tools.ts";
 

@@ -1,7 +1,7 @@
 // Confirmation under `zot mcp serve --no-yolo`. Nobody sits at zot's terminal, so the question
 // goes to the MCP client's user through elicitation (a one-field form); a client that cannot
 // elicit gets every call refused, never silently run.
-import type { ConfirmAnswer, Confirmer } from "../agent/loop/permissions.ts";
+import type { ConfirmAnswer, Confirmer } from "../../agent/loop/permissions.ts";
 
 /** What the confirmer needs from the MCP server: the client's capabilities and a form request. */
 export interface ElicitingPeer {

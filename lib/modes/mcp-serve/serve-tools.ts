@@ -1,7 +1,7 @@
 // Which of a run's tools `zot mcp serve` offers, and how zot's tool shapes map to MCP's: a Tool
 // becomes a tools/list entry, a tool outcome a CallToolResult. Tools that wait for a person
 // (interactive extension tools) are never offered: an MCP client cannot show their panel.
-import type { Tool, ToolContent } from "../tools/types.ts";
+import type { Tool, ToolContent } from "../../tools/types.ts";
 
 export interface ServeToolSelection {
   /** `--tools a,b`: only these names (built-in or extension tools); absent: every tool. */

@@ -1,7 +1,7 @@
 // `zot mcp serve` offers bridged MCP tools like any extension tool: a real third-party server
 // (server-everything) loaded as an MCP extension, called by an MCP client through zot.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { everything, writeMcpExtension } from "../extensions/mcp/support.ts";
+import { everything, writeMcpExtension } from "../../extensions/mcp/support.ts";
 import { connectServe, makeServeWorld, PROBE, textOf, type Served, type ServeWorld } from "./support.ts";
 
 describe("zot mcp serve with a bridged MCP server", () => {

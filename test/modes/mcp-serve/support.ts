@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { ClientCapabilities } from "@modelcontextprotocol/sdk/types.js";
-import { ROOT, ZOT } from "../e2e/support.ts";
+import { ROOT, ZOT } from "../../e2e/support.ts";
 
 export const PROBE = join(ROOT, "test", "fixtures", "mcp-serve", "probe");
 
