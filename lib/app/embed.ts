@@ -46,7 +46,7 @@ export async function createZot(config: RunConfigInput = {}, options: EmbedOptio
       if (options.onEvent) bus.subscribe(options.onEvent);
     },
     // A child agent is zot started again from its own entry, which a host program is not: no agent tool.
-    swarm: { maxDepth: 0 },
+    subagents: { maxDepth: 0 },
   });
   const { session, bus } = runtime;
   return {

@@ -21,8 +21,8 @@ import { readUserModels } from "../providers/user-models.ts";
 import type { Provider } from "../providers/types.ts";
 import { unknownToolNames } from "../tools/index.ts";
 import { BUILTIN_TOOL_NAMES } from "../protocol/limits.ts";
-import { swarmFromEnv } from "./swarm/env-settings.ts";
-import { AgentSupervisor, DEFAULT_MAX_AGENT_DEPTH, type ParentView, type SwarmOptions } from "./swarm/supervisor.ts";
+import { subagentOptionsFromEnv } from "./subagents/env-settings.ts";
+import { SubagentSupervisor, DEFAULT_MAX_SUBAGENT_DEPTH, type ParentView, type SubagentOptions } from "./subagents/supervisor.ts";
 import type { Skill } from "../tools/skill-file.ts";
 import { BUILTIN_COMMANDS } from "./builtin-commands.ts";
 import { resolveRunConfig, type RunConfig, type RunConfigInput } from "./run-config.ts";
@@ -40,7 +40,7 @@ export interface Runtime {
   host: ExtensionHost;
   session: AgentSession;
   /** The agent tool's child agents; absent when this run may not delegate (a child at the depth limit). */
-  agents?: AgentSupervisor;
+  agents?: SubagentSupervisor;
   /**
    * /model and rpc set_model: `model` or `provider/model` (which switches provider, with the
    * same credential rules as at start). Saved in config.json as the last choice.
@@ -91,9 +91,9 @@ export interface RuntimeOptions {
   /** An extension's `submit` frame (interactive hosts only). */
   onSubmit?(extension: string, text: string): void;
   /** Subagents: this run's depth, the depth limit, the runner time limit, concurrency. */
-  swarm?: SwarmOptions;
+  subagents?: SubagentOptions;
   /** How long close() lets running subagents finish before stopping them (default 2 s). */
-  agentsGraceMs?: number;
+  subagentsGraceMs?: number;
   /**
    * The REPL's question about project extensions the user has not trusted (once per run);
    * true trusts the project with them (recorded). Absent (headless): they are skipped with a warning.
@@ -173,14 +173,14 @@ export async function createRuntime(input: RunConfig | RunConfigInput, io: Runti
   // Without saving (--no-session) a fresh conversation stays in memory too.
   const fresh = () => (config.session.kind === "none" ? { kind: "none" as const } : { kind: "new" as const });
   const skills = new SkillCatalog(config, paths.home, warn);
-  const swarm = { ...swarmFromEnv(env, warn), ...io.swarm };
+  const subagentOptions = { ...subagentOptionsFromEnv(env, warn), ...io.subagents };
   // A run that asks no model itself (zot mcp serve) offers `agent` only when its children could
   // reach one: a key for the provider, or a base URL (a local server needs no key).
   const modelReachable = !io.withoutModel || settings.baseUrl !== undefined || !needsApiKey(settings.provider)
     || resolveApiKey({ provider: settings.provider, flag: config.apiKey, env, authFile: paths.auth }) !== undefined;
-  const agents: AgentSupervisor | undefined = modelReachable && (swarm.depth ?? 0) < (swarm.maxDepth ?? DEFAULT_MAX_AGENT_DEPTH)
-    ? new AgentSupervisor({
-      ...swarm, home: paths.home, env, config, warn,
+  const agents: SubagentSupervisor | undefined = modelReachable && (subagentOptions.depth ?? 0) < (subagentOptions.maxDepth ?? DEFAULT_MAX_SUBAGENT_DEPTH)
+    ? new SubagentSupervisor({
+      ...subagentOptions, home: paths.home, env, config, warn,
       parent: (): ParentView => ({ bus: session.bus, sessionId: session.sessionId, sessionFile: session.state.session_file,
         cwd: session.cwd, ...session.info(), jail: session.jail, toolNames: [...session.tools().keys()] }),
       onChildUsage: (sessionId, usage) => session.addChildUsage(sessionId, usage),
@@ -289,7 +289,7 @@ export async function createRuntime(input: RunConfig | RunConfigInput, io: Runti
     async close({ abort } = {}) {
       await session.close({ abort });
       // Running subagents get a moment to finish, then are stopped, before extensions close.
-      await agents?.shutdown(io.agentsGraceMs ?? 2_000);
+      await agents?.shutdown(io.subagentsGraceMs ?? 2_000);
       await host.shutdown();
     },
   };

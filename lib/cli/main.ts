@@ -1,6 +1,6 @@
 // Top-level dispatch. citty cannot mix a positional prompt with subcommands, so `ext`, `mcp`, `agents`, `login`, `logout`, `upgrade` and `completion` are routed
 // here and the root command stays subcommand-free.
-import { SWARM_CHILD_FLAG } from "../app/swarm/child-spec.ts";
+import { SUBAGENT_CHILD_FLAG } from "../app/subagents/child-spec.ts";
 import { isVersionRequest, versionText } from "./version-text.ts";
 
 export async function main(argv: string[]): Promise<number> {
@@ -29,9 +29,9 @@ export async function main(argv: string[]): Promise<number> {
     return runCompletion(argv.slice(1));
   }
   // Internal: a subagent runner started by a parent zot (its task arrives on stdin).
-  if (argv[0] === SWARM_CHILD_FLAG) {
-    const { runSwarmChild } = await import("../modes/swarm-child.ts");
-    return runSwarmChild();
+  if (argv[0] === SUBAGENT_CHILD_FLAG) {
+    const { runSubagentChild } = await import("../modes/subagent-child.ts");
+    return runSubagentChild();
   }
   if (isVersionRequest(argv)) {
     process.stdout.write(await versionText(argv.includes("--verbose")));

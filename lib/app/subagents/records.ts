@@ -7,9 +7,9 @@ import { writeFileAtomic } from "../../fs/atomic-write.ts";
 import { processAlive } from "../../process/group.ts";
 import type { RunStatus } from "../../agent/events.ts";
 
-export type AgentStatus = "running" | RunStatus;
+export type SubagentStatus = "running" | RunStatus;
 
-export interface AgentRecord {
+export interface SubagentRecord {
   id: string;
   /** The label the model gave the task (the events' `name`; absent, its type, then its id). */
   name?: string;
@@ -19,7 +19,7 @@ export interface AgentRecord {
   project?: string;
   parent_session_id: string;
   cwd: string;
-  status: AgentStatus;
+  status: SubagentStatus;
   detached: boolean;
   /** The child's transcript; absent when the parent keeps no session files. */
   session_file?: string;
@@ -42,24 +42,24 @@ export interface AgentRecord {
 
 const ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
-export class AgentRecords {
+export class SubagentRecords {
   constructor(readonly dir: string) {}
 
   pathOf(id: string): string {
     return join(this.dir, `${id}.json`);
   }
 
-  get(id: string): AgentRecord | undefined {
+  get(id: string): SubagentRecord | undefined {
     if (!ID.test(id)) return undefined;
     try {
-      return settle(JSON.parse(readFileSync(this.pathOf(id), "utf8")) as AgentRecord);
+      return settle(JSON.parse(readFileSync(this.pathOf(id), "utf8")) as SubagentRecord);
     } catch {
       return undefined;
     }
   }
 
   /** Every readable record (of `project`, when given), newest first. */
-  list(project?: string): AgentRecord[] {
+  list(project?: string): SubagentRecord[] {
     let names: string[];
     try {
       names = readdirSync(this.dir);
@@ -73,17 +73,17 @@ export class AgentRecords {
     return records.filter((r) => project === undefined || projectOf(r) === project).sort((a, b) => b.created.localeCompare(a.created));
   }
 
-  save(record: AgentRecord): Promise<void> {
+  save(record: SubagentRecord): Promise<void> {
     return writeFileAtomic(this.pathOf(record.id), `${JSON.stringify(record, null, 2)}\n`);
   }
 }
 
-export function projectOf(record: AgentRecord): string {
+export function projectOf(record: SubagentRecord): string {
   return record.project ?? record.cwd;
 }
 
 /** A record left `running` by a zot that is gone reads as failed (nothing is emitted for it). */
-function settle(record: AgentRecord): AgentRecord {
+function settle(record: SubagentRecord): SubagentRecord {
   if (record.status !== "running") return record;
   if (record.owner_pid === process.pid || (record.owner_pid !== undefined && processAlive(record.owner_pid))) return record;
   return { ...record, status: "failed", error: record.error ?? "zot exited while the agent was running" };

@@ -3,7 +3,7 @@
 // nobody else does. It loads extensions as every mode does. When stdin closes (the parent
 // cancelled, or died) the run is aborted and the child shuts down and exits.
 import { createRuntime, type Runtime } from "../app/runtime.ts";
-import { decodeSpec, type SwarmChildSpec } from "../app/swarm/child-spec.ts";
+import { decodeSpec, type SubagentChildSpec } from "../app/subagents/child-spec.ts";
 import { eventStream } from "./event-stream.ts";
 import { EXIT_FAILURE, EXIT_INTERRUPTED, exitCodeOf } from "./exit-code.ts";
 import { stoppingOutput } from "./mode-output.ts";
@@ -31,7 +31,7 @@ function readSpecLine(stdin: NodeJS.ReadableStream): { spec: Promise<string>; cl
   return { spec, closed };
 }
 
-export async function runSwarmChild(env: Record<string, string | undefined> = process.env): Promise<number> {
+export async function runSubagentChild(env: Record<string, string | undefined> = process.env): Promise<number> {
   const err = (text: string) => process.stderr.write(`${text}\n`);
   const input = readSpecLine(process.stdin);
   const decoded = decodeSpec(await input.spec);
@@ -39,7 +39,7 @@ export async function runSwarmChild(env: Record<string, string | undefined> = pr
     err(`zot: ${decoded.message}`);
     return EXIT_FAILURE;
   }
-  const spec: SwarmChildSpec = decoded;
+  const spec: SubagentChildSpec = decoded;
   // The parent stopped reading: stop the task, as when it closes stdin.
   const output = stoppingOutput(process.stdout, err, "the task was stopped");
   const sink = ndjsonSink(output);
@@ -54,7 +54,7 @@ export async function runSwarmChild(env: Record<string, string | undefined> = pr
         sink.write(sessionLine(info));
         bus.subscribe((event) => stream.event(event));
       },
-      swarm: { depth: spec.depth, maxDepth: spec.maxDepth },
+      subagents: { depth: spec.depth, maxDepth: spec.maxDepth },
       warmProvider: true,
     });
   } catch (error) {

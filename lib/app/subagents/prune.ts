@@ -2,7 +2,7 @@
 // running (their branches, with the committed work, stay for the user to merge or delete). A
 // worktree with uncommitted changes is kept unless forced.
 import { existsSync } from "node:fs";
-import type { AgentRecords } from "./records.ts";
+import type { SubagentRecords } from "./records.ts";
 import { removeWorktree } from "./worktree.ts";
 
 export interface PruneOptions {
@@ -13,7 +13,7 @@ export interface PruneOptions {
 }
 
 /** Prunes and says what it did, a line per worktree. */
-export async function pruneWorktrees(records: AgentRecords, options: PruneOptions = {}): Promise<string> {
+export async function pruneWorktrees(records: SubagentRecords, options: PruneOptions = {}): Promise<string> {
   const lines: string[] = [];
   for (const record of records.list(options.project)) {
     const worktree = record.worktree;

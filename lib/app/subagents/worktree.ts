@@ -4,7 +4,7 @@
 import { execFile } from "node:child_process";
 import { join, relative } from "node:path";
 
-export interface AgentWorktree {
+export interface SubagentWorktree {
   branch: string;
   /** The worktree's root. */
   path: string;
@@ -22,7 +22,7 @@ function git(cwd: string, args: string[], env?: Record<string, string>): Promise
 }
 
 /** Creates branch `zot/<agentId>` in a worktree under `rootDir`; throws a clear error outside git. */
-export async function createWorktree(cwd: string, rootDir: string, agentId: string): Promise<AgentWorktree> {
+export async function createWorktree(cwd: string, rootDir: string, agentId: string): Promise<SubagentWorktree> {
   let top: string;
   try {
     top = await git(cwd, ["rev-parse", "--show-toplevel"]);

@@ -1,4 +1,4 @@
-// The parent's swarm supervisor: runs the agent tool's tasks as child zot processes, keeps their
+// The parent's subagent supervisor: runs the agent tool's tasks as child zot processes, keeps their
 // records, and emits subagent_start/subagent_stop on the parent's bus, stamped with the
 // conversation that created the task. Foreground runs answer the tool call; detached runs go
 // on in the background and hand their answer to the parent's next prompt, once.
@@ -11,18 +11,18 @@ import type { Usage } from "../../providers/types.ts";
 import type { AgentCallContext, AgentDelegate, AgentRequest } from "../../tools/agent.ts";
 import { errorOutcome, textOutcome, type ToolOutcome } from "../../tools/types.ts";
 import type { RunConfig } from "../run-config.ts";
-import { describeAgentTypes, loadAgentTypes, type AgentType } from "./agent-types.ts";
+import { describeSubagentTypes, loadSubagentTypes, type SubagentType } from "./subagent-types.ts";
 import { childRunConfig } from "./child-config.ts";
 import { emptyOutcome, runChild, type ChildOutcome, type SelfCommand } from "./child-run.ts";
-import { AgentRecords, projectOf, type AgentRecord } from "./records.ts";
+import { SubagentRecords, projectOf, type SubagentRecord } from "./records.ts";
 import { pruneWorktrees } from "./prune.ts";
 import { selfCommand } from "./self-command.ts";
 import { summaryLine } from "./summary.ts";
-import { commitMessage, commitWorktree, createWorktree, type AgentWorktree } from "./worktree.ts";
+import { commitMessage, commitWorktree, createWorktree, type SubagentWorktree } from "./worktree.ts";
 
 export const DEFAULT_AGENT_LIMIT_MS = 30 * 60_000;
 export const DEFAULT_MAX_CONCURRENT_AGENTS = 4;
-export const DEFAULT_MAX_AGENT_DEPTH = 1;
+export const DEFAULT_MAX_SUBAGENT_DEPTH = 1;
 
 /** What the supervisor needs to know of the parent right now. */
 export interface ParentView {
@@ -39,7 +39,7 @@ export interface ParentView {
   toolNames: string[];
 }
 
-export interface SwarmOptions {
+export interface SubagentOptions {
   /** Depth of the agent this supervisor serves (0: the user's). */
   depth?: number;
   /** Children deeper than this get no agent tool (default 1: children cannot delegate). */
@@ -52,7 +52,7 @@ export interface SwarmOptions {
   self?: SelfCommand;
 }
 
-export interface SupervisorOptions extends SwarmOptions {
+export interface SupervisorOptions extends SubagentOptions {
   /** Where records and worktrees live. */
   home: string;
   env: Record<string, string | undefined>;
@@ -69,8 +69,8 @@ interface LiveRun {
   done: Promise<void>;
 }
 
-export class AgentSupervisor implements AgentDelegate {
-  readonly records: AgentRecords;
+export class SubagentSupervisor implements AgentDelegate {
+  readonly records: SubagentRecords;
   private readonly live = new Map<string, LiveRun>();
   private readonly waiting: Array<() => void> = [];
   private active = 0;
@@ -79,14 +79,14 @@ export class AgentSupervisor implements AgentDelegate {
   private readonly depth: number;
   private readonly maxDepth: number;
   private readonly self: SelfCommand;
-  private types: AgentType[] = [];
+  private types: SubagentType[] = [];
 
   constructor(private readonly options: SupervisorOptions) {
-    this.records = new AgentRecords(join(options.home, "agents"));
+    this.records = new SubagentRecords(join(options.home, "agents"));
     this.limitMs = options.limitMs ?? DEFAULT_AGENT_LIMIT_MS;
     this.maxConcurrent = Math.max(1, options.maxConcurrent ?? DEFAULT_MAX_CONCURRENT_AGENTS);
     this.depth = options.depth ?? 0;
-    this.maxDepth = options.maxDepth ?? DEFAULT_MAX_AGENT_DEPTH;
+    this.maxDepth = options.maxDepth ?? DEFAULT_MAX_SUBAGENT_DEPTH;
     this.self = options.self ?? selfCommand();
   }
 
@@ -96,7 +96,7 @@ export class AgentSupervisor implements AgentDelegate {
   }
 
   /** This project's agents (the parent's working directory's), newest first. */
-  list(): AgentRecord[] {
+  list(): SubagentRecord[] {
     return this.records.list(projectKey(this.options.parent().cwd));
   }
 
@@ -113,20 +113,20 @@ export class AgentSupervisor implements AgentDelegate {
     } catch (err) {
       this.options.warn?.(`project agent types are not offered: ${(err as Error).message}`);
     }
-    this.types = loadAgentTypes({ home: this.options.home, cwd, trustedProjectFiles: pinned,
+    this.types = loadSubagentTypes({ home: this.options.home, cwd, trustedProjectFiles: pinned,
       trustProject: this.options.config.extensions.trustProject, warn: (m) => this.options.warn?.(m) });
   }
 
   /** The agent types on offer, for the agent tool's description. */
-  get agentTypes(): readonly AgentType[] {
+  get agentTypes(): readonly SubagentType[] {
     return this.types;
   }
 
   describe(): string {
-    return describeAgentTypes(this.types);
+    return describeSubagentTypes(this.types);
   }
 
-  get(id: string): AgentRecord | undefined {
+  get(id: string): SubagentRecord | undefined {
     return this.records.get(id);
   }
 
@@ -203,8 +203,8 @@ export class AgentSupervisor implements AgentDelegate {
     const parent = this.options.parent();
     const project = projectKey(parent.cwd);
     const now = new Date().toISOString();
-    let record: AgentRecord;
-    let worktree: AgentWorktree | undefined;
+    let record: SubagentRecord;
+    let worktree: SubagentWorktree | undefined;
     if (request.resume !== undefined) {
       const earlier = this.records.get(request.resume);
       if (!earlier) return `no agent with id "${request.resume}" (/agents lists them)`;
@@ -249,7 +249,7 @@ export class AgentSupervisor implements AgentDelegate {
     return { record, config, identity: { id: record.parent_session_id, cwd: parent.cwd } };
   }
 
-  private typeNamed(name: string): AgentType | undefined {
+  private typeNamed(name: string): SubagentType | undefined {
     return this.types.find((t) => t.name === name);
   }
 
@@ -277,7 +277,7 @@ export class AgentSupervisor implements AgentDelegate {
 
   /** Runs one runner invocation from start event to stop event; resolves with its outcome and final record. */
   private async launch(prepared: Prepared, controller: AbortController, onProgress?: (line: string) => void):
-    Promise<{ outcome: ChildOutcome; record: AgentRecord }> {
+    Promise<{ outcome: ChildOutcome; record: SubagentRecord }> {
     const { record, config, identity } = prepared;
     const bus = this.options.parent().bus;
     let finish!: () => void;
@@ -307,7 +307,7 @@ export class AgentSupervisor implements AgentDelegate {
         ? { ...withoutCommitError(record.worktree), ...committed(await commitWorktree(record.worktree.path, commitMessage(record.id, record.name ?? record.prompt))) }
         : record.worktree;
       const now = new Date().toISOString();
-      const final: AgentRecord = {
+      const final: SubagentRecord = {
         ...record, status: outcome.status, answer: outcome.answer, ...(outcome.error ? { error: outcome.error } : {}),
         ...(worktree ? { worktree } : {}), updated: now, finished: now, ...(record.detached ? { delivered: false } : {}),
       };
@@ -327,7 +327,7 @@ export class AgentSupervisor implements AgentDelegate {
 }
 
 interface Prepared {
-  record: AgentRecord;
+  record: SubagentRecord;
   config: RunConfig;
   identity: SessionIdentity;
 }
@@ -336,7 +336,7 @@ function newId(prefix: string): string {
   return `${prefix}-${randomHex(4)}`;
 }
 
-function withoutCommitError(worktree: NonNullable<AgentRecord["worktree"]>): NonNullable<AgentRecord["worktree"]> {
+function withoutCommitError(worktree: NonNullable<SubagentRecord["worktree"]>): NonNullable<SubagentRecord["worktree"]> {
   const { commit_error: _, ...rest } = worktree;
   return rest;
 }
@@ -347,7 +347,7 @@ function committed(result: Awaited<ReturnType<typeof commitWorktree>>): { commit
   return "error" in result ? { commit_error: result.error } : {};
 }
 
-function worktreeNote(record: Pick<AgentRecord, "worktree">): string {
+function worktreeNote(record: Pick<SubagentRecord, "worktree">): string {
   const w = record.worktree;
   if (!w) return "";
   const commit = w.commit_error ? `; its changes are not committed: ${w.commit_error}` : w.commit ? `, committed ${w.commit}` : "";

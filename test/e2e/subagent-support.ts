@@ -1,5 +1,5 @@
 // Subagent tests: one scripted model server answers the parent and its children alike, each
-// conversation routed by a marker in its first user message, and a scan for swarm-child
+// conversation routed by a marker in its first user message, and a scan for subagent child
 // processes still running in a test project.
 import { dirname } from "node:path";
 import { createInterface } from "node:readline";
@@ -37,13 +37,16 @@ export function routedTurns(routes: Record<string, Turn[]>): Turn[] {
   return Array.from({ length: count }, () => turn);
 }
 
-/** Pids of live processes whose working directory is `dir` or below it (`swarmOnly`: swarm children). */
-export function processesIn(dir: string, swarmOnly = false): number[] {
+/**
+ * Pids of live processes whose working directory is `dir` or below it (`childrenOnly`: subagent
+ * children, known by their `--swarm-child` flag).
+ */
+export function processesIn(dir: string, childrenOnly = false): number[] {
   const pids: number[] = [];
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
     try {
-      if (swarmOnly && !readFileSync(`/proc/${entry}/cmdline`, "utf8").includes("--swarm-child")) continue;
+      if (childrenOnly && !readFileSync(`/proc/${entry}/cmdline`, "utf8").includes("--swarm-child")) continue;
       const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
       if (/\) [ZX] /.test(stat)) continue;
       if (readlinkSync(`/proc/${entry}/cwd`).startsWith(dir)) pids.push(Number(entry));
@@ -93,10 +96,10 @@ export const resultOf = (lines: Array<Record<string, any>>, id: string) => lines
 export const textOf = (result: Record<string, any>) => result.result.content.map((b: any) => b.text ?? "").join("");
 
 /**
- * The afterEach of a subagent test file: no process may be left behind (no swarm child, nothing
+ * The afterEach of a subagent test file: no process may be left behind (no subagent child, nothing
  * a child started), then the world goes.
  */
-export async function closeSwarmWorld(world: World | undefined): Promise<void> {
+export async function closeSubagentWorld(world: World | undefined): Promise<void> {
   if (world) expect(await eventually(() => processesIn(worldRoot(world.cwd)).length === 0 || undefined, 5_000, "no process left")).toBe(true);
   await world?.close();
 }

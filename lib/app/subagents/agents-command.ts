@@ -1,7 +1,7 @@
 // `/agents`: lists this project's subagents (also those of earlier runs), `show|stop|resume ID`,
 // and `prune [--force]` (the worktrees of finished agents).
-import type { AgentRecord } from "./records.ts";
-import type { AgentSupervisor } from "./supervisor.ts";
+import type { SubagentRecord } from "./records.ts";
+import type { SubagentSupervisor } from "./supervisor.ts";
 
 export type AgentsCommandResult = { ok: true; text: string } | { ok: false; message: string };
 
@@ -10,7 +10,7 @@ const USAGE = "usage: /agents [show ID | stop ID | resume ID [PROMPT] | prune [-
 /** What a resume without a prompt asks the agent. */
 export const CONTINUE_PROMPT = "Continue the task where you left off, then give your final answer.";
 
-export async function agentsCommand(agents: AgentSupervisor | undefined, args: string): Promise<AgentsCommandResult> {
+export async function agentsCommand(agents: SubagentSupervisor | undefined, args: string): Promise<AgentsCommandResult> {
   if (!agents) return { ok: false, message: "this run cannot delegate to agents" };
   const [verb = "", id = "", ...rest] = args.split(/\s+/).filter(Boolean);
   if (verb === "") return { ok: true, text: listText(agents.list()) };
@@ -34,18 +34,18 @@ export async function agentsCommand(agents: AgentSupervisor | undefined, args: s
   }
 }
 
-export function listText(records: AgentRecord[]): string {
+export function listText(records: SubagentRecord[]): string {
   if (records.length === 0) return "No agents in this project yet.";
   const rows = records.map((r) => `  ${r.id}  ${r.status.padEnd(9)} ${r.detached ? "detached  " : "foreground"}  ${r.created.replace("T", " ").slice(0, 16)}  ${label(r)}`);
   return `Agents (/agents show ID for one):\n${rows.join("\n")}`;
 }
 
-function label(record: AgentRecord): string {
+function label(record: SubagentRecord): string {
   const text = (record.name ?? record.prompt).replace(/\s+/g, " ");
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
-function showText(r: AgentRecord): string {
+function showText(r: SubagentRecord): string {
   const lines = [
     `Agent ${r.id}${r.name ? ` (${r.name})` : ""}: ${r.status}${r.error ? ` (${r.error})` : ""}`,
     ...(r.type ? [`  type: ${r.type}`] : []),

@@ -5,8 +5,8 @@ import { resolve } from "node:path";
 import { BUILTIN_TOOL_NAMES } from "../../protocol/limits.ts";
 import type { RunConfig } from "../run-config.ts";
 import { parseModelSpec } from "../settings.ts";
-import type { AgentType } from "./agent-types.ts";
-import type { AgentRecord } from "./records.ts";
+import type { SubagentType } from "./subagent-types.ts";
+import type { SubagentRecord } from "./records.ts";
 
 export const SUBAGENT_PROMPT = "You are a subagent: a parent agent delegated the task in the first user message to you. "
   + "Nobody reads your messages while you work, and you cannot ask questions: decide for yourself and finish the task. "
@@ -16,7 +16,7 @@ export const SUBAGENT_PROMPT = "You are a subagent: a parent agent delegated the
 export interface ChildChoice {
   model?: string;
   tools?: string[];
-  type?: AgentType;
+  type?: SubagentType;
 }
 
 export interface ParentRun {
@@ -43,7 +43,7 @@ function childTools(choice: ChildChoice, parent: ParentRun): { builtin: string[]
 }
 
 /** The child's RunConfig for `record`, or what is wrong with the choice. */
-export function childRunConfig(base: RunConfig, record: AgentRecord, choice: ChildChoice, parent: ParentRun): RunConfig | string {
+export function childRunConfig(base: RunConfig, record: SubagentRecord, choice: ChildChoice, parent: ParentRun): RunConfig | string {
   const tools = childTools(choice, parent);
   if (typeof tools === "string") return tools;
   let model: ReturnType<typeof parseModelSpec> | undefined;

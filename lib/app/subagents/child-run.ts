@@ -1,6 +1,6 @@
-// One swarm runner invocation: a child zot process in swarm-child mode, in its own process
-// group, told its task on stdin and read through its NDJSON stdout (which never reaches the
-// parent's stdout). Cancelling closes its stdin (the child aborts and shuts its extensions
+// One subagent runner invocation: a child zot process in subagent-child mode (the
+// `--swarm-child` flag), in its own process group, told its task on stdin and read through its
+// NDJSON stdout (which never reaches the parent's stdout). Cancelling closes its stdin (the child aborts and shuts its extensions
 // down), then the group is terminated; the outcome is known only once the process is gone.
 import { spawn } from "node:child_process";
 import { signalGroup, terminateGroup, trackGroup, untrackGroup, waitGroupGone } from "../../process/group.ts";
@@ -8,11 +8,11 @@ import { AGENT_MARKER_VAR, killMarked, newRunMarker, trackMarker, untrackMarker 
 import type { RunStatus } from "../../agent/events.ts";
 import type { Usage } from "../../providers/types.ts";
 import { emptyUsage } from "../../providers/usage.ts";
-import { encodeSpec, SWARM_CHILD_FLAG, type SwarmChildSpec } from "./child-spec.ts";
+import { encodeSpec, SUBAGENT_CHILD_FLAG, type SubagentChildSpec } from "./child-spec.ts";
 
 export interface SelfCommand {
   command: string;
-  /** Arguments before the swarm-child flag (the script, for a runtime running zot's bundle). */
+  /** Arguments before the subagent-child flag (the script, for a runtime running zot's bundle). */
   args: string[];
 }
 
@@ -30,7 +30,7 @@ export interface ChildOutcome {
 
 export interface ChildRunOptions {
   self: SelfCommand;
-  spec: SwarmChildSpec;
+  spec: SubagentChildSpec;
   env: Record<string, string | undefined>;
   /** Stops the run (status cancelled). */
   signal: AbortSignal;
@@ -52,7 +52,7 @@ export function runChild(options: ChildRunOptions): Promise<ChildOutcome> {
   // environment finds them once the child is gone, even after a kill -9 of the child.
   const marker = newRunMarker();
   trackMarker(marker, AGENT_MARKER_VAR);
-  const child = spawn(self.command, [...self.args, SWARM_CHILD_FLAG], {
+  const child = spawn(self.command, [...self.args, SUBAGENT_CHILD_FLAG], {
     cwd: spec.config.cwd,
     env: { ...options.env, [AGENT_MARKER_VAR]: marker },
     stdio: ["pipe", "pipe", "pipe"],
