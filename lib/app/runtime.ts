@@ -19,7 +19,7 @@ import { keyedProvider, type KeyedProvider } from "../providers/keyed.ts";
 import { useUserModels } from "../providers/models.ts";
 import { readUserModels } from "../providers/user-models.ts";
 import type { Provider } from "../providers/types.ts";
-import { unknownToolNames } from "../tools/index.ts";
+import { unknownToolNames } from "../tools/builtin-tools.ts";
 import { BUILTIN_TOOL_NAMES } from "../protocol/limits.ts";
 import { subagentOptionsFromEnv } from "./subagents/env-settings.ts";
 import { SubagentSupervisor, DEFAULT_MAX_SUBAGENT_DEPTH, type ParentView, type SubagentOptions } from "./subagents/supervisor.ts";

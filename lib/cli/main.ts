@@ -5,11 +5,11 @@ import { isVersionRequest, versionText } from "./version-text.ts";
 
 export async function main(argv: string[]): Promise<number> {
   if (argv[0] === "ext") {
-    const { runExt } = await import("./ext/index.ts");
+    const { runExt } = await import("./ext/ext-command.ts");
     return runExt(argv.slice(1));
   }
   if (argv[0] === "mcp") {
-    const { runMcp } = await import("./mcp/index.ts");
+    const { runMcp } = await import("./mcp/mcp-command.ts");
     return runMcp(argv.slice(1));
   }
   if (argv[0] === "upgrade") {
@@ -25,7 +25,7 @@ export async function main(argv: string[]): Promise<number> {
     return argv[0] === "login" ? runLogin(argv.slice(1)) : runLogout(argv.slice(1));
   }
   if (argv[0] === "completion") {
-    const { runCompletion } = await import("./completion/index.ts");
+    const { runCompletion } = await import("./completion/completion-command.ts");
     return runCompletion(argv.slice(1));
   }
   // Internal: a subagent runner started by a parent zot (its task arrives on stdin).

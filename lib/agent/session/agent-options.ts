@@ -6,7 +6,7 @@ import type { Confirmer } from "../loop/permissions.ts";
 import type { OpenedSession } from "./session-select.ts";
 import type { Skill } from "../../tools/skill-file.ts";
 import type { SystemPromptOptions } from "../../coding/system-prompt.ts";
-import type { BuiltinToolsOptions } from "../../tools/index.ts";
+import type { BuiltinToolsOptions } from "../../tools/builtin-tools.ts";
 import type { ImageBlock, Provider, ReasoningEffort, Usage } from "../../providers/types.ts";
 import type { Tool, ToolContent, ToolStatus } from "../../tools/types.ts";
 

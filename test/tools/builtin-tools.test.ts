@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { discoverSkills } from "../../lib/coding/skills.ts";
-import { createBuiltinTools, unknownToolNames } from "../../lib/tools/index.ts";
+import { createBuiltinTools, unknownToolNames } from "../../lib/tools/builtin-tools.ts";
 import { context, tempDir, textOf } from "./helpers.ts";
 
 describe("createBuiltinTools", () => {
