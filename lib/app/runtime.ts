@@ -119,7 +119,7 @@ function hostAgentOf(session: AgentSession): HostAgent {
   return {
     bus: session.bus,
     info: () => session.info(),
-    // A session's RunToolResult is a ToolOutcome, and the host's call context is a RunToolContext.
+    // A session's SettledToolCall is a ToolOutcome, and the host's call context is a RunToolContext.
     runTool: (name, args, ctx) => session.runTool(name, args, ctx),
   };
 }

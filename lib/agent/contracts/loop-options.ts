@@ -3,7 +3,7 @@
 // options; the loop owns only the ordering.
 import type { Emitter } from "./emitter.ts";
 import type { AgentHooks } from "./hooks.ts";
-import type { ToolCallRequest, ToolRunOutcome } from "./tool-call.ts";
+import type { SettledToolCall, ToolCallRequest } from "./tool-call.ts";
 import type { AssistantMessage, Message, Provider, ReasoningEffort, StopReason } from "../../providers/types.ts";
 import type { Tool } from "../../tools/types.ts";
 
@@ -28,7 +28,7 @@ export interface LoopEnv {
   emit: Emitter;
   signal: AbortSignal;
   maxSteps: number;
-  runTool: (call: ToolCallRequest) => Promise<ToolRunOutcome>;
+  runTool: (call: ToolCallRequest) => Promise<SettledToolCall>;
   /** Runs before each model step (automatic compaction). */
   beforeStep?: (signal: AbortSignal) => Promise<void>;
   /** Receives each step's final assistant message (usage accounting). */

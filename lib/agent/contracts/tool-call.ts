@@ -1,6 +1,7 @@
-// One client tool call as the loop's tool runner takes it (request) and returns it (outcome).
-// The session runs every call, the model's and an extension's, through the same runner.
-import type { ToolContent, ToolStatus } from "../../tools/types.ts";
+// One client tool call as the loop's tool runner takes it (request) and returns it, settled.
+// The session runs every call, the model's and an extension's, through the same runner. What a
+// tool returns is a ToolOutcome (lib/tools/types.ts); the runner adds what only it knows.
+import type { ToolContent, ToolOutcome, ToolStatus } from "../../tools/types.ts";
 
 export interface ToolCallRequest {
   toolId: string;
@@ -21,8 +22,12 @@ export interface ToolCallRequest {
 
 export type Admission = <T>(stage: () => Promise<T>) => Promise<T>;
 
-/** The terminal outcome of a call; `content` is the full result the model receives. */
-export interface ToolRunOutcome {
+/**
+ * A call with its terminal ToolOutcome: which call it was, its effective arguments, whether the
+ * tool ran, and a decided `status` and `isError` (a refused call never reached the tool).
+ * `content` is the full result the model receives.
+ */
+export interface SettledToolCall extends ToolOutcome {
   toolId: string;
   toolName: string;
   /** Effective arguments, or the last proposed ones for a call refused before execution. */
@@ -31,6 +36,4 @@ export interface ToolRunOutcome {
   isError: boolean;
   status: ToolStatus;
   executed: boolean;
-  activateTools?: string[];
-  details?: Record<string, unknown>;
 }

@@ -10,7 +10,7 @@
 //   permission_decision, execution, tool_result) → next step.
 import { isAbortError, raceAbort } from "./abort.ts";
 import type { LoopEnv, RunResult } from "../contracts/loop-options.ts";
-import type { ToolRunOutcome } from "../contracts/tool-call.ts";
+import type { SettledToolCall } from "../contracts/tool-call.ts";
 import { assistantBlocks, rfc3339 } from "../stream-blocks.ts";
 import { serialAdmission } from "./tool-runner.ts";
 import { toolBlamedBy } from "../../providers/errors.ts";
@@ -211,7 +211,7 @@ export function toolBatches(calls: ToolCallBlock[], tools: ReadonlyMap<string, T
   return batches;
 }
 
-export function toolResultMessage(outcome: ToolRunOutcome): ToolResultMessage {
+export function toolResultMessage(outcome: SettledToolCall): ToolResultMessage {
   return {
     role: "tool_result",
     tool_id: outcome.toolId,

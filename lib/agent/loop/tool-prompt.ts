@@ -3,7 +3,7 @@
 // result (both marked with the requesting extension). The model turn follows in the caller.
 import type { Emitter } from "../contracts/emitter.ts";
 import type { RunResult, TranscriptSink } from "../contracts/loop-options.ts";
-import type { ToolCallRequest, ToolRunOutcome } from "../contracts/tool-call.ts";
+import type { SettledToolCall, ToolCallRequest } from "../contracts/tool-call.ts";
 import { toolResultMessage } from "./loop.ts";
 import { userMessageEvent } from "../stream-blocks.ts";
 import type { AssistantMessage, UserContent, UserMessage } from "../../providers/types.ts";
@@ -18,10 +18,10 @@ export interface ToolPromptStep {
   model: string;
   transcript: TranscriptSink;
   emit: Emitter;
-  execute: (call: ToolCallRequest) => Promise<ToolRunOutcome>;
+  execute: (call: ToolCallRequest) => Promise<SettledToolCall>;
 }
 
-export async function recordToolPrompt(step: ToolPromptStep): Promise<ToolRunOutcome> {
+export async function recordToolPrompt(step: ToolPromptStep): Promise<SettledToolCall> {
   const origin = step.originExtension;
   const marker = origin ? { origin_extension: origin } : {};
   // Providers need a user turn before the assistant's call, even for an empty prompt.

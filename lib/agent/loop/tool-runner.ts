@@ -5,7 +5,7 @@
 import { isAbortError, raceAbort } from "./abort.ts";
 import type { Emitter } from "../contracts/emitter.ts";
 import type { AgentHooks } from "../contracts/hooks.ts";
-import type { Admission, ToolCallRequest, ToolRunOutcome } from "../contracts/tool-call.ts";
+import type { Admission, SettledToolCall, ToolCallRequest } from "../contracts/tool-call.ts";
 import { observeResult } from "./observation.ts";
 import type { PermissionPolicy } from "./permissions.ts";
 import type { Tool, ToolContent, ToolOutcome, ToolStatus } from "../../tools/types.ts";
@@ -35,10 +35,10 @@ export interface ToolRunEnv {
   onActivateTools?: (names: string[]) => void;
 }
 
-export async function runToolCall(call: ToolCallRequest, env: ToolRunEnv): Promise<ToolRunOutcome> {
+export async function runToolCall(call: ToolCallRequest, env: ToolRunEnv): Promise<SettledToolCall> {
   // The event payloads below are written out as they are: snake_case, origin only when set.
   const origin = call.originExtension !== undefined ? { origin_extension: call.originExtension } : {};
-  const finish = (args: Record<string, unknown>, outcome: Omit<ToolRunOutcome, "toolId" | "toolName" | "args">, raw?: string) => {
+  const finish = (args: Record<string, unknown>, outcome: Omit<SettledToolCall, "toolId" | "toolName" | "args">, raw?: string) => {
     const observed = observeResult(outcome.content, outcome.details?.diff);
     env.emit.lifecycle({
       type: "tool_result",
@@ -96,7 +96,7 @@ export async function runToolCall(call: ToolCallRequest, env: ToolRunEnv): Promi
   }
 
   // Interception, confirmation and permission: the refused outcome, or the effective arguments.
-  const admit = async (proposed: Record<string, unknown>): Promise<{ refused: ToolRunOutcome } | { args: Record<string, unknown> }> => {
+  const admit = async (proposed: Record<string, unknown>): Promise<{ refused: SettledToolCall } | { args: Record<string, unknown> }> => {
     let args = proposed;
     try {
       const verdict = await raceAbort(

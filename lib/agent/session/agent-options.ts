@@ -8,7 +8,7 @@ import type { Skill } from "../../tools/skill-file.ts";
 import type { SystemPromptOptions } from "../../coding/system-prompt.ts";
 import type { BuiltinToolsOptions } from "../../tools/builtin-tools.ts";
 import type { ImageBlock, Provider, ReasoningEffort, Usage } from "../../providers/types.ts";
-import type { Tool, ToolContent, ToolStatus } from "../../tools/types.ts";
+import type { Tool } from "../../tools/types.ts";
 
 export interface AgentSessionOptions {
   cwd: string;
@@ -75,15 +75,6 @@ export interface RunToolContext {
   /** The transcript-independent id for this call's events (generated when absent). */
   toolId?: string;
   parentId?: string;
-}
-
-export interface RunToolResult {
-  toolId: string;
-  status: ToolStatus;
-  executed: boolean;
-  content: ToolContent[];
-  isError: boolean;
-  activateTools?: string[];
 }
 
 /** Written out as is (snake_case): it is rpc `compact`'s response data. */

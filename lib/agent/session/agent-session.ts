@@ -6,6 +6,7 @@ import { EventBus } from "../event-bus.ts";
 import { SessionEmitter } from "./emitter.ts";
 import { NO_HOOKS, type AgentHooks } from "../contracts/hooks.ts";
 import type { RunResult } from "../contracts/loop-options.ts";
+import type { SettledToolCall } from "../contracts/tool-call.ts";
 import { runAgentLoop } from "../loop/loop.ts";
 import { SystemPromptPreparer } from "./prompt-preparer.ts";
 import { sessionBasePrompt } from "../../coding/system-prompt.ts";
@@ -20,7 +21,7 @@ import { userMessageEvent } from "../stream-blocks.ts";
 import { modelInfo } from "../../providers/models.ts";
 import { emptyUsage } from "../../providers/usage.ts";
 import type {
-  AgentSessionOptions, AgentState, CompactResult, PromptOptions, RunToolContext, RunToolResult, ToolPromptOptions,
+  AgentSessionOptions, AgentState, CompactResult, PromptOptions, RunToolContext, ToolPromptOptions,
 } from "./agent-options.ts";
 import type { Message, Provider, Usage } from "../../providers/types.ts";
 import type { Tool } from "../../tools/types.ts";
@@ -233,7 +234,7 @@ export class AgentSession {
    * registry, interception and confirmation, events marked with `origin_extension` when an
    * extension asked, nothing written to the transcript. Never throws.
    */
-  runTool(name: string, args: Record<string, unknown>, context: RunToolContext): Promise<RunToolResult> {
+  runTool(name: string, args: Record<string, unknown>, context: RunToolContext): Promise<SettledToolCall> {
     return this.toolCalls.runOutsideTurn(name, args, { ...context, toolId: context.toolId ?? this.newId("ext_call") });
   }
 
