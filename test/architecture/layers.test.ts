@@ -67,6 +67,11 @@ describe("lib/ import graph", () => {
     expect(found, `lib/agent/loop/ imports lib/agent/session/:\n${found.join("\n")}`).toEqual([]);
   });
 
+  it("lib/agent/contracts/ imports neither the loop nor the session it sits between", () => {
+    const found = ["lib/agent/loop/", "lib/agent/session/"].flatMap((into) => importsInto(graph, "lib/agent/contracts/", into));
+    expect(found, `lib/agent/contracts/ imports an implementation:\n${found.join("\n")}`).toEqual([]);
+  });
+
   it("lib/coding/ (system prompt, context files, skills) holds files and imports no cli, app or mode code", () => {
     expect([...graph.keys()].some((file) => file.startsWith("lib/coding/")), "lib/coding/ has no .ts file").toBe(true);
     const found = ["lib/cli/", "lib/app/", "lib/modes/"].flatMap((into) => importsInto(graph, "lib/coding/", into));
