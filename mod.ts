@@ -10,7 +10,7 @@ export { ZOT_VERSION } from "./lib/version.ts";
 export { createZot, type EmbedOptions, type Zot } from "./lib/app/embed.ts";
 export { resolveRunConfig, type RunConfig, type RunConfigInput } from "./lib/app/run-config.ts";
 export type { Runtime } from "./lib/app/runtime.ts";
-export type { RunResult } from "./lib/agent/loop/loop.ts";
+export type { RunResult } from "./lib/agent/contracts/loop-options.ts";
 export type { HostEvent, StampedLifecycleEvent, ZotEvent } from "./lib/agent/events.ts";
 export type { ConfirmAnswer, Confirmer, ConfirmRequest } from "./lib/agent/loop/permissions.ts";
 

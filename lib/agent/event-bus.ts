@@ -51,10 +51,10 @@ export class EventBus {
    * Stamps and delivers a lifecycle event; returns the stamped object. `extensions: false` is
    * for an observation json/rpc clients and the REPL get but the extension protocol does not
    * define (a tool-only response's assistant_message, the closing turn_end of an aborted run).
-   * `session` stamps another conversation's identity (a swarm task's parent conversation).
+   * `session` stamps another conversation's identity (a subagent task's parent conversation).
    */
   lifecycle(event: LifecyclePayload, options: Partial<Delivery> & { session?: SessionIdentity } = {}): StampedLifecycleEvent {
-    // `session`: swarm events belong to the conversation that created the task, not the active one.
+    // `session`: subagent events belong to the conversation that created the task, not the active one.
     const { id, cwd } = options.session ?? this.identity();
     const stamped = { ...event, session_id: id, cwd, sequence: ++this.sequence } as StampedLifecycleEvent;
     this.deliver(stamped, options.extensions === false ? CLIENTS_ONLY : EVERYWHERE);

@@ -2,7 +2,7 @@
 // a run from a RunConfig, the same way the CLI does, and hands back a small handle: prompt,
 // events, abort, close. Everything else stays reachable through `runtime`.
 import type { ZotEvent } from "../agent/events.ts";
-import type { RunResult } from "../agent/loop/loop.ts";
+import type { RunResult } from "../agent/contracts/loop-options.ts";
 import type { Confirmer } from "../agent/loop/permissions.ts";
 import type { ImageBlock } from "../providers/types.ts";
 import type { RunConfigInput } from "./run-config.ts";
@@ -43,7 +43,7 @@ export async function createZot(config: RunConfigInput = {}, options: EmbedOptio
     env: options.env,
     interactive: false,
     // A child agent is zot started again from its own entry, which a host program is not: no agent tool.
-    swarm: { maxDepth: 0 },
+    subagents: { maxDepth: 0 },
   });
   const { session, bus } = runtime;
   return {

@@ -2,7 +2,7 @@
 // panels, model, session, cwd, close) and its state. The extension host stays behind it: a
 // mode asks the runtime, never the host. `createRuntime` (runtime.ts) builds one.
 import type { EventBus } from "../agent/event-bus.ts";
-import type { RunResult } from "../agent/loop/loop.ts";
+import type { RunResult } from "../agent/contracts/loop-options.ts";
 import type { PromptOptions } from "../agent/session/agent-options.ts";
 import type { AgentSession } from "../agent/session/agent-session.ts";
 import type { SessionListing } from "../agent/session/session-select.ts";
@@ -10,7 +10,7 @@ import type { ExtensionHost, OpenPanel } from "../extensions/host/host.ts";
 import type { ExtensionReport } from "../extensions/host/report.ts";
 import type { ZotPaths } from "../paths.ts";
 import type { CommandResponseFrame } from "../protocol/index.ts";
-import type { AgentSupervisor } from "./swarm/supervisor.ts";
+import type { SubagentSupervisor } from "./subagents/supervisor.ts";
 import type { SlashOptions, SlashOutcome } from "./slash-outcome.ts";
 import type { ModelSettings } from "./settings.ts";
 
@@ -46,7 +46,7 @@ export interface Runtime {
    */
   host: ExtensionHost;
   /** The agent tool's child agents; absent when this run may not delegate (a child at the depth limit). */
-  agents?: AgentSupervisor;
+  agents?: SubagentSupervisor;
 
   /** Runs one prompt on the session's queue (behind a running one); resolves when its run ends. */
   prompt(text: string, options?: PromptOptions): Promise<RunResult>;

@@ -6,7 +6,7 @@ import { extensionDrivers } from "../extensions/runtime/drivers.ts";
 import { resolve } from "node:path";
 import { AgentSession } from "../agent/session/agent-session.ts";
 import { listSessions, openSession } from "../agent/session/session-select.ts";
-import { discoverSkills } from "../agent/prompt/skills.ts";
+import { discoverSkills } from "../coding/skills.ts";
 import { UsageError } from "../errors.ts";
 import { readConfig, updateConfig, type ZotConfig } from "../config.ts";
 import { ExtensionHost, type HostAgent } from "../extensions/host/host.ts";
@@ -19,10 +19,10 @@ import { keyedProvider, type KeyedProvider } from "../providers/keyed.ts";
 import { useUserModels } from "../providers/models.ts";
 import { readUserModels } from "../providers/user-models.ts";
 import type { Provider } from "../providers/types.ts";
-import { unknownToolNames } from "../tools/index.ts";
+import { unknownToolNames } from "../tools/builtin-tools.ts";
 import { BUILTIN_TOOL_NAMES } from "../protocol/limits.ts";
-import { swarmFromEnv } from "./swarm/env-settings.ts";
-import { AgentSupervisor, DEFAULT_MAX_AGENT_DEPTH, type ParentView, type SwarmOptions } from "./swarm/supervisor.ts";
+import { subagentOptionsFromEnv } from "./subagents/env-settings.ts";
+import { SubagentSupervisor, DEFAULT_MAX_SUBAGENT_DEPTH, type ParentView, type SubagentOptions } from "./subagents/supervisor.ts";
 import type { Skill } from "../tools/skill-file.ts";
 import type { Confirmer } from "../agent/loop/permissions.ts";
 import { BUILTIN_COMMANDS } from "./builtin-commands.ts";
@@ -43,9 +43,9 @@ export interface RuntimeOptions {
   /** True in the REPL: interactive tools may show panels and `submit` frames are honoured. */
   interactive?: boolean;
   /** Subagents: this run's depth, the depth limit, the runner time limit, concurrency. */
-  swarm?: SwarmOptions;
+  subagents?: SubagentOptions;
   /** How long close() lets running subagents finish before stopping them (default 2 s). */
-  agentsGraceMs?: number;
+  subagentsGraceMs?: number;
   /**
    * The run never asks a model (`zot mcp serve` only runs tools): no API key is needed, and a
    * prompt fails with a clear error instead of reaching a provider.
@@ -66,7 +66,7 @@ function hostAgentOf(session: AgentSession): HostAgent {
   return {
     bus: session.bus,
     info: () => session.info(),
-    // A session's RunToolResult is a ToolOutcome, and the host's call context is a RunToolContext.
+    // A session's SettledToolCall is a ToolOutcome, and the host's call context is a RunToolContext.
     runTool: (name, args, ctx) => session.runTool(name, args, ctx),
   };
 }
@@ -123,14 +123,14 @@ export async function createRuntime(input: RunConfigInput, io: RuntimeOptions): 
   // Without saving (--no-session) a fresh conversation stays in memory too.
   const fresh = () => (config.session.kind === "none" ? { kind: "none" as const } : { kind: "new" as const });
   const skills = new SkillCatalog(config, paths.home, warn);
-  const swarm = { ...swarmFromEnv(env, warn), ...io.swarm };
+  const subagentOptions = { ...subagentOptionsFromEnv(env, warn), ...io.subagents };
   // A run that asks no model itself (zot mcp serve) offers `agent` only when its children could
   // reach one: a key for the provider, or a base URL (a local server needs no key).
   const modelReachable = !io.withoutModel || settings.baseUrl !== undefined || !needsApiKey(settings.provider)
     || resolveApiKey({ provider: settings.provider, flag: config.apiKey, env, authFile: paths.auth }) !== undefined;
-  const agents: AgentSupervisor | undefined = modelReachable && (swarm.depth ?? 0) < (swarm.maxDepth ?? DEFAULT_MAX_AGENT_DEPTH)
-    ? new AgentSupervisor({
-      ...swarm, home: paths.home, env, config, warn,
+  const agents: SubagentSupervisor | undefined = modelReachable && (subagentOptions.depth ?? 0) < (subagentOptions.maxDepth ?? DEFAULT_MAX_SUBAGENT_DEPTH)
+    ? new SubagentSupervisor({
+      ...subagentOptions, home: paths.home, env, config, warn,
       parent: (): ParentView => ({ bus: session.bus, sessionId: session.sessionId, sessionFile: session.state.session_file,
         cwd: session.cwd, ...session.info(), jail: session.jail, toolNames: [...session.tools().keys()] }),
       onChildUsage: (sessionId, usage) => session.addChildUsage(sessionId, usage),
@@ -252,7 +252,7 @@ export async function createRuntime(input: RunConfigInput, io: RuntimeOptions): 
     async close({ abort } = {}) {
       await session.close({ abort });
       // Running subagents get a moment to finish, then are stopped, before extensions close.
-      await agents?.shutdown(io.agentsGraceMs ?? 2_000);
+      await agents?.shutdown(io.subagentsGraceMs ?? 2_000);
       await host.shutdown();
     },
   };

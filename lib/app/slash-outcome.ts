@@ -1,6 +1,6 @@
 // What a slash command line did, in every mode's terms: the runtime's `slash` returns it and
 // each mode decides how to show it (stdout in print mode, events in json/rpc, the REPL's screen).
-import type { RunResult } from "../agent/loop/loop.ts";
+import type { RunResult } from "../agent/contracts/loop-options.ts";
 import type { PanelContent } from "../protocol/index.ts";
 
 export type SlashResult =

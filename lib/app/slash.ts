@@ -4,7 +4,7 @@ import type { ExtensionReport } from "../extensions/host/report.ts";
 import { isProviderName, listModels, PROVIDER_NAMES } from "../providers/index.ts";
 import { logOut } from "./login.ts";
 import { BUILTIN_COMMANDS } from "./builtin-commands.ts";
-import { agentsCommand } from "./swarm/agents-command.ts";
+import { agentsCommand } from "./subagents/agents-command.ts";
 import { checkModelChoice, type ModelChoice } from "./model-choice.ts";
 import type { Runtime } from "./runtime-surface.ts";
 import type { SlashOptions, SlashOutcome, SlashResult } from "./slash-outcome.ts";

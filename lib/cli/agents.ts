@@ -1,8 +1,8 @@
 // `zot agents [list | prune [--force] [--all]]`: the subagents of this project (the current
 // directory's) without starting a run, and the removal of finished agents' worktrees.
-import { AgentRecords } from "../app/swarm/records.ts";
-import { listText } from "../app/swarm/agents-command.ts";
-import { pruneWorktrees } from "../app/swarm/prune.ts";
+import { SubagentRecords } from "../app/subagents/records.ts";
+import { listText } from "../app/subagents/agents-command.ts";
+import { pruneWorktrees } from "../app/subagents/prune.ts";
 import { projectKey } from "../extensions/catalog/trust/gate.ts";
 import { zotPaths } from "../paths.ts";
 import { printable } from "../terminal-text.ts";
@@ -26,7 +26,7 @@ export async function runAgents(argv: string[], env: Record<string, string | und
     process.stdout.write(agentsUsage(process.stdout, env));
     return 0;
   }
-  const records = new AgentRecords(join(zotPaths(env).home, "agents"));
+  const records = new SubagentRecords(join(zotPaths(env).home, "agents"));
   const unknownFlag = flags.find((f) => !(verb === "prune" && (f === "--force" || f === "--all")));
   if ((verb !== "list" && verb !== "prune") || unknownFlag !== undefined) {
     process.stderr.write(`zot: unknown ${unknownFlag !== undefined ? `option "${unknownFlag}"` : `command "agents ${verb}"`}\n${agentsUsage(process.stderr, env)}`);

@@ -1,5 +1,5 @@
 // host.md exit codes: 0 success · 1 runtime failure · 2 usage error · 130 interrupted.
-import type { RunResult } from "../agent/loop/loop.ts";
+import type { RunResult } from "../agent/contracts/loop-options.ts";
 
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;

@@ -1,6 +1,6 @@
 // What print and json modes share: build the runtime, run one prompt or slash command, map
 // Ctrl+C to an abort, and shut down cleanly. Each mode supplies how things are shown.
-import type { RunResult } from "../agent/loop/loop.ts";
+import type { RunResult } from "../agent/contracts/loop-options.ts";
 import type { Frontend } from "../app/frontend.ts";
 import { createRuntime, type Runtime } from "../app/runtime.ts";
 import { parseSlash, type SlashOutcome } from "../app/slash.ts";

@@ -3,7 +3,7 @@
 // as a failed response that says how to log in (failure as data, never an exception), and a key
 // saved by `zot login` or /login, or removed by logout, counts from the next request on.
 import { isLoopbackUrl } from "./credentials.ts";
-import { checkedEndpoint, createProvider, missingKeyMessage, needsApiKey, type CreateProviderOptions } from "./index.ts";
+import { checkedEndpoint, createProvider, missingKeyMessage, needsApiKey, type CreateProviderOptions } from "./provider-registry.ts";
 import type { ModelStreamEvent, Provider, StreamRequest } from "./types.ts";
 
 export interface KeyedProviderOptions extends Omit<CreateProviderOptions, "apiKey"> {

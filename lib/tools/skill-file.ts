@@ -1,5 +1,5 @@
 // A skill as the skill tool sees it, and how its SKILL.md is read. Lives in the tools layer so
-// the skill tool does not reach up into lib/agent; discovery (lib/agent/prompt/skills.ts) builds on it.
+// the skill tool does not reach up into lib/agent; discovery (lib/coding/skills.ts) builds on it.
 import { readFileSync } from "node:fs";
 
 export type SkillSource = "project" | "user" | "extension" | "builtin";

@@ -1,7 +1,7 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { NO_HOOKS, type AgentHooks, type BeforeAgentStartInput } from "../../lib/agent/loop/hooks.ts";
+import { NO_HOOKS, type AgentHooks, type BeforeAgentStartInput } from "../../lib/agent/contracts/hooks.ts";
 import { milestones, startHarness, systemSent, toolResultsSent, type Harness } from "./harness.ts";
 
 let h: Harness | undefined;

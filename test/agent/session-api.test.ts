@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import { NO_HOOKS, type AgentHooks } from "../../lib/agent/loop/hooks.ts";
+import { NO_HOOKS, type AgentHooks } from "../../lib/agent/contracts/hooks.ts";
 import { openSession } from "../../lib/agent/session/session-select.ts";
 import { pathsUnder } from "../../lib/paths.ts";
 import { textOutcome, type Tool } from "../../lib/tools/types.ts";

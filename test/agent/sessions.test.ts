@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { NO_HOOKS } from "../../lib/agent/loop/hooks.ts";
+import { NO_HOOKS } from "../../lib/agent/contracts/hooks.ts";
 import { readSession, SessionError } from "../../lib/agent/session/session-file.ts";
 import { INTERRUPTED_TEXT } from "../../lib/agent/session/session-repair.ts";
 import { listSessions, openSession, sessionDirFor, type SessionSelection } from "../../lib/agent/session/session-select.ts";

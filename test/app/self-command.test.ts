@@ -1,6 +1,6 @@
 // How zot re-invokes itself for a subagent, per runtime (the runtimes e2e test runs each for real).
 import { describe, expect, it } from "vitest";
-import { selfCommand } from "../../lib/app/swarm/self-command.ts";
+import { selfCommand } from "../../lib/app/subagents/self-command.ts";
 
 describe("selfCommand", () => {
   it("node and bun run the same script with the same runtime flags", () => {

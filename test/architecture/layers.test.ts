@@ -1,6 +1,7 @@
 // The layering the README's Development map states, checked on the source: `lib/` has no import
 // cycle, the extension system's three layers import downward only (host → runtime → catalog),
-// and only the driver map knows the drivers. A failure names the offending cycle or edge.
+// the agent loop imports no session code, lib/coding/ imports nothing above it, and only the
+// driver map knows the drivers. A failure names the offending cycle or edge.
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { importCycles, importGraph, specifiersOf, type ImportGraph } from "./import-graph.ts";
@@ -15,6 +16,16 @@ function layerOf(file: string): number | undefined {
   if (!file.startsWith(LAYER_ROOT)) return undefined;
   const index = LAYERS.indexOf(file.slice(LAYER_ROOT.length).split("/")[0] as (typeof LAYERS)[number]);
   return index === -1 ? undefined : index;
+}
+
+/** Every import from a file under `from` into a file under `into`, as a readable line. */
+function importsInto(graph: ImportGraph, from: string, into: string): string[] {
+  const found: string[] = [];
+  for (const [file, targets] of graph) {
+    if (!file.startsWith(from)) continue;
+    for (const target of targets) if (target.startsWith(into)) found.push(`${file} → ${target}`);
+  }
+  return found.sort();
 }
 
 /** Every import that points from a lower layer up into a higher one, as a readable line. */
@@ -58,6 +69,22 @@ describe("lib/ import graph", () => {
       : [...targets].filter(inDriver).map((target) => `${file} → ${target}`));
     expect(reaching, `imports of a driver's internals:\n${reaching.join("\n")}`).toEqual([]);
   });
+
+  it("the agent loop imports no session code (what both share lives in lib/agent/contracts/)", () => {
+    const found = importsInto(graph, "lib/agent/loop/", "lib/agent/session/");
+    expect(found, `lib/agent/loop/ imports lib/agent/session/:\n${found.join("\n")}`).toEqual([]);
+  });
+
+  it("lib/agent/contracts/ imports neither the loop nor the session it sits between", () => {
+    const found = ["lib/agent/loop/", "lib/agent/session/"].flatMap((into) => importsInto(graph, "lib/agent/contracts/", into));
+    expect(found, `lib/agent/contracts/ imports an implementation:\n${found.join("\n")}`).toEqual([]);
+  });
+
+  it("lib/coding/ (system prompt, context files, skills) holds files and imports no cli, app or mode code", () => {
+    expect([...graph.keys()].some((file) => file.startsWith("lib/coding/")), "lib/coding/ has no .ts file").toBe(true);
+    const found = ["lib/cli/", "lib/app/", "lib/modes/"].flatMap((into) => importsInto(graph, "lib/coding/", into));
+    expect(found, `lib/coding/ imports a layer above it:\n${found.join("\n")}`).toEqual([]);
+  });
 });
 
 describe("the checker itself", () => {
@@ -85,6 +112,14 @@ describe("the checker itself", () => {
       ["d.ts", new Set(["a.ts"])], ["e.ts", new Set(["e.ts"])],
     ]);
     expect(importCycles(cyclic).sort()).toEqual([["a.ts", "b.ts", "c.ts", "a.ts"], ["e.ts", "e.ts"]]);
+  });
+
+  it("names each import from one folder into another with both files", () => {
+    const reaching: ImportGraph = new Map([
+      ["lib/agent/loop/a.ts", new Set(["lib/agent/session/b.ts", "lib/agent/contracts/c.ts"])],
+      ["lib/agent/session/b.ts", new Set(["lib/agent/loop/a.ts"])],
+    ]);
+    expect(importsInto(reaching, "lib/agent/loop/", "lib/agent/session/")).toEqual(["lib/agent/loop/a.ts → lib/agent/session/b.ts"]);
   });
 
   it("names an upward import with both files and both layers", () => {

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { killPanes, Pane } from "./pane.ts";
 import { makeWorld, type World } from "./support.ts";
-import { processesIn, routedTurns, worldRoot } from "./swarm-support.ts";
+import { processesIn, routedTurns, worldRoot } from "./subagent-support.ts";
 
 let world: World | undefined;
 afterEach(async () => {

@@ -15,7 +15,7 @@ import type { Turn } from "../support/model-server.ts";
 import { jsonLines, KIT, makeWorld, requestText, ROOT, ZOT, type World, type ZotRun } from "./support.ts";
 import { processAlive } from "../../lib/process/group.ts";
 import { releaseRuntimes } from "../release/support.ts";
-import { routedTurns } from "./swarm-support.ts";
+import { routedTurns } from "./subagent-support.ts";
 
 const bin = (name: string) => join(ROOT, "node_modules", ".bin", name);
 const SOURCE = join(ROOT, "bin", "zot.ts");

@@ -1,22 +1,23 @@
 // Subagents to the level of a serious agent CLI: the child knows it is a subagent, its tools may be
 // extension tools, named agent types (user and trusted project files), the parent's cost includes
 // the children's, records belong to a project, and the fan-out queue starts agents when they run.
-// The real zot bundle, real swarm-child processes, a real extension and one scripted model server.
+// The real zot bundle, real subagent child processes (`--swarm-child`), a real extension and one
+// scripted model server.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { SUBAGENT_PROMPT } from "../../lib/app/swarm/child-config.ts";
+import { SUBAGENT_PROMPT } from "../../lib/app/subagents/child-config.ts";
 import { FILESYSTEM } from "../extensions/mcp/support.ts";
 import { rpc } from "./rpc-client.ts";
 import { jsonLines, KIT, makeWorld, type World } from "./support.ts";
 import {
-  agentCall, closeSwarmWorld, eventually, firstUserText, processesIn, resultOf, routedTurns, textOf, worldRoot,
-} from "./swarm-support.ts";
+  agentCall, closeSubagentWorld, eventually, firstUserText, processesIn, resultOf, routedTurns, textOf, worldRoot,
+} from "./subagent-support.ts";
 
 let world: World | undefined;
 afterEach(async () => {
-  await closeSwarmWorld(world);
+  await closeSubagentWorld(world);
   world = undefined;
 });
 

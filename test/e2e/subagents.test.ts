@@ -1,21 +1,21 @@
-// The agent tool end to end: the real zot bundle delegates to real swarm-child processes, and
-// one scripted model server answers parent and children alike (routed by a marker in each
+// The agent tool end to end: the real zot bundle delegates to real subagent child processes
+// (`--swarm-child`), and one scripted model server answers parent and children alike (routed by a marker in each
 // conversation's first user message).
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { CONTINUE_PROMPT } from "../../lib/app/swarm/agents-command.ts";
+import { CONTINUE_PROMPT } from "../../lib/app/subagents/agents-command.ts";
 import { EXAMPLES } from "../examples/support.ts";
 import { rpc } from "./rpc-client.ts";
 import { jsonLines, makeWorld, requestText, type World } from "./support.ts";
 import {
-  agentCall, closeSwarmWorld, eventually, firstUserText, processesIn, resultOf, routedTurns, startJson, textOf, worldRoot,
-} from "./swarm-support.ts";
+  agentCall, closeSubagentWorld, eventually, firstUserText, processesIn, resultOf, routedTurns, startJson, textOf, worldRoot,
+} from "./subagent-support.ts";
 
 let world: World | undefined;
 afterEach(async () => {
-  await closeSwarmWorld(world);
+  await closeSubagentWorld(world);
   world = undefined;
 });
 
@@ -279,7 +279,7 @@ describe("subagents", () => {
     await eventually(() => processesIn(world!.cwd, true).length === 0 || undefined, 10_000, "the orphaned child to exit");
   });
 
-  it("a swarm child given a broken spec says so and exits 1", async () => {
+  it("a subagent child given a broken spec says so and exits 1", async () => {
     world = await makeWorld([]);
     const run = await world.run(["--swarm-child"], { input: "not json\n" });
     expect(run.code).toBe(1);

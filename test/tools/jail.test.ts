@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createBuiltinTools } from "../../lib/tools/index.ts";
+import { createBuiltinTools } from "../../lib/tools/builtin-tools.ts";
 import { checkJail, realLocation } from "../../lib/tools/jail.ts";
 import type { Tool } from "../../lib/tools/types.ts";
 import { context, tempDir, textOf } from "./helpers.ts";

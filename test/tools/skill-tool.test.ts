@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { discoverSkills } from "../../lib/agent/prompt/skills.ts";
+import { discoverSkills } from "../../lib/coding/skills.ts";
 import { createSkillTool } from "../../lib/tools/skill.ts";
 import { context, tempDir, textOf } from "./helpers.ts";
 

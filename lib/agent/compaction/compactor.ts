@@ -6,7 +6,7 @@
 import type { HostEvent } from "../events.ts";
 import { compactTranscript, DEFAULT_COMPACTION, type CompactionSettings } from "./compaction.ts";
 import type { CompactResult } from "../session/agent-options.ts";
-import type { Emitter } from "../session/emitter.ts";
+import type { Emitter } from "../contracts/emitter.ts";
 import { estimateTokens } from "./tokens.ts";
 import type { Transcript } from "../session/transcript.ts";
 import type { Provider, Usage } from "../../providers/types.ts";

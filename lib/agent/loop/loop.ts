@@ -9,46 +9,13 @@
 //   tool_call per call → turn_end → usage → per call: runToolCall (interception, confirmation,
 //   permission_decision, execution, tool_result) → next step.
 import { isAbortError, raceAbort } from "./abort.ts";
-import type { Emitter } from "../session/emitter.ts";
+import type { LoopEnv, RunResult } from "../contracts/loop-options.ts";
+import type { SettledToolCall } from "../contracts/tool-call.ts";
 import { assistantBlocks, rfc3339 } from "../stream-blocks.ts";
-import type { AgentHooks } from "./hooks.ts";
-import { serialAdmission, type ToolCallRequest, type ToolRunOutcome } from "./tool-runner.ts";
+import { serialAdmission } from "./tool-runner.ts";
 import { toolBlamedBy } from "../../providers/errors.ts";
-import type { AssistantMessage, Message, Provider, ReasoningEffort, StopReason, ToolCallBlock, ToolResultMessage } from "../../providers/types.ts";
+import type { AssistantMessage, ToolCallBlock, ToolResultMessage } from "../../providers/types.ts";
 import type { Tool } from "../../tools/types.ts";
-
-/** How a run ended. `text` is the last assistant text the user saw (after interception). */
-export interface RunResult {
-  stop: StopReason | "blocked";
-  error?: string;
-  text: string;
-}
-
-export interface LoopEnv {
-  provider: Provider;
-  model: () => string;
-  reasoning?: ReasoningEffort;
-  maxTokens?: number;
-  messages: () => readonly Message[];
-  append: (message: Message) => void;
-  /** The effective system prompt (prepared once, stable across steps). */
-  systemPrompt: (signal: AbortSignal) => Promise<string>;
-  tools: () => ReadonlyMap<string, Tool>;
-  hooks: AgentHooks;
-  emit: Emitter;
-  signal: AbortSignal;
-  maxSteps: number;
-  runTool: (call: ToolCallRequest) => Promise<ToolRunOutcome>;
-  /** Runs before each model step (automatic compaction). */
-  beforeStep?: (signal: AbortSignal) => Promise<void>;
-  /** Receives each step's final assistant message (usage accounting). */
-  onStepEnd?: (message: AssistantMessage) => void;
-  /**
-   * The provider refused a request and blamed this tool: take it out of `tools()` for good.
-   * false when it cannot be dropped (a built-in); then the request is not sent again.
-   */
-  dropTool?: (name: string, error: string) => boolean;
-}
 
 export async function runAgentLoop(env: LoopEnv): Promise<RunResult> {
   let visible = "";
@@ -244,7 +211,7 @@ export function toolBatches(calls: ToolCallBlock[], tools: ReadonlyMap<string, T
   return batches;
 }
 
-export function toolResultMessage(outcome: ToolRunOutcome): ToolResultMessage {
+export function toolResultMessage(outcome: SettledToolCall): ToolResultMessage {
   return {
     role: "tool_result",
     tool_id: outcome.toolId,

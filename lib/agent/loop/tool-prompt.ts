@@ -1,11 +1,11 @@
 // The first half of a `tool_prompt` command action: the user message, then the requested tool
 // through the normal guards and confirmation, recorded as a paired assistant tool call and tool
 // result (both marked with the requesting extension). The model turn follows in the caller.
-import type { Emitter } from "../session/emitter.ts";
-import { toolResultMessage, type RunResult } from "./loop.ts";
+import type { Emitter } from "../contracts/emitter.ts";
+import type { RunResult, TranscriptSink } from "../contracts/loop-options.ts";
+import type { SettledToolCall, ToolCallRequest } from "../contracts/tool-call.ts";
+import { toolResultMessage } from "./loop.ts";
 import { userMessageEvent } from "../stream-blocks.ts";
-import type { ToolCallRequest, ToolRunOutcome } from "./tool-runner.ts";
-import type { Transcript } from "../session/transcript.ts";
 import type { AssistantMessage, UserContent, UserMessage } from "../../providers/types.ts";
 
 export interface ToolPromptStep {
@@ -16,12 +16,12 @@ export interface ToolPromptStep {
   toolId: string;
   provider: string;
   model: string;
-  transcript: Transcript;
+  transcript: TranscriptSink;
   emit: Emitter;
-  execute: (call: ToolCallRequest) => Promise<ToolRunOutcome>;
+  execute: (call: ToolCallRequest) => Promise<SettledToolCall>;
 }
 
-export async function recordToolPrompt(step: ToolPromptStep): Promise<ToolRunOutcome> {
+export async function recordToolPrompt(step: ToolPromptStep): Promise<SettledToolCall> {
   const origin = step.originExtension;
   const marker = origin ? { origin_extension: origin } : {};
   // Providers need a user turn before the assistant's call, even for an empty prompt.

@@ -3,31 +3,13 @@
 // permission_decision, execution (tool_progress), then tool_result. Every path ends in exactly
 // one tool_result event and never throws: failure is data (status + executed + content).
 import { isAbortError, raceAbort } from "./abort.ts";
-import type { AgentHooks } from "./hooks.ts";
+import type { Emitter } from "../contracts/emitter.ts";
+import type { AgentHooks } from "../contracts/hooks.ts";
+import type { Admission, SettledToolCall, ToolCallRequest } from "../contracts/tool-call.ts";
 import { observeResult } from "./observation.ts";
 import type { PermissionPolicy } from "./permissions.ts";
-import type { Emitter } from "../session/emitter.ts";
 import type { Tool, ToolContent, ToolOutcome, ToolStatus } from "../../tools/types.ts";
 import { isJsonObject } from "../../protocol/json-object.ts";
-
-export interface ToolCallRequest {
-  toolId: string;
-  toolName: string;
-  /** Parsed arguments as proposed (`{}` when none). */
-  args: Record<string, unknown>;
-  /** The raw argument text when the model's arguments were not a JSON object. */
-  argsRaw?: string;
-  originExtension?: string;
-  /** The host's correlation id of a parent extension tool call (nested `call_tool`). */
-  parentId?: string;
-  /**
-   * Runs the pre-execution stages (interception, confirmation, permission) of calls that execute
-   * concurrently one at a time, so confirmations never overlap; absent: run them directly.
-   */
-  admission?: Admission;
-}
-
-export type Admission = <T>(stage: () => Promise<T>) => Promise<T>;
 
 /** An Admission that runs stages strictly one after another. */
 export function serialAdmission(): Admission {
@@ -53,24 +35,10 @@ export interface ToolRunEnv {
   onActivateTools?: (names: string[]) => void;
 }
 
-/** The terminal outcome of a call; `content` is the full result the model receives. */
-export interface ToolRunOutcome {
-  toolId: string;
-  toolName: string;
-  /** Effective arguments, or the last proposed ones for a call refused before execution. */
-  args: Record<string, unknown>;
-  content: ToolContent[];
-  isError: boolean;
-  status: ToolStatus;
-  executed: boolean;
-  activateTools?: string[];
-  details?: Record<string, unknown>;
-}
-
-export async function runToolCall(call: ToolCallRequest, env: ToolRunEnv): Promise<ToolRunOutcome> {
+export async function runToolCall(call: ToolCallRequest, env: ToolRunEnv): Promise<SettledToolCall> {
   // The event payloads below are written out as they are: snake_case, origin only when set.
   const origin = call.originExtension !== undefined ? { origin_extension: call.originExtension } : {};
-  const finish = (args: Record<string, unknown>, outcome: Omit<ToolRunOutcome, "toolId" | "toolName" | "args">, raw?: string) => {
+  const finish = (args: Record<string, unknown>, outcome: Omit<SettledToolCall, "toolId" | "toolName" | "args">, raw?: string) => {
     const observed = observeResult(outcome.content, outcome.details?.diff);
     env.emit.lifecycle({
       type: "tool_result",
@@ -128,7 +96,7 @@ export async function runToolCall(call: ToolCallRequest, env: ToolRunEnv): Promi
   }
 
   // Interception, confirmation and permission: the refused outcome, or the effective arguments.
-  const admit = async (proposed: Record<string, unknown>): Promise<{ refused: ToolRunOutcome } | { args: Record<string, unknown> }> => {
+  const admit = async (proposed: Record<string, unknown>): Promise<{ refused: SettledToolCall } | { args: Record<string, unknown> }> => {
     let args = proposed;
     try {
       const verdict = await raceAbort(

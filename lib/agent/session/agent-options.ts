@@ -1,30 +1,14 @@
 // Options and observable state of an AgentSession (see agent-session.ts).
-import type { AgentHooks } from "../loop/hooks.ts";
+import type { AgentHooks } from "../contracts/hooks.ts";
 import type { CompactionSettings } from "../compaction/compaction.ts";
 import type { EventBus } from "../event-bus.ts";
 import type { Confirmer } from "../loop/permissions.ts";
 import type { OpenedSession } from "./session-select.ts";
 import type { Skill } from "../../tools/skill-file.ts";
-import type { ContextFileSearch } from "../prompt/context-files.ts";
-import type { BuiltinToolsOptions } from "../../tools/index.ts";
+import type { SystemPromptOptions } from "../../coding/system-prompt.ts";
+import type { BuiltinToolsOptions } from "../../tools/builtin-tools.ts";
 import type { ImageBlock, Provider, ReasoningEffort, Usage } from "../../providers/types.ts";
-import type { Tool, ToolContent, ToolStatus } from "../../tools/types.ts";
-
-export interface SystemPromptOptions {
-  /** Path of `$ZOT_HOME/SYSTEM.md`; its contents (when it exists) replace the built-in prompt. */
-  systemFile?: string;
-  /** `--system-prompt`: replaces the built-in prompt and SYSTEM.md. */
-  systemPrompt?: string;
-  /** `--append-system-prompt`, in flag order. */
-  append?: string[];
-  /**
-   * Read AGENTS.md/CLAUDE.md context files from the cwd up to the git root (and `userDir`) at
-   * each prompt rebuild. Absent reads none, so an embedded session only sees files it asks for.
-   */
-  contextFiles?: ContextFileSearch;
-  /** Overrides the manifest derived from the skills. */
-  skillsManifest?: string;
-}
+import type { Tool } from "../../tools/types.ts";
 
 export interface AgentSessionOptions {
   cwd: string;
@@ -91,15 +75,6 @@ export interface RunToolContext {
   /** The transcript-independent id for this call's events (generated when absent). */
   toolId?: string;
   parentId?: string;
-}
-
-export interface RunToolResult {
-  toolId: string;
-  status: ToolStatus;
-  executed: boolean;
-  content: ToolContent[];
-  isError: boolean;
-  activateTools?: string[];
 }
 
 /** Written out as is (snake_case): it is rpc `compact`'s response data. */

@@ -4,10 +4,12 @@
 // prompt ends with exactly one `done` host event (also when it is withdrawn, see SessionJobs).
 import { EventBus } from "../event-bus.ts";
 import { SessionEmitter } from "./emitter.ts";
-import { NO_HOOKS, type AgentHooks } from "../loop/hooks.ts";
-import { runAgentLoop, type RunResult } from "../loop/loop.ts";
-import { SystemPromptPreparer } from "../prompt/prompt-preparer.ts";
-import { sessionBasePrompt } from "../prompt/system-prompt.ts";
+import { NO_HOOKS, type AgentHooks } from "../contracts/hooks.ts";
+import type { RunResult } from "../contracts/loop-options.ts";
+import type { SettledToolCall } from "../contracts/tool-call.ts";
+import { runAgentLoop } from "../loop/loop.ts";
+import { SystemPromptPreparer } from "./prompt-preparer.ts";
+import { sessionBasePrompt } from "../../coding/system-prompt.ts";
 import { runToolPromptTurn, userMessage } from "../loop/tool-prompt.ts";
 import { SessionToolCalls } from "./session-tool-calls.ts";
 import { SessionJobs } from "./session-jobs.ts";
@@ -19,7 +21,7 @@ import { userMessageEvent } from "../stream-blocks.ts";
 import { modelInfo } from "../../providers/models.ts";
 import { emptyUsage } from "../../providers/usage.ts";
 import type {
-  AgentSessionOptions, AgentState, CompactResult, PromptOptions, RunToolContext, RunToolResult, ToolPromptOptions,
+  AgentSessionOptions, AgentState, CompactResult, PromptOptions, RunToolContext, ToolPromptOptions,
 } from "./agent-options.ts";
 import type { Message, Provider, Usage } from "../../providers/types.ts";
 import type { Tool } from "../../tools/types.ts";
@@ -232,7 +234,7 @@ export class AgentSession {
    * registry, interception and confirmation, events marked with `origin_extension` when an
    * extension asked, nothing written to the transcript. Never throws.
    */
-  runTool(name: string, args: Record<string, unknown>, context: RunToolContext): Promise<RunToolResult> {
+  runTool(name: string, args: Record<string, unknown>, context: RunToolContext): Promise<SettledToolCall> {
     return this.toolCalls.runOutsideTurn(name, args, { ...context, toolId: context.toolId ?? this.newId("ext_call") });
   }
 

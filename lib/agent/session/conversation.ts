@@ -4,7 +4,7 @@
 // object, so nothing of the old one leaks into the new one.
 import { addUsage, emptyUsage } from "../../providers/usage.ts";
 import type { Usage } from "../../providers/types.ts";
-import type { Emitter } from "./emitter.ts";
+import type { Emitter } from "../contracts/emitter.ts";
 import type { OpenedSession } from "./session-select.ts";
 import { Transcript } from "./transcript.ts";
 

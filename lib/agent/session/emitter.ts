@@ -2,13 +2,9 @@
 // emitted by `start()` (interactive and rpc modes call it when they initialise) or, at the
 // latest, right before the agent's first observation (headless modes); `session_end` at most
 // once per activation.
+import type { Emitter } from "../contracts/emitter.ts";
 import type { Delivery, EventBus } from "../event-bus.ts";
 import type { HostEvent, LifecyclePayload } from "../events.ts";
-
-export interface Emitter {
-  lifecycle(event: LifecyclePayload, options?: Partial<Delivery>): void;
-  host(event: HostEvent): void;
-}
 
 type Phase = "idle" | "active" | "ended";
 

@@ -3,8 +3,8 @@
 // accepted and ends with exactly one `done`, also when it is withdrawn before it ran;
 // maintenance (compaction, clear, a conversation switch) waits its turn and is never withdrawn.
 // Apart from AgentSession so that contract lives in one place, whatever the job runs.
-import type { RunResult } from "../loop/loop.ts";
-import type { Emitter } from "./emitter.ts";
+import type { RunResult } from "../contracts/loop-options.ts";
+import type { Emitter } from "../contracts/emitter.ts";
 import { WorkQueue } from "./work-queue.ts";
 
 export class SessionJobs {

@@ -3,11 +3,12 @@
 // points, the permission policy (yolo, remembered "always" answers, the confirmer) and the
 // events of one call. Apart from AgentSession so the policy's state and the guarded path that
 // uses it sit together.
-import type { AgentHooks } from "../loop/hooks.ts";
+import type { AgentHooks } from "../contracts/hooks.ts";
 import { PermissionPolicy, type Confirmer } from "../loop/permissions.ts";
-import { runToolCall, type ToolCallRequest, type ToolRunOutcome } from "../loop/tool-runner.ts";
-import type { RunToolContext, RunToolResult } from "./agent-options.ts";
-import type { Emitter } from "./emitter.ts";
+import type { SettledToolCall, ToolCallRequest } from "../contracts/tool-call.ts";
+import { runToolCall } from "../loop/tool-runner.ts";
+import type { RunToolContext } from "./agent-options.ts";
+import type { Emitter } from "../contracts/emitter.ts";
 import type { Workplace } from "./workplace.ts";
 
 export interface SessionToolCallsOptions {
@@ -39,7 +40,7 @@ export class SessionToolCalls {
   }
 
   /** One call through interception, confirmation and execution; never throws. */
-  run(call: ToolCallRequest, signal: AbortSignal): Promise<ToolRunOutcome> {
+  run(call: ToolCallRequest, signal: AbortSignal): Promise<SettledToolCall> {
     const { emit, place, hooks, interactiveTools, onActivateTools } = this.options;
     const workplace = place();
     return runToolCall(call, {
@@ -58,16 +59,14 @@ export class SessionToolCalls {
    * A call from outside a model turn: its own `tool_call` event (with `origin_extension` when an
    * extension asked) and nothing written to the transcript.
    */
-  async runOutsideTurn(name: string, args: Record<string, unknown>, context: RunToolContext & { toolId: string }): Promise<RunToolResult> {
+  async runOutsideTurn(name: string, args: Record<string, unknown>, context: RunToolContext & { toolId: string }): Promise<SettledToolCall> {
     const { toolId, originExtension: origin, parentId } = context;
     const originField = origin !== undefined ? { origin_extension: origin } : {};
     this.options.emit.lifecycle({ type: "tool_call", tool_id: toolId, tool_name: name, tool_args: args, ...originField });
     const signal = context.signal ?? new AbortController().signal;
-    const outcome = await this.run(
+    return this.run(
       { toolId, toolName: name, args, ...(origin !== undefined ? { originExtension: origin } : {}), ...(parentId ? { parentId } : {}) },
       signal,
     );
-    const { status, executed, content, isError, activateTools } = outcome;
-    return { toolId, status, executed, content, isError, ...(activateTools ? { activateTools } : {}) };
   }
 }

@@ -2,7 +2,7 @@
 // directory, then the extension tools). A working-directory change replaces the whole place,
 // so nothing keeps half of the old one.
 import { SessionTools } from "../loop/tool-registry.ts";
-import { createBuiltinTools, type BuiltinToolsOptions } from "../../tools/index.ts";
+import { createBuiltinTools, type BuiltinToolsOptions } from "../../tools/builtin-tools.ts";
 import type { Skill } from "../../tools/skill-file.ts";
 import type { Tool } from "../../tools/types.ts";
 

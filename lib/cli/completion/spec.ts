@@ -6,9 +6,9 @@ import { listModels } from "../../providers/index.ts";
 import { BUILTIN_TOOL_NAMES } from "../../protocol/limits.ts";
 import { TEMPLATES } from "../../extensions/authoring/templates/index.ts";
 import { ROOT_COMMANDS } from "../commands.ts";
-import { EXT_COMMANDS, summaryOf } from "../ext/index.ts";
+import { EXT_COMMANDS, summaryOf } from "../ext/ext-command.ts";
 import { LOGIN_ARGS } from "../login.ts";
-import { MCP_COMMANDS } from "../mcp/index.ts";
+import { MCP_COMMANDS } from "../mcp/mcp-command.ts";
 import { MODES, PROVIDER_NAMES, REASONING_LEVELS } from "../flag-values.ts";
 import { ROOT_ARGS } from "../root-args.ts";
 

@@ -3,7 +3,7 @@
 import { defineCommand } from "citty";
 import { printable } from "../../terminal-text.ts";
 import { DEFAULT_IDLE_TIMEOUT_MS } from "../../extensions/install/download.ts";
-import { InstallCancelledError, installExtension } from "../../extensions/install/index.ts";
+import { InstallCancelledError, installExtension } from "../../extensions/install/install.ts";
 import type { BundleKind, Manifest } from "../../extensions/catalog/manifest.ts";
 import { describeGrant, grantFromManifest } from "../../extensions/catalog/permissions/manifest-permissions.ts";
 import { approveExtension, trustProject } from "../../extensions/catalog/trust/records.ts";

@@ -11,14 +11,14 @@ import { confirm } from "./ask.ts";
 import { describeRequest } from "./install.ts";
 import { printable } from "../../terminal-text.ts";
 import { basename } from "node:path";
-import { agentFileHash, agentFiles, parseAgentType, projectAgentsDir } from "../../app/swarm/agent-types.ts";
+import { subagentTypeFileHash, subagentTypeFiles, parseSubagentType, projectAgentsDir } from "../../app/subagents/subagent-types.ts";
 
 const show = (exts: InstalledExtension[]) => exts.map((e) => describeRequest(e.manifest!)).join("");
 
 /** What a project's agent type files ask for: their tools and model, as the model would get them. */
 function showAgents(files: Array<{ file: string; text: string }>): string {
   return files.map(({ file, text }) => {
-    const parsed = parseAgentType(file, text, "project");
+    const parsed = parseSubagentType(file, text, "project");
     if (typeof parsed === "string") return `agent type ${basename(file)}: unusable (${parsed})\n`;
     return `agent type ${parsed.name} (${basename(file)}): tools ${parsed.tools?.join(", ") ?? "the parent's"}`
       + `${parsed.model ? `, model ${parsed.model}` : ""}\n  ${parsed.description}\n`;
@@ -67,12 +67,12 @@ export const trustCommand = defineCommand({
       }
       const chosen = name ? [findInstalled(installed, name, "project")] : installed.filter((e) => e.scope === "project" && e.manifest);
       // Trusting the whole project also pins its agent type files, which it shows first.
-      const agents = name ? [] : agentFiles(projectAgentsDir(cwd));
+      const agents = name ? [] : subagentTypeFiles(projectAgentsDir(cwd));
       if (chosen.length === 0 && agents.length === 0) throw new Error(`${roots.project} holds no extensions to trust`);
       const what = [...chosen.map((e) => e.name), ...agents.map((a) => `agent type ${basename(a.file)}`)].join(", ");
       if (!(await approve(show(chosen) + showAgents(agents), `Trust ${what} in ${cwd}?`, args.yes === true))) return 1;
       await trustProject(roots.paths, cwd, chosen.map((e) => ({ manifest: e.manifest!, dir: e.path, source: e.source })), Boolean(name),
-        name ? undefined : Object.fromEntries(agents.map((a) => [basename(a.file), agentFileHash(a.text)])));
+        name ? undefined : Object.fromEntries(agents.map((a) => [basename(a.file), subagentTypeFileHash(a.text)])));
       process.stdout.write(printable(`${show(chosen)}${showAgents(agents)}Trusted ${what} in ${cwd}; `
         + "they are used in this project until their files change.\n"));
       return 0;

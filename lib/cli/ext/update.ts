@@ -4,7 +4,7 @@
 import { defineCommand, parseArgs } from "citty";
 import { printable } from "../../terminal-text.ts";
 import { DEFAULT_IDLE_TIMEOUT_MS } from "../../extensions/install/download.ts";
-import { InstallCancelledError } from "../../extensions/install/index.ts";
+import { InstallCancelledError } from "../../extensions/install/install.ts";
 import { listInstalled, type ExtensionRoots, type InstalledExtension } from "../../extensions/install/installed.ts";
 import { findInstalled } from "../../extensions/install/manage.ts";
 import { describeOrigin, readOrigin } from "../../extensions/install/origin.ts";

@@ -3,7 +3,7 @@
 // before citty parses the rest.
 import type { ArgsDef } from "citty";
 import type { RunConfigInput } from "../../app/run-config.ts";
-import type { ServeToolSelection } from "../../mcp/serve-tools.ts";
+import type { ServeToolSelection } from "../../modes/mcp-serve/serve-tools.ts";
 import { BUILTIN_TOOL_NAMES } from "../../protocol/limits.ts";
 import { checkArgs, parseChecked, takeRepeated, UsageError } from "../args.ts";
 

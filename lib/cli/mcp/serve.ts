@@ -11,7 +11,7 @@ export async function runMcpServe(argv: string[], env: Record<string, string | u
       process.stdout.write(await commandHelp(serveCommand, "zot mcp", process.stdout, env));
       return 0;
     }
-    const { serveMcp } = await import("../../mcp/serve.ts");
+    const { serveMcp } = await import("../../modes/mcp-serve/serve.ts");
     return await serveMcp({ config: args.config, selection: args.selection, env });
   } catch (err) {
     // A bad flag, or a bad --cwd or --tools found once the runtime starts.

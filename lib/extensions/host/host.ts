@@ -9,7 +9,7 @@ import { isLifecycleEvent } from "../../agent/events.ts";
 import type { EventBus } from "../../agent/event-bus.ts";
 import type {
   AgentHooks, BeforeAgentStartInput, InterceptedAssistantMessage, InterceptedToolCall, InterceptedTurnStart, ProposedToolCall,
-} from "../../agent/loop/hooks.ts";
+} from "../../agent/contracts/hooks.ts";
 import { extensionLogPath, type ZotPaths } from "../../paths.ts";
 import type { CommandResponseFrame } from "../../protocol/index.ts";
 import { errorOutcome, type Tool, type ToolOutcome } from "../../tools/types.ts";

@@ -15,7 +15,7 @@
 // refusing; it never turns into a silent allow.
 import type {
   BeforeAgentStartInput, InterceptedAssistantMessage, InterceptedToolCall, InterceptedTurnStart, ProposedToolCall,
-} from "../../agent/loop/hooks.ts";
+} from "../../agent/contracts/hooks.ts";
 import { isJsonObject, sameJson, SYSTEM_PROMPT_MAX_BYTES, type EventInterceptResponseFrame } from "../../protocol/index.ts";
 import { absentGuardRefusal, type AbsentGuard } from "../catalog/permissions/absent-guards.ts";
 import type { Reply } from "../runtime/connection.ts";

@@ -7,7 +7,7 @@ import { basename, dirname, join } from "node:path";
 import type { BundleKind, Manifest } from "../catalog/manifest.ts";
 import { MANIFEST_FILE } from "../catalog/manifest.ts";
 import { writeFileAtomic } from "../../fs/atomic-write.ts";
-import { installExtension, type InstallOptions, type InstallResult } from "./index.ts";
+import { installExtension, type InstallOptions, type InstallResult } from "./install.ts";
 import { rootFor, type ExtensionRoots, type InstalledExtension } from "./installed.ts";
 import { rewriteEnabled } from "./manage.ts";
 import { filesUnder, readOrigin, type InstallOrigin } from "./origin.ts";

@@ -1,7 +1,7 @@
 // The REPL's controller: routes keys (confirmation first, then the focused panel, then the
 // prompt line), submits prompts and slash commands, queues input while a turn runs, and
 // decides when to exit. Rendering is EventView + buildFrame on a LiveScreen.
-import type { RunResult } from "../../agent/loop/loop.ts";
+import type { RunResult } from "../../agent/contracts/loop-options.ts";
 import { previewOf } from "../../agent/loop/tool-runner.ts";
 import type { ZotEvent } from "../../agent/events.ts";
 import { BUILTIN_COMMANDS } from "../../app/builtin-commands.ts";

@@ -1,27 +1,6 @@
-// Scaffold templates shipped inside zot, one entry per language. Adding a language is one
-// file exporting an ExtensionTemplate plus one line in TEMPLATES.
-import { jsTemplate } from "./js.ts";
-import { pythonTemplate } from "./python.ts";
-import { shTemplate } from "./sh.ts";
-import { tsTemplate } from "./ts.ts";
-import type { ExtensionTemplate } from "./types.ts";
-
+// The scaffold templates' public face: the languages (TEMPLATES), scaffolding a new extension,
+// and the template types.
+export { DEFAULT_TEMPLATE, isTemplateLanguage, TEMPLATES, type TemplateLanguage } from "./languages.ts";
 export type { ExtensionTemplate, TemplateContext, TemplateFile } from "./types.ts";
 export { scaffoldExtension, templateContext, validateNewName, type ScaffoldOptions, type ScaffoldResult } from "./scaffold.ts";
-
 export { TS_SDK_FILE } from "./ts.ts";
-
-export const TEMPLATES = {
-  ts: tsTemplate,
-  js: jsTemplate,
-  python: pythonTemplate,
-  sh: shTemplate,
-} satisfies Record<string, ExtensionTemplate>;
-
-export type TemplateLanguage = keyof typeof TEMPLATES;
-
-export const DEFAULT_TEMPLATE: TemplateLanguage = "js";
-
-export function isTemplateLanguage(value: string): value is TemplateLanguage {
-  return Object.hasOwn(TEMPLATES, value);
-}
