@@ -12,6 +12,7 @@ import type { ZotPaths } from "../paths.ts";
 import type { CommandResponseFrame } from "../protocol/index.ts";
 import type { SubagentSupervisor } from "./subagents/supervisor.ts";
 import type { SlashOptions, SlashOutcome } from "./slash-outcome.ts";
+import type { SessionBranching } from "./session-branches.ts";
 import type { ModelSettings } from "./settings.ts";
 
 /** A command an extension registered, as /help, completion and rpc get_commands list it. */
@@ -90,6 +91,8 @@ export interface Runtime {
   changeCwd(path: string): Promise<{ cwd: string; sessionId: string }>;
   /** This directory's saved sessions, newest first (for /resume without an id). */
   recentSessions(): SessionListing[];
+  /** /fork, /tree, /export, /import and their rpc commands. */
+  branches: SessionBranching;
   /** True when the current provider has no API key and its endpoint needs one (the REPL says how to log in). */
   needsLogin(): boolean;
   /** /reload-ext: respawns extensions, re-reads their skills, rebuilds the system prompt. */

@@ -2,6 +2,7 @@
 // extension host and the agent session, wired so the host's call_tool goes through the
 // session's guards and the session's hooks are the host's interceptors. The mode is behind a
 // Frontend (frontend.ts); what it may do with the run is the Runtime (runtime-surface.ts).
+import { sessionBranching } from "./session-branches.ts";
 import { extensionDrivers } from "../extensions/runtime/drivers.ts";
 import { resolve } from "node:path";
 import { AgentSession } from "../agent/session/agent-session.ts";
@@ -243,6 +244,7 @@ export async function createRuntime(input: RunConfigInput, io: RuntimeOptions): 
     recentSessions() {
       return listSessions({ sessionsDir: paths.sessions, cwd: session.cwd });
     },
+    branches: sessionBranching({ session, sessionsDir: paths.sessions, env, switchTo: (id) => runtime.switchSession({ id }) }),
     async reloadExtensions() {
       await host.reload();
       skills.refresh(host, session.cwd);

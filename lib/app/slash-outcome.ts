@@ -5,7 +5,8 @@ import type { PanelContent } from "../protocol/index.ts";
 
 export type SlashResult =
   /** `reload`: set by /reload-ext, the load failures of the new set (the REPL shows a status). */
-  | { kind: "output"; text: string; reload?: { failures: Array<{ extension: string; message: string }> } }
+  /** `input`: text the REPL puts back in its input line (the prompt a /fork left out). */
+  | { kind: "output"; text: string; reload?: { failures: Array<{ extension: string; message: string }> }; input?: string }
   | { kind: "run"; run: Promise<RunResult> }
   | { kind: "display"; extension: string; text: string }
   | { kind: "insert"; extension: string; text: string }

@@ -1,5 +1,6 @@
 // Runs one slash command line in any mode: built-ins first, then extension commands. The result
 // says what happened; each mode decides how to show it (stdout in print mode, events in json/rpc).
+import { runBranching } from "./slash-branches.ts";
 import type { ExtensionReport } from "../extensions/host/report.ts";
 import { isProviderName, listModels, PROVIDER_NAMES } from "../providers/index.ts";
 import { logOut } from "./login.ts";
@@ -113,6 +114,11 @@ async function runBuiltin(rt: Runtime, name: string, args: string, interactive: 
       }
       return { kind: "output", text: `Working directory ${moved.cwd}: new conversation ${moved.sessionId}.` };
     }
+    case "fork":
+    case "tree":
+    case "export":
+    case "import":
+      return runBranching(rt, name, args, interactive);
     case "btw": {
       if (!args) return { kind: "failed", message: "usage: /btw QUESTION" };
       const answer = await s.btw(args);

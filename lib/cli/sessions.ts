@@ -12,7 +12,7 @@ import { recapLines } from "../modes/repl/recap.ts";
 import { makeStyle } from "../modes/repl/style.ts";
 import { zotPaths } from "../paths.ts";
 import { printable } from "../terminal-text.ts";
-import { knownSecrets } from "./session-secrets.ts";
+import { knownSecrets } from "../app/session-secrets.ts";
 import { helpFor, type HelpOut } from "./usage.ts";
 
 export function sessionsUsage(out: HelpOut, env: Record<string, string | undefined>): string {

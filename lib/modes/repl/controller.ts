@@ -264,7 +264,7 @@ export class Repl {
       if (reloads) this.view.endLoad();
     }
     if (name === "clear") this.view.clearLoadErrors();
-    if (name === "resume" && parsed?.args !== "" && outcome.result.kind === "output") this.showRecap();
+    if ((name === "resume" || name === "fork") && parsed?.args !== "" && outcome.result.kind === "output") this.showRecap();
     if (name === "cd" && outcome.result.kind === "failed") this.view.loadErrors = earlierLoadErrors;
     this.showSlash(outcome);
   }
@@ -296,6 +296,7 @@ export class Repl {
       case "output":
         if (result.reload) this.reloadStatus.show(result.reload.failures, this.o.out.columns());
         else this.view.commitAside(sanitize(result.text).split("\n").map((line) => this.o.style.paint("text", line)));
+        if (result.input !== undefined) this.input.insert(result.input);
         break;
       case "run":
         this.track(result.run, undefined);

@@ -1,11 +1,11 @@
-// The entries of the REPL's two pickers: this project's saved conversations (`/resume`) and the
-// provider's models (`/model`).
+// The entries of the REPL's pickers: this project's saved conversations (`/resume`), the
+// provider's models (`/model`), the prompts to fork at (`/fork`) and the branches (`/tree`).
 import type { SessionListing } from "../../agent/session/session-select.ts";
 import { readSession } from "../../agent/session/session-file.ts";
 import type { Runtime } from "../../app/runtime.ts";
 import { listModels } from "../../providers/index.ts";
 import { Picker, type PickerItem } from "./picker.ts";
-import { ageText } from "../../agent/session/session-family.ts";
+import { ageText, familyOf, type SessionBranch } from "../../agent/session/session-family.ts";
 
 /** At most this many conversations are read for the picker (newest first). */
 const SESSIONS_SHOWN = 30;
@@ -43,8 +43,32 @@ export interface OpenPicker {
   command: string;
 }
 
-/** The picker `/resume` or `/model` without an argument opens; none for other commands, or with nothing to pick. */
-export function pickerFor(name: string | undefined, rt: Pick<Runtime, "recentSessions" | "session">): OpenPicker | undefined {
+/** The conversation's family (else every conversation), each branch indented under the one it was forked from. */
+export function treeItems(tree: { current: string; families: SessionBranch[] }, now = Date.now()): PickerItem[] {
+  const own = familyOf(tree.families, tree.current);
+  const items: PickerItem[] = [];
+  const visit = (branch: SessionBranch, depth: number) => {
+    const s = branch.session;
+    const open = s.id === tree.current;
+    const fork = s.parent ? `forked at message ${s.parent.message_index} · ` : "";
+    items.push({ value: s.id, label: `${"  ".repeat(depth)}${depth > 0 ? "└ " : ""}${s.firstPrompt || "(no prompt yet)"}`,
+      detail: `${open ? "open · " : ""}${fork}${ageText(now - s.modified.getTime())} · ${s.messages} messages · ${s.id}`, ...(open ? { muted: true } : {}) });
+    for (const child of branch.children) visit(child, depth + 1);
+  };
+  for (const root of own ? [own] : tree.families) visit(root, 0);
+  return items;
+}
+
+/** The picker `/resume`, `/model`, `/fork` or `/tree` without an argument opens; none for other commands, or with nothing to pick. */
+export function pickerFor(name: string | undefined, rt: Pick<Runtime, "recentSessions" | "session" | "branches">): OpenPicker | undefined {
+  if (name === "fork") {
+    const items = rt.branches.forkPoints().map((p) => ({ value: String(p.index), label: p.text, detail: `message ${p.index}` }));
+    return items.length > 0 ? { widget: new Picker("Fork this conversation before which prompt?", items, items.at(-1)!.value), command: "/fork" } : undefined;
+  }
+  if (name === "tree") {
+    const items = treeItems(rt.branches.tree());
+    return items.length > 0 ? { widget: new Picker("Switch to a branch of this conversation", items), command: "/resume" } : undefined;
+  }
   if (name === "resume") {
     const items = sessionItems(rt.recentSessions(), rt.session.sessionId);
     // With nothing to resume the command itself says so.

@@ -27,6 +27,15 @@ export const RPC_COMMAND_SCHEMAS = {
   new_session: v.looseObject({ type: v.literal("new_session"), id }),
   // `id` correlates the response (as for every command), so the session to switch to is `session_id`.
   switch_session: v.looseObject({ type: v.literal("switch_session"), id, session_id: str("session_id") }),
+  /** Forks before the user message at transcript index `message_index` (as get_messages lists them) and continues in the fork. */
+  fork_session: v.looseObject({ type: v.literal("fork_session"), id,
+    message_index: v.pipe(v.number("message_index must be a number"), v.integer("message_index must be an integer"), v.minValue(0, "message_index must be 0 or more")) }),
+  get_session_tree: v.looseObject({ type: v.literal("get_session_tree"), id }),
+  /** Relative to the current cwd; default ./<session id>.zotsession. */
+  export_session: v.looseObject({ type: v.literal("export_session"), id, path: v.optional(str("path")) }),
+  import_session: v.looseObject({ type: v.literal("import_session"), id, path: str("path") }),
+  /** A side question answered from the conversation, not added to it (no tools). */
+  btw: v.looseObject({ type: v.literal("btw"), id, message: str("message") }),
   /** Relative to the current cwd; `~` expands. */
   set_cwd: v.looseObject({ type: v.literal("set_cwd"), id, path: str("path") }),
   set_model: v.looseObject({ type: v.literal("set_model"), id, model: str("model") }),

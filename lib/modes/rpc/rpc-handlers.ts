@@ -1,6 +1,7 @@
 // What each rpc command does. A handler returns the response's `data` and, for work the reply
 // acknowledges (a prompt, a compaction), a `then` that starts it once the response is written;
 // it throws an Error whose message becomes the response's `error`.
+import type { SessionBranch } from "../../agent/session/session-family.ts";
 import type { Runtime } from "../../app/runtime.ts";
 import { BUILTIN_COMMANDS } from "../../app/builtin-commands.ts";
 import { parseSlash } from "../../app/slash.ts";
@@ -146,6 +147,27 @@ async function answer(ctx: RpcContext, command: Exclude<RpcCommand, { type: "pro
     case "switch_session":
       refuseWhileBusy(ctx);
       return { session_id: await rt.switchSession({ id: command.session_id }) };
+    case "fork_session": {
+      refuseWhileBusy(ctx);
+      const forked = await rt.branches.fork(command.message_index);
+      return { session_id: forked.sessionId, prompt: forked.prompt };
+    }
+    case "get_session_tree": {
+      const { current, families } = rt.branches.tree();
+      return { current, sessions: families.map(treeNode) };
+    }
+    case "export_session":
+      return { path: await rt.branches.export(command.path) };
+    case "import_session": {
+      const imported = await rt.branches.import(command.path);
+      return { session_id: imported.sessionId, messages: imported.messages };
+    }
+    case "btw": {
+      if (!command.message.trim()) throw new Error("btw needs a message: the question to ask aside");
+      const aside = await session.btw(command.message);
+      if (!aside.ok) throw new Error(aside.error);
+      return { answer: aside.text };
+    }
     case "set_cwd": {
       refuseWhileBusy(ctx);
       const moved = await rt.changeCwd(command.path);
@@ -176,4 +198,14 @@ async function answer(ctx: RpcContext, command: Exclude<RpcCommand, { type: "pro
       rt.panels.key(command.panel_id, command.key, command.text);
       return {};
   }
+}
+
+/** One session of get_session_tree, its branches nested (snake_case, as on the wire). */
+function treeNode({ session: s, children }: SessionBranch): Record<string, unknown> {
+  return {
+    session_id: s.id, created: s.created, modified: s.modified.toISOString(), messages: s.messages, first_prompt: s.firstPrompt,
+    ...(s.parent ? { parent_id: s.parent.id, fork_message_index: s.parent.message_index } : {}),
+    ...(s.damaged ? { damaged: s.damaged } : {}),
+    branches: children.map(treeNode),
+  };
 }

@@ -75,6 +75,17 @@ const AgentRecordSchema = v.looseObject({
   owner_pid: v.optional(count), delivered: v.optional(v.boolean()),
 });
 
+/** One session of get_session_tree, with the branches forked from it. */
+interface SessionNode {
+  session_id: string; created: string; modified: string; messages: number; first_prompt: string;
+  parent_id?: string; fork_message_index?: number; damaged?: string; branches: SessionNode[];
+}
+const SessionNodeSchema: v.GenericSchema<SessionNode> = v.looseObject({
+  session_id: v.string(), created: v.string(), modified: time, messages: count, first_prompt: v.string(),
+  parent_id: v.optional(v.string()), fork_message_index: v.optional(count), damaged: v.optional(v.string()),
+  branches: v.array(v.lazy(() => SessionNodeSchema)),
+});
+
 const CommandAction = v.picklist(["run", "output", "display", "insert", "open_panel", "noop", "compact"]);
 
 /** `data` of a successful response, by command. */
@@ -109,4 +120,9 @@ export const RPC_RESPONSE_DATA_SCHEMAS = {
   panel_key: v.looseObject({ closed: v.optional(v.literal(true)) }),
   get_agents: v.looseObject({ agents: v.array(AgentRecordSchema), running: count }),
   stop_agent: v.looseObject({ stopping: v.literal(true) }),
+  fork_session: v.looseObject({ session_id: v.string(), prompt: v.string() }),
+  get_session_tree: v.looseObject({ current: v.string(), sessions: v.array(SessionNodeSchema) }),
+  export_session: v.looseObject({ path: v.string() }),
+  import_session: v.looseObject({ session_id: v.string(), messages: count }),
+  btw: v.looseObject({ answer: v.string() }),
 } satisfies Record<RpcCommandType, v.GenericSchema>;
