@@ -3,7 +3,7 @@
 // latest, right before the agent's first observation (headless modes); `session_end` at most
 // once per activation.
 import type { Delivery, EventBus } from "../event-bus.ts";
-import type { HostEvent, LifecyclePayload } from "../events.ts";
+import type { HostEvent, LifecyclePayload } from "../../events/index.ts";
 
 export interface Emitter {
   lifecycle(event: LifecyclePayload, options?: Partial<Delivery>): void;

@@ -3,8 +3,7 @@
 // implements AgentHooks), call_tool, panels, notes, reload and shutdown. A misbehaving extension
 // becomes a diagnostic (`ext_error`, its log, the doctor report) and never takes the host down.
 import { join } from "node:path";
-import type { HostEvent } from "../../agent/events.ts";
-import { isLifecycleEvent } from "../../agent/events.ts";
+import { isLifecycleEvent, type HostEvent } from "../../events/index.ts";
 import type { EventBus } from "../../agent/event-bus.ts";
 import type {
   AgentHooks, BeforeAgentStartInput, InterceptedAssistantMessage, InterceptedToolCall, InterceptedTurnStart, ProposedToolCall,
