@@ -7,6 +7,7 @@ import { count, int, STOP_REASONS, StreamBlockSchema, time, usageFields, UsageSc
 const event = <T extends string, E extends v.ObjectEntries>(type: T, entries: E) => v.object({ type: v.literal(type), ...entries });
 const panel = { extension: v.string(), panel_id: v.string(), title: v.optional(v.string()), lines: v.optional(v.array(v.string())), footer: v.optional(v.string()) };
 
+/** An extension's `notify` levels (the protocol's NOTIFY_LEVELS; the vocabulary test keeps them equal). */
 export const NOTIFY_EVENT_LEVELS = ["info", "success", "warn", "error"] as const;
 
 export const HOST_EVENT_SCHEMAS = {

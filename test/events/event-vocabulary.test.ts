@@ -4,7 +4,7 @@
 import * as v from "valibot";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import {
-  EVENT_SCHEMAS, HOST_EVENT_SCHEMAS, INTERCEPTABLE_EVENTS, LIFECYCLE_EVENTS, LIFECYCLE_PAYLOAD_SCHEMAS, STAMPED_LIFECYCLE_SCHEMAS,
+  EVENT_SCHEMAS, HOST_EVENT_SCHEMAS, INTERCEPTABLE_EVENTS, LIFECYCLE_EVENTS, LIFECYCLE_PAYLOAD_SCHEMAS, NOTIFY_EVENT_LEVELS, STAMPED_LIFECYCLE_SCHEMAS,
   type EventType, type HostEvent, type LifecycleEventName, type LifecyclePayload, type StampedLifecycleEvent, type ZotEvent,
 } from "../../lib/events/index.ts";
 import * as protocol from "../../lib/protocol/index.ts";
@@ -50,6 +50,10 @@ describe("Each event is written once", () => {
       expect(Object.keys(stamped), name).toEqual([...Object.keys(payload), "session_id", "cwd", "sequence"]);
       for (const field of Object.keys(payload)) expect(stamped[field], `${name}.${field}`).toBe(payload[field]);
     }
+  });
+
+  it("ext_notify's levels are the notify frame's levels", () => {
+    expect([...NOTIFY_EVENT_LEVELS]).toEqual([...protocol.NOTIFY_LEVELS]);
   });
 
   it("interception points are lifecycle events, except before_agent_start, which has no event", () => {
