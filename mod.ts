@@ -11,7 +11,7 @@ export { createZot, type EmbedOptions, type Zot } from "./lib/app/embed.ts";
 export { resolveRunConfig, type RunConfig, type RunConfigInput } from "./lib/app/run-config.ts";
 export type { Runtime } from "./lib/app/runtime.ts";
 export type { RunResult } from "./lib/agent/contracts/loop-options.ts";
-export type { HostEvent, StampedLifecycleEvent, ZotEvent } from "./lib/agent/events.ts";
+export type { HostEvent, StampedLifecycleEvent, ZotEvent } from "./lib/events/index.ts";
 export type { ConfirmAnswer, Confirmer, ConfirmRequest } from "./lib/agent/loop/permissions.ts";
 
 // The json/rpc streams: valibot schemas of every line, command and response.

@@ -1,7 +1,7 @@
 // Fans one event stream out to every consumer. Lifecycle events are stamped here with the
 // session id, cwd and a sequence number that is monotonic for the bus's lifetime (the spec's
 // "extension manager's lifetime": one bus per zot process).
-import type { HostEvent, LifecyclePayload, StampedLifecycleEvent, ZotEvent } from "./events.ts";
+import type { HostEvent, LifecyclePayload, StampedLifecycleEvent, ZotEvent } from "../events/index.ts";
 
 /** How an event may travel: `extensions: false` keeps it out of extension `event` frames. */
 export interface Delivery {

@@ -1,7 +1,7 @@
 // The embedding API (exported by mod.ts): zot as a library in another program. One call builds
 // a run from a RunConfig, the same way the CLI does, and hands back a small handle: prompt,
 // events, abort, close. Everything else stays reachable through `runtime`.
-import type { ZotEvent } from "../agent/events.ts";
+import type { ZotEvent } from "../events/index.ts";
 import type { RunResult } from "../agent/contracts/loop-options.ts";
 import type { Confirmer } from "../agent/loop/permissions.ts";
 import type { ImageBlock } from "../providers/types.ts";

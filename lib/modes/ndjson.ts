@@ -1,6 +1,6 @@
 // One compact JSON object per line with `type` first: the only thing json and rpc modes ever
 // write to stdout.
-import type { HostEvent } from "../agent/events.ts";
+import type { HostEvent } from "../events/index.ts";
 import { encodeFrame } from "../protocol/codec.ts";
 import { PROTOCOL_VERSION } from "../protocol/limits.ts";
 import { ZOT_VERSION } from "../version.ts";

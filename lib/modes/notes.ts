@@ -1,6 +1,6 @@
 // Extension notes and host warnings on stderr, for the modes whose stdout is not for people
 // (print) or is a protocol stream (json, rpc: they also get the events on stdout).
-import type { ZotEvent } from "../agent/events.ts";
+import type { ZotEvent } from "../events/index.ts";
 import { printable } from "../terminal-text.ts";
 
 /** The stderr line for a note, an extension error or a host warning; what an extension wrote is printed as text. */

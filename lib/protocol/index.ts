@@ -1,7 +1,7 @@
 // The extension wire protocol: frame schemas for both directions, the JSONL codec, limits, event
 // names, and the request layer (a frame transport and the pending requests riding on it).
 export * from "./limits.ts";
-export * from "./event-names.ts";
+export * from "../events/names.ts";
 export * from "./blocks.ts";
 export * from "./extension-frames.ts";
 export * from "./host-frames.ts";

@@ -61,7 +61,7 @@ describe("The json/rpc client stream", () => {
   it("a response of only tool calls gets an assistant_message with tool_call blocks for clients, none for extensions", async () => {
     h = await startHarness([{ tool_calls: [{ id: "c1", name: "bash", args: { command: "true" } }] }, { text: "all done" }]);
     await h.session.prompt("go");
-    const messages = h.ofType("assistant_message");
+    const messages = h.clientLinesOf("assistant_message");
     expect(messages).toEqual([
       expect.objectContaining({ text: "", content: [{ type: "tool_call", id: "c1", name: "bash", args: { command: "true" } }], time: expect.stringMatching(RFC3339) }),
       expect.objectContaining({ text: "all done", content: [{ type: "text", text: "all done" }], time: expect.stringMatching(RFC3339) }),
@@ -72,7 +72,7 @@ describe("The json/rpc client stream", () => {
   it("a response with text and calls has both in its content, text first", async () => {
     h = await startHarness([{ text: "Looking.", tool_calls: [{ id: "c1", name: "bash", args: { command: "true" } }] }, { text: "ok" }]);
     await h.session.prompt("go");
-    expect(h.ofType("assistant_message")[0]!.content).toEqual([
+    expect(h.clientLinesOf("assistant_message")[0]!.content).toEqual([
       { type: "text", text: "Looking." },
       { type: "tool_call", id: "c1", name: "bash", args: { command: "true" } },
     ]);

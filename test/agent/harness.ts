@@ -6,7 +6,8 @@ import { join } from "node:path";
 import { AgentSession } from "../../lib/agent/session/agent-session.ts";
 import type { AgentSessionOptions } from "../../lib/agent/session/agent-options.ts";
 import { EventBus } from "../../lib/agent/event-bus.ts";
-import type { ZotEvent } from "../../lib/agent/events.ts";
+import type { ZotEvent } from "../../lib/events/index.ts";
+import { eventStream } from "../../lib/modes/event-stream.ts";
 import { createProvider } from "../../lib/providers/index.ts";
 import type { ProviderName } from "../../lib/providers/models.ts";
 import type { RetryOptions } from "../../lib/providers/retry.ts";
@@ -22,12 +23,15 @@ export interface Harness {
   events: ZotEvent[];
   /** The lifecycle events extension `event` frames are made from (without client-only ones). */
   extensionEvents: ZotEvent[];
+  /** The same events as json/rpc modes write them (the Go zot's fields added), parsed back. */
+  clientLines: Array<Record<string, any>>;
   session: AgentSession;
   /** A second session on the same server, bus and folders (e.g. to reload a session). */
   newSession(options?: Partial<AgentSessionOptions>): AgentSession;
   /** Event types in order, optionally only those passing `keep`. */
   types(keep?: (event: ZotEvent) => boolean): string[];
   ofType<T extends ZotEvent["type"]>(type: T): Extract<ZotEvent, { type: T }>[];
+  clientLinesOf(type: string): Array<Record<string, any>>;
   close(): Promise<void>;
 }
 
@@ -47,9 +51,12 @@ export async function startHarness(script: Turn[], options: HarnessOptions = {})
   const bus = new EventBus({ id: "pending", cwd });
   const events: ZotEvent[] = [];
   const extensionEvents: ZotEvent[] = [];
+  const clientLines: Array<Record<string, any>> = [];
+  const clientStream = eventStream({ write: (line) => void clientLines.push(JSON.parse(JSON.stringify(line))) });
   bus.subscribe((event, delivery) => {
     events.push(event);
     if (delivery.extensions && "sequence" in event) extensionEvents.push(event);
+    clientStream.event(event);
   });
   const wire = options.wire ?? "anthropic";
   const { wire: _wire, retry = { maxRetries: 0 }, ...rest } = options;
@@ -70,10 +77,12 @@ export async function startHarness(script: Turn[], options: HarnessOptions = {})
     bus,
     events,
     extensionEvents,
+    clientLines,
     session,
     newSession: make,
     types: (keep) => events.filter((e) => !keep || keep(e)).map((e) => e.type),
     ofType: <T extends ZotEvent["type"]>(type: T) => events.filter((e) => e.type === type) as Extract<ZotEvent, { type: T }>[],
+    clientLinesOf: (type) => clientLines.filter((line) => line.type === type),
     close: async () => {
       await server.close();
       rmSync(root, { recursive: true, force: true });

@@ -118,7 +118,7 @@ describe("assistant_message interception", () => {
     expect(result.text).toBe("");
     // Extensions get no assistant_message; json/rpc clients get one without the text.
     expect(h.extensionEvents.filter((e) => e.type === "assistant_message")).toEqual([]);
-    expect(h.ofType("assistant_message")).toEqual([expect.objectContaining({ text: "", content: [] })]);
+    expect(h.clientLinesOf("assistant_message")).toEqual([expect.objectContaining({ text: "", content: [] })]);
     expect(JSON.stringify(h.events)).not.toContain("SECRET");
     expect(h.ofType("text_delta")).toEqual([]);
     expect(h.session.messages[1]).toMatchObject({ role: "assistant", content: [{ type: "text", text: "SECRET everywhere" }] });

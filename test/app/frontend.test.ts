@@ -4,7 +4,7 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { ZotEvent } from "../../lib/agent/events.ts";
+import type { ZotEvent } from "../../lib/events/index.ts";
 import type { ConfirmRequest } from "../../lib/agent/loop/permissions.ts";
 import type { PendingExtension } from "../../lib/extensions/catalog/trust/host-trust.ts";
 import type { Frontend, SessionStartInfo } from "../../lib/app/frontend.ts";

@@ -6,7 +6,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { EventBus } from "../../lib/agent/event-bus.ts";
-import type { HostEvent, ZotEvent } from "../../lib/agent/events.ts";
+import type { HostEvent, ZotEvent } from "../../lib/events/index.ts";
 import { ExtensionHost, type ExtensionHostOptions, type HostTimeouts } from "../../lib/extensions/host/host.ts";
 import type { RunTool } from "../../lib/extensions/host/call-tool.ts";
 import { pathsUnder, projectExtensionsDir, type ZotPaths } from "../../lib/paths.ts";

@@ -3,7 +3,7 @@
 // message is never a tool result). Failure is data: the outcome carries a status.
 import { estimateTokens } from "./tokens.ts";
 import type { Message, Provider, UserMessage } from "../../providers/types.ts";
-import type { RunStatus } from "../events.ts";
+import type { RunStatus } from "../../events/index.ts";
 
 export interface CompactionSettings {
   /** Fraction of the context window at which compaction runs before the next model step. */

@@ -3,7 +3,7 @@
 // attempt emits pre_compact and a matching post_compact whose counts describe the resulting
 // in-memory transcript, then compact_done with the summary (empty when nothing was summarised
 // or the attempt failed). The summary call's token usage is reported like a model step's.
-import type { HostEvent } from "../events.ts";
+import type { HostEvent } from "../../events/index.ts";
 import { compactTranscript, DEFAULT_COMPACTION, type CompactionSettings } from "./compaction.ts";
 import type { CompactResult } from "../session/agent-options.ts";
 import type { Emitter } from "../contracts/emitter.ts";

@@ -11,7 +11,6 @@
 import { isAbortError, raceAbort } from "./abort.ts";
 import type { LoopEnv, RunResult } from "../contracts/loop-options.ts";
 import type { SettledToolCall } from "../contracts/tool-call.ts";
-import { assistantBlocks, rfc3339 } from "../stream-blocks.ts";
 import { serialAdmission } from "./tool-runner.ts";
 import { toolBlamedBy } from "../../providers/errors.ts";
 import type { AssistantMessage, ToolCallBlock, ToolResultMessage } from "../../providers/types.ts";
@@ -51,8 +50,12 @@ export async function runAgentLoop(env: LoopEnv): Promise<RunResult> {
       if (kept.content.length > 0) env.append(kept);
 
       if (!failed) {
-        const shown = await showResponse(env, message, calls, live);
+        const shown = await showResponse(env, message, live);
         if (shown !== undefined) visible = shown;
+        // Extensions get it only when there is visible text (as the protocol says); json/rpc
+        // clients get it for every response, with the calls announced right after it: so it,
+        // the calls and turn_end go out with no await between them.
+        env.emit.lifecycle({ type: "assistant_message", text: shown ?? "" }, { extensions: shown !== undefined });
       }
       for (const call of calls) {
         // Malformed arguments follow tool_result's rule: no tool_args, the raw text instead.
@@ -161,13 +164,11 @@ function failedMessage(env: LoopEnv, stop: "error" | "aborted", error: string): 
 }
 
 /**
- * Runs assistant_message interception and emits the response's assistant_message: the visible
- * text and the tool calls as content blocks. Extensions get it only when there is visible text
- * (as the protocol says); json/rpc clients get it for every response. Returns what the user saw,
- * or undefined when there was no text or an extension suppressed it. The transcript keeps the
- * model's original text either way.
+ * Runs assistant_message interception for a response: returns what the user saw, or undefined
+ * when there was no text or an extension suppressed it. The transcript keeps the model's
+ * original text either way.
  */
-async function showResponse(env: LoopEnv, message: AssistantMessage, calls: ToolCallBlock[], live: boolean): Promise<string | undefined> {
+async function showResponse(env: LoopEnv, message: AssistantMessage, live: boolean): Promise<string | undefined> {
   const text = message.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("");
   let shown: string | undefined;
   if (text !== "") {
@@ -183,11 +184,6 @@ async function showResponse(env: LoopEnv, message: AssistantMessage, calls: Tool
   }
   // Intercepted text was held back while streaming; the user now sees the final version once.
   if (!live && shown) env.emit.host({ type: "text_delta", delta: shown });
-  const content = assistantBlocks(shown ? [{ type: "text", text: shown }, ...calls] : calls);
-  env.emit.lifecycle(
-    { type: "assistant_message", text: shown ?? "", content, time: rfc3339(message.timestamp) },
-    { extensions: shown !== undefined },
-  );
   return shown;
 }
 

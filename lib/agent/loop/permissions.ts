@@ -3,7 +3,7 @@
 // and "always" answers are remembered for the rest of the conversation. Without a confirmer
 // (print, json and rpc modes) calls run freely after one warning, as host.md requires.
 import { isAbortError, raceAbort } from "./abort.ts";
-import type { PermissionDecision, PermissionSource } from "../events.ts";
+import type { PermissionDecision, PermissionSource } from "../../events/index.ts";
 
 export type ConfirmAnswer = "yes" | "always_tool" | "always_session" | "no";
 

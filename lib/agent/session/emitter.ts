@@ -4,7 +4,7 @@
 // once per activation.
 import type { Emitter } from "../contracts/emitter.ts";
 import type { Delivery, EventBus } from "../event-bus.ts";
-import type { HostEvent, LifecyclePayload } from "../events.ts";
+import type { HostEvent, LifecyclePayload } from "../../events/index.ts";
 
 type Phase = "idle" | "active" | "ended";
 

@@ -5,7 +5,7 @@
 import { spawn } from "node:child_process";
 import { signalGroup, terminateGroup, trackGroup, untrackGroup, waitGroupGone } from "../../process/group.ts";
 import { AGENT_MARKER_VAR, killMarked, newRunMarker, trackMarker, untrackMarker } from "../../process/escapees.ts";
-import type { RunStatus } from "../../agent/events.ts";
+import type { RunStatus } from "../../events/index.ts";
 import type { Usage } from "../../providers/types.ts";
 import { emptyUsage } from "../../providers/usage.ts";
 import { encodeSpec, SUBAGENT_CHILD_FLAG, type SubagentChildSpec } from "./child-spec.ts";

@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../../fs/atomic-write.ts";
 import { processAlive } from "../../process/group.ts";
-import type { RunStatus } from "../../agent/events.ts";
+import type { RunStatus } from "../../events/index.ts";
 
 export type SubagentStatus = "running" | RunStatus;
 

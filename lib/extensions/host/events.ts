@@ -3,7 +3,7 @@
 // never waits for the subprocess). `tool_result` observations are bounded (256 KiB, 128 blocks)
 // and carry only content, is_error, a file change's diff and truncated: other details never
 // leave the host.
-import type { StampedLifecycleEvent } from "../../agent/events.ts";
+import type { StampedLifecycleEvent } from "../../events/index.ts";
 import { observeResult } from "../../agent/loop/observation.ts";
 import type { LoadedExtension } from "../runtime/extension.ts";
 
@@ -16,11 +16,6 @@ export function eventFrame(event: StampedLifecycleEvent): { type: "event" } & Re
     if (bounded.diff !== undefined) result.diff = bounded.diff;
     if (bounded.truncated || event.result.truncated) result.truncated = true;
     return { type: "event", event: type, ...payload, result };
-  }
-  if (event.type === "assistant_message") {
-    // content and time are for json/rpc clients; the protocol's payload is the visible text.
-    const { content: _content, time: _time, ...visible } = payload as Omit<typeof event, "type">;
-    return { type: "event", event: type, ...visible };
   }
   return { type: "event", event: type, ...payload };
 }

@@ -4,7 +4,7 @@
 // merged registry of what they registered, and the diagnostics of what could not start. Apart
 // from the host, which routes between the running set and the rest of zot; a reload stops the
 // set and loads it again.
-import type { HostEvent } from "../../agent/events.ts";
+import type { HostEvent } from "../../events/index.ts";
 import { readConfig } from "../../config.ts";
 import type { ZotPaths } from "../../paths.ts";
 import { BUILTIN_TOOL_NAMES } from "../../protocol/index.ts";

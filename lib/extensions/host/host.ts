@@ -4,8 +4,7 @@
 // becomes a diagnostic (`ext_error`, its log, the doctor report) and never takes the host down.
 import type { DriverFactories } from "../runtime/extension.ts";
 import { join } from "node:path";
-import type { HostEvent } from "../../agent/events.ts";
-import { isLifecycleEvent } from "../../agent/events.ts";
+import { isLifecycleEvent, type HostEvent } from "../../events/index.ts";
 import type { EventBus } from "../../agent/event-bus.ts";
 import type {
   AgentHooks, BeforeAgentStartInput, InterceptedAssistantMessage, InterceptedToolCall, InterceptedTurnStart, ProposedToolCall,

@@ -2,7 +2,7 @@
 // which one has focus (the most recently opened), and the routing both ways. Panel state
 // changes are published as ext_panel_open / ext_panel_render / ext_panel_close host events;
 // renderers only draw them.
-import type { HostEvent } from "../../agent/events.ts";
+import type { HostEvent } from "../../events/index.ts";
 import type { PanelContent, PanelRenderFrame } from "../../protocol/index.ts";
 import type { LoadedExtension } from "../runtime/extension.ts";
 

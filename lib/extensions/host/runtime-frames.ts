@@ -1,6 +1,6 @@
 // Frames an extension sends on its own, after start-up (notes, submit, panels, call_tool, late
 // replies): checked against its ui grant, then routed to the part of the host that owns them.
-import type { HostEvent } from "../../agent/events.ts";
+import type { HostEvent } from "../../events/index.ts";
 import type { ExtensionFrame } from "../../protocol/index.ts";
 import { uiGrantOf } from "../catalog/permissions/extension-permissions.ts";
 import type { CallToolRouter } from "./call-tool.ts";

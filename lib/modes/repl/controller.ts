@@ -3,7 +3,7 @@
 // decides when to exit. Rendering is EventView + buildFrame on a LiveScreen.
 import type { RunResult } from "../../agent/contracts/loop-options.ts";
 import { previewOf } from "../../agent/loop/tool-runner.ts";
-import type { ZotEvent } from "../../agent/events.ts";
+import type { ZotEvent } from "../../events/index.ts";
 import { BUILTIN_COMMANDS } from "../../app/builtin-commands.ts";
 import type { Runtime } from "../../app/runtime.ts";
 import { parseSlash, type SlashOutcome } from "../../app/slash.ts";

@@ -1,7 +1,7 @@
 // Turns the event stream into what the REPL shows: streamed assistant text, one compact line
 // per tool call, notes below the transcript, open panels. Finished lines are committed through
 // `commit`; everything still changing is state the controller draws in the live area.
-import type { ZotEvent } from "../../agent/events.ts";
+import type { ZotEvent } from "../../events/index.ts";
 import { extErrorText, retryText } from "../notes.ts";
 import { failureHint } from "./failure-hint.ts";
 import { renderDiff } from "./diff-view.ts";

@@ -1,7 +1,7 @@
 // The live progress line while the model works: an animated spinner, the time since the work
 // began and the output tokens so far (the counted ones of finished steps, plus an estimate of
 // the text still streaming at about four characters a token).
-import type { ZotEvent } from "../../agent/events.ts";
+import type { ZotEvent } from "../../events/index.ts";
 
 const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 /** How often the line is redrawn while work runs. */

@@ -4,7 +4,7 @@
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { ZotEvent } from "../../../lib/agent/events.ts";
+import type { ZotEvent } from "../../../lib/events/index.ts";
 import { createRuntime, type Runtime } from "../../../lib/app/runtime.ts";
 import { runSlash } from "../../../lib/app/slash.ts";
 import { extensionLogPath } from "../../../lib/paths.ts";

@@ -1,6 +1,6 @@
 // What the event view commits for a finished tool call and a retry, fed events directly.
 import { describe, expect, it } from "vitest";
-import type { ZotEvent } from "../../../lib/agent/events.ts";
+import type { ZotEvent } from "../../../lib/events/index.ts";
 import { EventView } from "../../../lib/modes/repl/event-view.ts";
 import { makeStyle } from "../../../lib/modes/repl/style.ts";
 import { truncationNote } from "../../../lib/tools/output-tail.ts";

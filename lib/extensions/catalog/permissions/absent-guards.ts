@@ -3,7 +3,7 @@
 // happen without it, so a guard that is missing, disabled, held back by trust, broken, or whose
 // name a bundle took, refuses what it would intercept, with a message naming it and why. (A
 // guard that was started and then failed is refused by the interceptor chain itself.)
-import { INTERCEPTABLE_EVENTS } from "../../../protocol/event-names.ts";
+import { INTERCEPTABLE_EVENTS } from "../../../events/names.ts";
 import type { Candidate } from "../candidate.ts";
 import type { Manifest } from "../manifest.ts";
 import { explicitFailurePolicy, type OnFailure } from "./manifest-permissions.ts";

@@ -2,7 +2,7 @@
 // A manifest without `permissions` keeps full access (the spec's behaviour). A manifest with it
 // gets only what it lists: an omitted kind grants nothing of that kind.
 import * as v from "valibot";
-import { INTERCEPTABLE_EVENTS } from "../../../protocol/event-names.ts";
+import { INTERCEPTABLE_EVENTS } from "../../../events/names.ts";
 
 /** Placeholders allowed at the start of an `fs` path. */
 export const FS_PLACEHOLDERS = ["{extension}", "{project}", "{temp}", "{data}", "~"] as const;
