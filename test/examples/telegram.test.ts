@@ -99,12 +99,17 @@ describe("telegram example", () => {
     await api.until(() => api.sentTo(bob.id).length === 1, "the reply to bob");
     expect(api.sentTo(bob.id)).toEqual([NOT_PAIRED]);
 
-    // A new process resumes polling from the saved pairing, without /telegram pair.
+    // A new process resumes polling from the saved pairing, without /telegram pair. What was
+    // sent while no zot ran is not run unattended: the chat is asked to send it again.
     await d.close(1_000);
+    api.say(alice, "sent while zot was away");
     d = await startBridge();
     expect(await telegram(d, "status")).toMatch(/^Paired with @alice/);
+    await api.until(() => api.sentTo(alice.id).length === 2, "the answer to the message sent while away");
+    expect(api.sentTo(alice.id)[1]).toBe("(Sent while zot was not running: not forwarded. Send it again.)");
     api.say(alice, "still there?");
     expect(await d.next((f) => f.type === "submit")).toEqual({ type: "submit", text: "still there?" });
+    expect(submits(d)).toEqual([{ type: "submit", text: "still there?" }]);
     expect(api.count("getMe")).toBe(1);
   });
 
@@ -180,7 +185,7 @@ describe("telegram example", () => {
       type: "notify", level: "warn", message: expect.stringMatching(/^Telegram is unreachable \(getUpdates: .+\); retrying\.$/),
     });
     // Retried, with a log line per failure; the process keeps serving commands meanwhile.
-    await expect.poll(() => d.stderr().match(/polling failed \(\d+ in a row\)/g)?.length ?? 0).toBeGreaterThanOrEqual(3);
+    await expect.poll(() => d.stderr().match(/polling failed \(\d+ in a row\)/g)?.length ?? 0, { timeout: 10_000 }).toBeGreaterThanOrEqual(3);
     expect(await telegram(d, "status")).toMatch(/\nPolling: retrying \(getUpdates: .+\)\./);
 
     const polls = api.count("getUpdates");
@@ -191,6 +196,20 @@ describe("telegram example", () => {
     expect(await d.next((f) => f.type === "notify")).toEqual({ type: "notify", level: "success", message: "Telegram is reachable again." });
     expect(api.count("getUpdates")).toBeGreaterThan(polls);
     expect(await telegram(d, "status")).toMatch(/\nPolling: on\./);
+  });
+
+  it("passes zot ext test's conformance checks", async () => {
+    const world = await makeWorld();
+    try {
+      const r = await world.run(["ext", "test", TELEGRAM, "--json"]);
+      expect(r.stderr).toBe("");
+      const result = JSON.parse(r.stdout) as { ok: boolean; checks: Array<{ name: string; status: string }> };
+      expect(result.checks.filter((c) => c.status === "failed")).toEqual([]);
+      expect(result.ok).toBe(true);
+      expect(r.code).toBe(0);
+    } finally {
+      await world.close();
+    }
   });
 
   it("without a token, /telegram pair says how to set one and nothing is sent", async () => {

@@ -36,14 +36,11 @@ export interface IncomingMessage {
   /** @username, else the first name, for the user's notes. */
   fromName: string;
   text: string | undefined;
-  /** When it was sent, in Unix seconds. */
-  date: number;
 }
 
 interface WireUpdate {
   update_id: number;
   message?: {
-    date?: number;
     text?: string;
     chat: { id: number; type: string };
     from?: { id: number; username?: string; first_name?: string };
@@ -116,6 +113,5 @@ function toMessage(u: WireUpdate): IncomingMessage {
     fromId: from?.id,
     fromName: from?.username ? `@${from.username}` : (from?.first_name ?? "someone"),
     text: m.text,
-    date: m.date ?? 0,
   };
 }

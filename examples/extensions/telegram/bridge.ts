@@ -41,15 +41,12 @@ export class Bridge {
   private readonly toldStrangers = new Set<number>();
   private troubleNotified = false;
   private fatalError: string | undefined;
-  /** Messages older than this (Unix seconds) were sent while zot was not running. */
-  private readonly startedAtS: number;
 
   constructor(private readonly config: BridgeConfig, private readonly store: PairingStore, private readonly host: BridgeHost,
     private readonly now: () => number = Date.now) {
-    this.startedAtS = Math.floor(now() / 1000);
     this.api = config.token ? new BotApi(config.apiUrl, config.token) : undefined;
     this.poller = this.api ? new Poller(this.api, { timeoutS: config.pollTimeoutS, backoffMs: config.backoffMs }, {
-      onMessage: (m) => this.handle(m),
+      onMessage: (m, backlog) => this.handle(m, backlog),
       onTrouble: (err, delay, attempt) => this.onTrouble(err, delay, attempt),
       onRecovered: () => this.onRecovered(),
       onFatal: (err) => {
@@ -127,13 +124,13 @@ export class Bridge {
     if (chat !== undefined) this.outbox.send(chat, toolLine(toolName, args));
   }
 
-  private handle(message: IncomingMessage): void {
+  private handle(message: IncomingMessage, backlog: boolean): void {
     // Groups and channels never: the bridge talks to one person.
     if (message.chatType !== "private" || message.fromId === undefined) return;
     const text = (message.text ?? "").trim();
     if (this.pending && (text === this.pending.code || text === `/start ${this.pending.code}`)) return this.pairWith(message);
     const pairing = this.store.pairing;
-    if (pairing && message.fromId === pairing.userId && message.chatId === pairing.chatId) return this.fromOwner(message, text);
+    if (pairing && message.fromId === pairing.userId && message.chatId === pairing.chatId) return this.fromOwner(message, text, backlog);
     if (this.pending && /^(\/start\s+)?\d{6}$/.test(text) && ++this.pending.wrongTries >= MAX_WRONG_CODES) {
       this.withdrawCode();
       this.host.notify("warn", "Telegram: too many wrong pairing codes; the code was withdrawn. Run /telegram pair again.");
@@ -145,9 +142,9 @@ export class Bridge {
     this.host.log(`ignored a message from ${message.fromName} (chat ${message.chatId}): not the paired user`);
   }
 
-  private fromOwner(message: IncomingMessage, text: string): void {
+  private fromOwner(message: IncomingMessage, text: string, backlog: boolean): void {
     const chat = message.chatId;
-    if (message.date < this.startedAtS) {
+    if (backlog) {
       // Queued while zot was not running: running stale instructions unattended would surprise.
       this.outbox.send(chat, "(Sent while zot was not running: not forwarded. Send it again.)");
       return;

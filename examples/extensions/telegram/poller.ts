@@ -1,13 +1,17 @@
 // The getUpdates long-poll loop. It never throws: a failed poll waits (doubling from the first
 // backoff up to the longest, or what a 429 asks for) and tries again, so the bridge survives the
 // API going away and picks up where it left off (the offset) when it comes back. Only a refused
-// token stops it, since no retry can fix that.
+// token stops it, since no retry can fix that. The first poll of each start only collects what
+// waited on the server (timeout 0): that backlog was sent while nobody listened.
 import { setTimeout as sleep } from "node:timers/promises";
 import { ApiError, type BotApi, type IncomingMessage } from "./bot-api.ts";
 
 export interface PollerEvents {
-  /** One message at a time, in order; the poll waits for it, so replies keep their order. */
-  onMessage(message: IncomingMessage): Promise<void> | void;
+  /**
+   * One message at a time, in order; the poll waits for it, so replies keep their order.
+   * `backlog`: it was waiting on the server when polling started (sent while nobody listened).
+   */
+  onMessage(message: IncomingMessage, backlog: boolean): Promise<void> | void;
   /** A poll failed and the next one starts in `delayMs`; `attempt` counts failures in a row. */
   onTrouble(error: Error, delayMs: number, attempt: number): void;
   /** A poll succeeded after one or more failures. */
@@ -69,10 +73,12 @@ export class Poller {
   }
 
   private async loop(signal: AbortSignal): Promise<void> {
+    // Comparing message dates with our clock would misjudge on a skewed clock; the server knows.
+    let backlog = true;
     while (!signal.aborted) {
       let updates: Awaited<ReturnType<BotApi["getUpdates"]>>;
       try {
-        updates = await this.api.getUpdates(this.offset, this.timings.timeoutS, signal);
+        updates = await this.api.getUpdates(this.offset, backlog ? 0 : this.timings.timeoutS, signal);
       } catch (err) {
         if (signal.aborted) return;
         if (err instanceof ApiError && err.fatal) {
@@ -99,11 +105,12 @@ export class Poller {
         this.offset = update.updateId + 1;
         if (!update.message) continue;
         try {
-          await this.events.onMessage(update.message);
+          await this.events.onMessage(update.message, backlog);
         } catch (err) {
           this.events.log(`handling update ${update.updateId} failed: ${err instanceof Error ? err.message : String(err)}`);
         }
       }
+      backlog = false;
     }
   }
 }
