@@ -76,7 +76,8 @@ async function pair(d: ExtDriver, user: TelegramUser): Promise<void> {
   expect(code, shown).toBeDefined();
   api.say(user, code!);
   await api.until(() => api.sentTo(user.id).includes(PAIRED_REPLY), "the pairing reply");
-  expect(await d.next((f) => f.type === "notify")).toEqual({ type: "notify", level: "success", message: `Telegram: paired with @${user.username}` });
+  expect(await d.next((f) => f.type === "notify"))
+    .toEqual({ type: "notify", level: "success", message: `Telegram: paired with @${user.username}` });
 }
 
 const event = (name: string, fields: object) => ({ type: "event", event: name, session_id: "s1", cwd: "/project", sequence: 1, ...fields });
@@ -91,7 +92,8 @@ describe("telegram example", () => {
 
     await pair(d, alice);
     expect(api.count("getMe")).toBe(1);
-    expect(JSON.parse(readFileSync(join(dataDir, "telegram.json"), "utf8"))).toMatchObject({ chat_id: alice.id, user_id: alice.id, name: "@alice" });
+    expect(JSON.parse(readFileSync(join(dataDir, "telegram.json"), "utf8")))
+      .toMatchObject({ chat_id: alice.id, user_id: alice.id, name: "@alice" });
     expect(await telegram(d, "status")).toMatch(/^Paired with @alice \(chat 1001\) since .+\.\nPolling: on\./);
 
     // The code was for one use: bob sending it too pairs nobody.
@@ -213,7 +215,8 @@ describe("telegram example", () => {
   });
 
   it("without a token, /telegram pair says how to set one and nothing is sent", async () => {
-    const d = startDriver(join(TELEGRAM, "run.sh"), [], { cwd: TELEGRAM, env: { ...process.env, TELEGRAM_BOT_TOKEN: "", TELEGRAM_API_URL: api.url } });
+    const env = { ...process.env, TELEGRAM_BOT_TOKEN: "", TELEGRAM_API_URL: api.url };
+    const d = startDriver(join(TELEGRAM, "run.sh"), [], { cwd: TELEGRAM, env });
     drivers.push(d);
     await d.next((f) => f.type === "hello", 15_000);
     d.send({ type: "hello_ack", protocol_version: 1, data_dir: dataDir });
@@ -238,8 +241,8 @@ describe("telegram example in zot", () => {
     const dir = join(copy, "telegram");
     cpSync(TELEGRAM, dir, { recursive: true });
     // Bundled where main.ts can find the SDK (../../../mod.ts), written into the copy.
-    execFileSync(join(ROOT, "node_modules", ".bin", "bun"), ["build", join(TELEGRAM, "main.ts"), "--target=node", "--outfile", join(dir, "main.mjs")],
-      { stdio: "pipe" });
+    const bun = join(ROOT, "node_modules", ".bin", "bun");
+    execFileSync(bun, ["build", join(TELEGRAM, "main.ts"), "--target=node", "--outfile", join(dir, "main.mjs")], { stdio: "pipe" });
     return dir;
   }
 

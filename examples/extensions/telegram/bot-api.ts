@@ -38,6 +38,12 @@ export interface IncomingMessage {
   text: string | undefined;
 }
 
+/** One update: its id (to confirm it) and, for the kind the bridge asks for, the message. */
+export interface Update {
+  updateId: number;
+  message?: IncomingMessage;
+}
+
 interface WireUpdate {
   update_id: number;
   message?: {
@@ -63,7 +69,7 @@ export class BotApi {
    * update comes back with its id, so the caller can confirm it (the next `offset`) even when
    * it is not a message the bridge uses.
    */
-  async getUpdates(offset: number | undefined, timeoutS: number, signal?: AbortSignal): Promise<Array<{ updateId: number; message?: IncomingMessage }>> {
+  async getUpdates(offset: number | undefined, timeoutS: number, signal?: AbortSignal): Promise<Update[]> {
     const params = { ...(offset === undefined ? {} : { offset }), timeout: timeoutS, allowed_updates: ["message"] };
     const updates = await this.call<WireUpdate[]>("getUpdates", params, timeoutS * 1000, signal);
     return updates.map((u) => ({ updateId: u.update_id, ...(u.message ? { message: toMessage(u) } : {}) }));
@@ -76,8 +82,7 @@ export class BotApi {
 
   /** A runtime's error text may quote the URL, which holds the token: never let it reach a log. */
   private scrub(err: unknown): string {
-    const text = err instanceof Error ? err.message : String(err);
-    return text.split(this.token).join("<token>");
+    return describeFailure(err).split(this.token).join("<token>");
   }
 
   private async call<T>(method: string, params: object, waitMs: number, signal?: AbortSignal): Promise<T> {
@@ -101,6 +106,19 @@ export class BotApi {
     }
     return body.result as T;
   }
+}
+
+/**
+ * Short words for a failed fetch: the system error code (ECONNREFUSED) where Node or Bun give
+ * one (Node hides it in `cause`, behind "fetch failed"), else the message.
+ */
+function describeFailure(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  if (err.name === "TimeoutError") return "no answer in time";
+  const cause = err.cause instanceof Error ? err.cause : undefined;
+  const code = (err as { code?: unknown }).code ?? (cause as { code?: unknown } | undefined)?.code;
+  if (typeof code === "string") return code;
+  return cause ? `${err.message} (${cause.message})` : err.message;
 }
 
 function toMessage(u: WireUpdate): IncomingMessage {

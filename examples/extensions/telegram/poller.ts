@@ -4,7 +4,7 @@
 // token stops it, since no retry can fix that. The first poll of each start only collects what
 // waited on the server (timeout 0): that backlog was sent while nobody listened.
 import { setTimeout as sleep } from "node:timers/promises";
-import { ApiError, type BotApi, type IncomingMessage } from "./bot-api.ts";
+import { ApiError, type BotApi, type IncomingMessage, type Update } from "./bot-api.ts";
 
 export interface PollerEvents {
   /**
@@ -76,7 +76,7 @@ export class Poller {
     // Comparing message dates with our clock would misjudge on a skewed clock; the server knows.
     let backlog = true;
     while (!signal.aborted) {
-      let updates: Awaited<ReturnType<BotApi["getUpdates"]>>;
+      let updates: Update[];
       try {
         updates = await this.api.getUpdates(this.offset, backlog ? 0 : this.timings.timeoutS, signal);
       } catch (err) {
