@@ -2,12 +2,14 @@
 // drives it (hello_ack, command_invoked, event frames) against a fake Bot API on 127.0.0.1:
 // pairing and its persistence, a prompt round trip, a long answer split for Telegram, strangers
 // ignored, status and disconnect, and the API going away and coming back. Then through the real
-// zot: doctor and an rpc /telegram pair with the extension in its OS sandbox.
+// zot: conformance, doctor and an rpc /telegram pair with the extension in its OS sandbox, and a
+// REPL turn started from the paired chat (tmux, scripted model).
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { killPanes, Pane } from "../e2e/pane.ts";
 import { rpc } from "../e2e/rpc-client.ts";
 import { makeWorld, ROOT, type World } from "../e2e/support.ts";
 import { startDriver, type ExtDriver, type Frame } from "../support/ext-driver.ts";
@@ -37,12 +39,12 @@ afterEach(async () => {
 });
 
 /** Starts the extension as zot would (its folder as cwd) and completes the handshake. */
-async function startBridge(): Promise<ExtDriver> {
+async function startBridge(token = BOT_TOKEN): Promise<ExtDriver> {
   const d = startDriver(join(TELEGRAM, "run.sh"), [], {
     cwd: TELEGRAM,
     env: {
       ...process.env,
-      TELEGRAM_BOT_TOKEN: BOT_TOKEN,
+      TELEGRAM_BOT_TOKEN: token,
       TELEGRAM_API_URL: api.url,
       // Short polls and retries: the test waits for behaviour, never for the clock.
       TELEGRAM_POLL_TIMEOUT_S: "5",
@@ -147,6 +149,14 @@ describe("telegram example", () => {
     const [first, second] = api.sentTo(alice.id).slice(4);
     expect(first!.length).toBeLessThanOrEqual(4096);
     expect(`${first} ${second}`).toBe(words);
+
+    // No break at all: cut anywhere, but never between the two halves of an emoji.
+    const emoji = `a${"😀".repeat(2500)}`;
+    d.send(event("assistant_message", { text: emoji }));
+    await api.until(() => api.sentTo(alice.id).length === 8, "two pieces of the emoji line");
+    const [head, tail] = api.sentTo(alice.id).slice(6);
+    expect(head!.length).toBe(4095);
+    expect(head! + tail!).toBe(emoji);
   });
 
   it("ignores strangers (telling each once) and groups; only the paired user's messages become prompts", async () => {
@@ -200,6 +210,18 @@ describe("telegram example", () => {
     expect(await telegram(d, "status")).toMatch(/\nPolling: on\./);
   });
 
+  it("a refused token stops polling with an error note instead of retrying", async () => {
+    // Paired earlier; the token has since been revoked.
+    writeFileSync(join(dataDir, "telegram.json"), JSON.stringify({ chat_id: alice.id, user_id: alice.id, name: "@alice" }));
+    const d = await startBridge("987:revoked");
+    expect(await d.next((f) => f.type === "notify")).toEqual({
+      type: "notify", level: "error", message: expect.stringMatching(/^Telegram refused the bot token \(getUpdates: Unauthorized \(HTTP 401\)\); polling stopped/),
+    });
+    expect(await telegram(d, "status")).toMatch(/\nPolling stopped: getUpdates: Unauthorized \(HTTP 401\)/);
+    expect(await telegram(d, "pair")).toMatch(/^Telegram refused the bot token \(getMe: Unauthorized \(HTTP 401\)\)/);
+    expect(api.count("getUpdates")).toBe(1);
+  });
+
   it("passes zot ext test's conformance checks", async () => {
     const world = await makeWorld();
     try {
@@ -230,6 +252,7 @@ describe("telegram example in zot", () => {
   let world: World | undefined;
   let copy = "";
   afterEach(async () => {
+    killPanes();
     await world?.close();
     world = undefined;
     rmSync(copy, { recursive: true, force: true });
@@ -260,5 +283,26 @@ describe("telegram example in zot", () => {
     expect(api.count("getMe")).toBe(1);
     c.end();
     expect(await c.exited).toBe(0);
+  });
+
+  it("in the REPL: a message from the paired chat runs a turn, and its tool call and answer come back", async () => {
+    world = await makeWorld([
+      { tool_calls: [{ name: "bash", args: { command: "echo from-telegram" } }], stop: "tool_use" },
+      { text: "Done: it printed from-telegram." },
+    ]);
+    const dir = bundledCopy();
+    const pane = await Pane.start(world, ["--no-session", "-e", dir], { TELEGRAM_BOT_TOKEN: BOT_TOKEN, TELEGRAM_API_URL: api.url });
+    await pane.until("/help for commands");
+    await pane.type("/telegram pair");
+    await pane.keys("Enter");
+    const code = /Send (\d{6}) to @zot_test_bot/.exec(await pane.until(/Send \d{6} to @zot_test_bot/))![1]!;
+    api.say(alice, code);
+    await pane.until("Telegram: paired with @alice");
+
+    api.say(alice, "please run echo from-telegram");
+    await pane.until("Done: it printed from-telegram.");
+    await api.until(() => api.sentTo(alice.id).includes("Done: it printed from-telegram."), "the answer in the chat");
+    expect(api.sentTo(alice.id)).toEqual([PAIRED_REPLY, "🔧 bash: echo from-telegram", "Done: it printed from-telegram."]);
+    expect(world.server.requests).toHaveLength(2);
   });
 });

@@ -2,7 +2,7 @@
 // the paired user's private messages into prompts, and sending answers and tool calls back.
 // Everyone else is ignored (told once that the bot is not theirs).
 import { randomInt } from "node:crypto";
-import { BotApi, type BotInfo, type IncomingMessage } from "./bot-api.ts";
+import { ApiError, BotApi, type BotInfo, type IncomingMessage } from "./bot-api.ts";
 import type { BridgeConfig } from "./config.ts";
 import { splitMessage, toolLine } from "./format.ts";
 import { Outbox } from "./outbox.ts";
@@ -69,6 +69,7 @@ export class Bridge {
     try {
       this.bot = await this.api.getMe();
     } catch (err) {
+      if (err instanceof ApiError && err.fatal) throw new UserError(`Telegram refused the bot token (${err.message}): check TELEGRAM_BOT_TOKEN`);
       throw new UserError(`cannot reach the Telegram bot at ${this.config.apiUrl}: ${(err as Error).message}`);
     }
     this.withdrawCode();
