@@ -5,7 +5,8 @@
 // do not clash, and assistant_message's `content` and `time`. The bus carries only what the
 // event vocabulary (lib/events) defines.
 import type { HostEvent, StampedLifecycleEvent, StreamBlock, ZotEvent } from "../events/index.ts";
-import type { LineSink } from "./ndjson.ts";
+import type { Frontend } from "../app/frontend.ts";
+import { sessionLine, type LineSink } from "./ndjson.ts";
 
 export type DoneEvent = Extract<HostEvent, { type: "done" }>;
 type AssistantMessageEvent = Extract<StampedLifecycleEvent, { type: "assistant_message" }>;
@@ -91,4 +92,15 @@ export function withGoMessage(message: AssistantMessageEvent, calls: readonly To
 /** The `done` of a command or run that failed with `message`. */
 export function failedDone(message: string): DoneEvent {
   return { type: "done", stop: "error", error: message };
+}
+
+/** The frontend of a mode that only streams (rpc, a subagent child): the session line, then every event; warnings to `warnLine`. */
+export function streamingFrontend(sink: LineSink, stream: EventStream, warnLine: (text: string) => void): Frontend {
+  return {
+    warn: (message) => warnLine(`zot: warning: ${message}`),
+    showEvents(bus, info) {
+      sink.write(sessionLine(info));
+      bus.subscribe((event) => stream.event(event));
+    },
+  };
 }

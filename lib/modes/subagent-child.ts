@@ -4,10 +4,10 @@
 // cancelled, or died) the run is aborted and the child shuts down and exits.
 import { createRuntime, type Runtime } from "../app/runtime.ts";
 import { decodeSpec, type SubagentChildSpec } from "../app/subagents/child-spec.ts";
-import { eventStream } from "./event-stream.ts";
+import { eventStream, streamingFrontend } from "./event-stream.ts";
 import { EXIT_FAILURE, EXIT_INTERRUPTED, exitCodeOf } from "./exit-code.ts";
 import { stoppingOutput } from "./mode-output.ts";
-import { ndjsonSink, sessionLine } from "./ndjson.ts";
+import { ndjsonSink } from "./ndjson.ts";
 
 /** Reads the first line of `stdin`; `closed` resolves when stdin ends after it. */
 function readSpecLine(stdin: NodeJS.ReadableStream): { spec: Promise<string>; closed: Promise<void> } {
@@ -47,13 +47,7 @@ export async function runSubagentChild(env: Record<string, string | undefined> =
   let rt: Runtime;
   try {
     rt = await createRuntime(spec.config, {
-      frontend: {
-        warn: (message) => err(`zot: warning: ${message}`),
-        showEvents(bus, info) {
-          sink.write(sessionLine(info));
-          bus.subscribe((event) => stream.event(event));
-        },
-      },
+      frontend: streamingFrontend(sink, stream, err),
       env,
       interactive: false,
       subagents: { depth: spec.depth, maxDepth: spec.maxDepth },

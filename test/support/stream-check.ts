@@ -3,28 +3,11 @@
 // but the schema does not describe fails the test, and the schema cannot drift from the code.
 import * as v from "valibot";
 import { streamSchema } from "../../mod.ts";
-
-type AnySchema = v.GenericSchema & Record<string, any>;
+import { withObjects, type AnySchema } from "../../lib/modes/stream-schema/loose.ts";
 
 /** The same schema with every object strict (unknown keys are an error). */
 export function strictly(schema: AnySchema): AnySchema {
-  // Leaves (strings, numbers with their pipes, literals, records of unknown) stay as they are.
-  switch (schema.type) {
-    case "loose_object":
-    case "object":
-    case "strict_object":
-      return v.strictObject(Object.fromEntries(Object.entries(schema.entries).map(([k, s]) => [k, strictly(s as AnySchema)]))) as AnySchema;
-    case "optional":
-      return v.optional(strictly(schema.wrapped)) as AnySchema;
-    case "nullable":
-      return v.nullable(strictly(schema.wrapped)) as AnySchema;
-    case "array":
-      return v.array(strictly(schema.item)) as AnySchema;
-    case "union":
-      return v.union(schema.options.map((o: AnySchema) => strictly(o))) as AnySchema;
-    default:
-      return schema;
-  }
+  return withObjects(schema, (entries) => v.strictObject(entries));
 }
 
 const strictMap = (map: Record<string, v.GenericSchema>) =>

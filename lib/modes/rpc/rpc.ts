@@ -8,13 +8,13 @@ import { printable } from "../../terminal-text.ts";
 import { createRuntime, type Runtime } from "../../app/runtime.ts";
 import type { RunConfigInput } from "../../app/run-config.ts";
 import { LineDecoder } from "../../protocol/codec.ts";
-import { eventStream, failedDone } from "../event-stream.ts";
+import { eventStream, failedDone, streamingFrontend } from "../event-stream.ts";
 import { UsageError } from "../../errors.ts";
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK } from "../exit-code.ts";
 import { modeOutput, outputClosedMessage } from "../mode-output.ts";
 import { appendHostLog } from "../../host-log.ts";
 import { zotPaths } from "../../paths.ts";
-import { ndjsonSink, sessionLine } from "../ndjson.ts";
+import { ndjsonSink } from "../ndjson.ts";
 import { endsWithDone, parseRpcCommand, type RpcCommand } from "./rpc-commands.ts";
 import { handleRpcCommand, type RpcContext } from "./rpc-handlers.ts";
 
@@ -70,13 +70,7 @@ export async function runRpc(config: RunConfigInput, env: Record<string, string 
     let starting: Promise<Runtime> | undefined;
     const start = () =>
       (starting ??= createRuntime(config, {
-        frontend: {
-          warn: (m) => err(`zot: warning: ${m}`),
-          showEvents(bus, info) {
-            sink.write(sessionLine(info));
-            bus.subscribe((event) => stream.event(event));
-          },
-        },
+        frontend: streamingFrontend(sink, stream, err),
         env,
         interactive: false,
       }).then((runtime) => {
