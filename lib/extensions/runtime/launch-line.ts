@@ -50,7 +50,7 @@ export interface LaunchRequest {
 export function launchLine(request: LaunchRequest, command: string): LaunchLine {
   const isolation = request.isolation;
   const cwd = request.cwd ?? request.dir;
-  const fullEnv = () => withoutCredentials(extensionEnv(), request.allowEnv);
+  const fullEnv = (declared: string[] = []) => withoutCredentials(extensionEnv(), [...declared, ...(request.allowEnv ?? [])]);
   if (!isolation) return { program: command, args: request.args, dataDir: request.dir, env: extensionEnv(), isolation: unconfined(false), notes: [] };
   if (isolation.kind !== "confined") mkdirSync(isolation.dataDir, { recursive: true });
   if (isolation.kind === "none") {
@@ -62,7 +62,7 @@ export function launchLine(request: LaunchRequest, command: string): LaunchLine 
       isolation: unconfined(true), notes: ["full access, in a PID namespace of its own (bubblewrap)"] };
   }
   if (isolation.kind === "disabled") {
-    return { program: command, args: request.args, dataDir: isolation.dataDir, env: fullEnv(), isolation: unconfined(false, "--no-sandbox"),
+    return { program: command, args: request.args, dataDir: isolation.dataDir, env: fullEnv(isolation.env), isolation: unconfined(false, "--no-sandbox"),
       notes: ["warning: its manifest declares permissions, but --no-sandbox runs it unsandboxed, with full access to files and network"] };
   }
   const sdk = pythonSdkDir();

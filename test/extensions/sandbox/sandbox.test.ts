@@ -133,4 +133,17 @@ describe("a sandboxed extension", () => {
     expect(await probe(t, { action: "read", path: secret })).toEqual({ text: "read: hunter2", isError: false });
     expect(readFileSync(extensionLogPath(sb.paths, "probe"), "utf8")).toContain("--no-sandbox runs it unsandboxed");
   });
+
+  it("--no-sandbox still passes the credential variables its permissions.env names, and no other", async () => {
+    const names = ["ZOT_PROBE_TOKEN", "ZOT_PROBE_API_KEY", "ZOT_PROBE_PLAIN"];
+    for (const n of names) process.env[n] = "value-of-" + n;
+    try {
+      probeExtension({ network: "none", env: ["ZOT_PROBE_TOKEN"] });
+      const t = await startHost(sb, { sandbox: { enabled: false } });
+      expect(await probe(t, { action: "env", names })).toEqual({ isError: false,
+        text: "ZOT_PROBE_TOKEN=value-of-ZOT_PROBE_TOKEN ZOT_PROBE_API_KEY=- ZOT_PROBE_PLAIN=value-of-ZOT_PROBE_PLAIN" });
+    } finally {
+      for (const n of names) delete process.env[n];
+    }
+  });
 });

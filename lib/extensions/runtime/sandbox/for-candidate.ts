@@ -28,8 +28,8 @@ export type Isolation =
   | { kind: "isolated"; bwrap: string; dataDir: string }
   /** Full access, no PID namespace: why (no bubblewrap, not Linux, --no-sandbox). */
   | { kind: "none"; why: string; dataDir: string }
-  /** Declared permissions, but --no-sandbox runs it unconfined. */
-  | { kind: "disabled"; dataDir: string };
+  /** Declared permissions, but --no-sandbox runs it unconfined (it still gets the variables they name). */
+  | { kind: "disabled"; dataDir: string; env: string[] };
 
 const safeName = (name: string) => name.replace(/[^A-Za-z0-9._-]/g, "_");
 
@@ -63,7 +63,7 @@ export async function isolationFor(candidate: Candidate, settings: HostSandboxSe
     const found = await findIsolation(settings.options);
     return "bwrap" in found ? { kind: "isolated", bwrap: found.bwrap, dataDir } : { kind: "none", why: found.unavailable, dataDir };
   }
-  if (!settings.enabled) return { kind: "disabled", dataDir };
+  if (!settings.enabled) return { kind: "disabled", dataDir, env: grant.env ?? [] };
   const [program, rootOnly] = await Promise.all([findSandboxProgram(settings.options), rootOnlyEntries()]);
   return { kind: "confined", grant, program, dataDir, project: where.cwd, home: homedir(),
     privateDirs: [where.paths.home], rootOnly, ...(settings.options ? { options: settings.options } : {}) };
