@@ -251,8 +251,8 @@ export class ProtocolDriver implements ExtensionDriver {
     const grace = this.context.timeouts.shutdownGrace;
     const deadline = Date.now() + grace;
     if (this.conn && !this.conn.closed) {
-      await this.conn.drain(Math.max(0, deadline - Date.now()));
-      this.conn.send({ type: "shutdown" });
+      if (await this.conn.drain(Math.max(0, deadline - Date.now()))) this.conn.send({ type: "shutdown" });
+      else this.context.ext.log(`its queued frames did not drain within the ${grace} ms shutdown grace (it stopped reading); no time is left for shutdown`);
     }
     if (proc) await stopProcess(proc, grace, deadline);
     this.conn?.close("the extension was shut down");
