@@ -19,6 +19,12 @@ describe("Timeouts and limits: the spec's values are the defaults", () => {
 
   it("limits", () => {
     expect(DEFAULT_LIMITS).toEqual({ maxFrameBytes: 4 * 1024 * 1024, queueFrames: 256, queueBytes: 16 * 1024 * 1024,
-      toolOutputBytes: 50 * 1024 }); // what the model gets of one extension or MCP tool result, as read and bash
+      toolOutputBytes: 50 * 1024, // what the model gets of one extension or MCP tool result, as read and bash
+      reconnectAttempts: 8 }); // failed WebSocket reconnects in a row before zot gives up
+  });
+
+  it("a WebSocket extension's dead peer is found within 30 s (two ping intervals), and reconnects back off to a cap", () => {
+    expect(2 * DEFAULT_TIMEOUTS.ping).toBeLessThanOrEqual(30_000);
+    expect(DEFAULT_TIMEOUTS.reconnect).toBeLessThan(DEFAULT_TIMEOUTS.reconnectMax);
   });
 });

@@ -4,7 +4,7 @@ import { defineCommand } from "citty";
 import { printable } from "../../terminal-text.ts";
 import { DEFAULT_IDLE_TIMEOUT_MS } from "../../extensions/install/download.ts";
 import { InstallCancelledError, installExtension } from "../../extensions/install/install.ts";
-import type { BundleKind, Manifest } from "../../extensions/catalog/manifest.ts";
+import { asksBeforeInstall, type BundleKind, type Manifest } from "../../extensions/catalog/manifest.ts";
 import { describeGrant, grantFromManifest } from "../../extensions/catalog/permissions/manifest-permissions.ts";
 import { approveExtension, trustProject } from "../../extensions/catalog/trust/records.ts";
 import { cwdArg, fetchTimeoutArg, parseTimeoutMs, projectDir, rootsFor } from "./args.ts";
@@ -13,12 +13,13 @@ import { confirm } from "./ask.ts";
 /** "notes 1.2.0 requests:" and one indented line per scope (or "full access"). */
 export function describeRequest(manifest: Manifest): string {
   const lines = describeGrant(grantFromManifest(manifest.permissions));
-  return printable(`${manifest.name}${manifest.version ? ` ${manifest.version}` : ""} requests:\n${lines.map((l) => `  ${l}`).join("\n")}\n`);
+  const remote = manifest.url ? [`connects to ${manifest.url}, which gets the session's events and tool calls it asks for`] : [];
+  return printable(`${manifest.name}${manifest.version ? ` ${manifest.version}` : ""} requests:\n${[...remote, ...lines].map((l) => `  ${l}`).join("\n")}\n`);
 }
 
 /** The trust question: shown on stderr; --yes answers it; without a terminal and --yes, no. */
 export async function approveInstall(manifest: Manifest, kind: BundleKind, yes: boolean, action: "install" | "update" = "install"): Promise<boolean> {
-  if (kind !== "protocol") return true; // theme and skill bundles run no code
+  if (!asksBeforeInstall(kind)) return true; // theme and skill bundles run no code
   process.stderr.write(describeRequest(manifest));
   if (yes) return true;
   const [done, doing] = action === "install" ? ["installed", "installing"] : ["updated", "updating"];
@@ -74,7 +75,7 @@ export const installCommand = defineCommand({
       return 1;
     }
     // The approval is pinned to this manifest: a later version asking for more waits for `zot ext trust`.
-    if (result.kind === "protocol") {
+    if (asksBeforeInstall(result.kind)) {
       if (scope === "project") await trustProject(paths, projectDir(args.cwd), [{ manifest: result.manifest, dir: result.path }], true);
       else await approveExtension(paths, result.manifest);
     }

@@ -9,7 +9,7 @@ import { listInstalled, type ExtensionRoots, type InstalledExtension } from "../
 import { findInstalled } from "../../extensions/install/manage.ts";
 import { describeOrigin, readOrigin } from "../../extensions/install/origin.ts";
 import { updateExtension } from "../../extensions/install/update.ts";
-import type { BundleKind, Manifest } from "../../extensions/catalog/manifest.ts";
+import { asksBeforeInstall, type BundleKind, type Manifest } from "../../extensions/catalog/manifest.ts";
 import { canonicalJson } from "../../protocol/json-object.ts";
 import { projectKey } from "../../extensions/catalog/trust/gate.ts";
 import { approveExtension, trustProject } from "../../extensions/catalog/trust/records.ts";
@@ -42,10 +42,10 @@ async function updateOne(ext: InstalledExtension, roots: ExtensionRoots, yes: bo
     progress: (line) => process.stderr.write(`${line}\n`),
     warn: (line) => process.stderr.write(`zot: warning: ${printable(line)}\n`),
     confirm: async (manifest: Manifest, kind: BundleKind) =>
-      kind !== "protocol" || (await approvedBefore(roots, ext, manifest)) || approveInstall(manifest, kind, yes, "update"),
+      !asksBeforeInstall(kind) || (await approvedBefore(roots, ext, manifest)) || approveInstall(manifest, kind, yes, "update"),
   });
   // As install does: the grant is pinned to the manifest (and a project's to its folder) as it is now.
-  if (result.kind === "protocol") {
+  if (asksBeforeInstall(result.kind)) {
     if (ext.scope === "project") await trustProject(roots.paths, roots.cwd, [{ manifest: result.manifest, dir: result.path }], true);
     else await approveExtension(roots.paths, result.manifest);
   }

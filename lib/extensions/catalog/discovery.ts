@@ -10,7 +10,7 @@ import { join, resolve } from "node:path";
 import { projectExtensionsDir, type ZotPaths } from "../../paths.ts";
 import type { Candidate, DiscoveryScope, TrustProblem } from "./candidate.ts";
 import { execOutsideFolder } from "./exec-outside-folder.ts";
-import { loadManifest, MANIFEST_FILE } from "./manifest.ts";
+import { loadManifest, MANIFEST_FILE, runsAsExtension } from "./manifest.ts";
 import { MCP_JSON_FILE, readMcpJson } from "./dot-mcp-json.ts";
 import type { TrustGate } from "./trust/gate.ts";
 import { nameKey } from "./names.ts";
@@ -120,7 +120,7 @@ export async function discoverExtensions(options: DiscoveryOptions): Promise<Can
 }
 
 /** A candidate the trust gate decides on: one that would run code. */
-const mayRun = (c: Candidate) => c.loaded !== undefined && c.decision !== "error" && (c.loaded.kind === "protocol" || c.loaded.kind === "mcp")
+const mayRun = (c: Candidate) => c.loaded !== undefined && c.decision !== "error" && runsAsExtension(c.loaded.kind)
   && (c.loaded.enabled || c.scope === "explicit");
 
 /**
@@ -155,7 +155,7 @@ function decide(candidates: Candidate[], problems: ReadonlyMap<Candidate, TrustP
         continue;
       }
     }
-    if (c.loaded.kind !== "protocol" && c.loaded.kind !== "mcp") c.decision = "bundle";
+    if (!runsAsExtension(c.loaded.kind)) c.decision = "bundle";
     else {
       const problem = problems.get(c);
       if (problem) {

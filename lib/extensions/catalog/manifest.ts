@@ -5,6 +5,7 @@ import * as v from "valibot";
 import { describeIssues, issuePath } from "../../protocol/issues.ts";
 import { extensionNameProblem } from "./names.ts";
 import { McpServerSchema } from "./manifest-mcp.ts";
+import { UrlFields } from "./manifest-url.ts";
 import { OnFailureSchema, PermissionsSchema } from "./permissions/manifest-permissions.ts";
 import { themeFiles } from "../../theme/theme-file.ts";
 
@@ -28,11 +29,19 @@ export const ManifestSchema = v.looseObject({
   /** An MCP server instead of `exec`; `prefix: false` keeps the server's tool names unprefixed. */
   mcp: v.optional(McpServerSchema),
   prefix: v.optional(v.boolean("prefix must be true or false")),
+  /** A WebSocket extension: zot connects to `url` instead of spawning `exec`. */
+  ...UrlFields,
 }, (issue) => (issue.path?.length ? `${issuePath(issue)} is required` : "extension.json must hold a JSON object"));
 export type Manifest = v.InferOutput<typeof ManifestSchema>;
 
-/** What kind of bundle a manifest describes: protocol and MCP extensions run; the others never do. */
-export type BundleKind = "protocol" | "mcp" | "theme" | "skills";
+/** What kind of bundle a manifest describes: protocol, WebSocket and MCP extensions run; the others never do. */
+export type BundleKind = "protocol" | "websocket" | "mcp" | "theme" | "skills";
+
+/** The kinds that are started (spawned or connected to) as extensions. */
+export const runsAsExtension = (kind: BundleKind | undefined): boolean => kind === "protocol" || kind === "websocket" || kind === "mcp";
+
+/** The kinds `zot ext install` asks about: they run code, or send the session to a server. */
+export const asksBeforeInstall = (kind: BundleKind): boolean => kind === "protocol" || kind === "websocket";
 
 export class ManifestError extends Error {
   constructor(readonly dir: string, message: string) {
@@ -56,13 +65,15 @@ export function checkManifest(dir: string, data: unknown, hasTheme: boolean): Lo
   if (!parsed.success) throw new ManifestError(dir, describeIssues(parsed.issues));
   const manifest = parsed.output;
   let kind: BundleKind = "protocol";
-  if (manifest.mcp) {
-    if (manifest.exec) throw new ManifestError(dir, "exec and mcp exclude each other (mcp runs an MCP server instead of exec)");
-    kind = "mcp";
-  } else if (!manifest.exec) {
+  if ([manifest.exec, manifest.mcp, manifest.url].filter((x) => x !== undefined).length > 1) {
+    throw new ManifestError(dir, "exec, url and mcp exclude each other (one way to reach the extension)");
+  }
+  if (manifest.mcp) kind = "mcp";
+  else if (manifest.url) kind = "websocket";
+  else if (!manifest.exec) {
     if (hasTheme) kind = "theme";
     else if (manifest.skills && manifest.skills.length > 0) kind = "skills";
-    else throw new ManifestError(dir, "exec is required (or mcp for an MCP server; only theme-only and skill-only bundles may omit both)");
+    else throw new ManifestError(dir, "exec is required (or url for a WebSocket extension, or mcp for an MCP server; only theme-only and skill-only bundles may omit them)");
   }
   return { dir, manifest, kind, enabled: manifest.enabled !== false };
 }

@@ -15,6 +15,7 @@ import type { DriverFactories } from "../runtime/extension.ts";
 import { absentGuards, type AbsentGuard } from "../catalog/permissions/absent-guards.ts";
 import { userFailurePolicies } from "../catalog/permissions/user-policy.ts";
 import { ExtensionRegistry } from "./registry.ts";
+import { Reconnects } from "./reconnect.ts";
 import { ensurePythonSdk } from "../runtime/sdk-env.ts";
 import type { HostTrust } from "../catalog/trust/host-trust.ts";
 import type { HostLimits, HostTimeouts } from "../runtime/settings.ts";
@@ -48,9 +49,16 @@ export class ExtensionSet {
   private absent: AbsentGuard[] = [];
   /** Projects whose untrusted extensions the user was asked about in this run. */
   private readonly askedProjectTrust = new Set<string>();
+  private policies: ReturnType<typeof userFailurePolicies> | undefined;
+  private readonly reconnects: Reconnects;
 
   constructor(private readonly options: ExtensionSetOptions) {
     this.merged = this.newRegistry();
+    this.reconnects = new Reconnects({
+      timeouts: options.timeouts, limits: options.limits,
+      restart: (ext) => this.restart(ext),
+      giveUp: (ext, message) => options.publishError(ext, message),
+    });
   }
 
   /** Every discovered folder with discovery's decision, in load order. */
@@ -94,14 +102,10 @@ export class ExtensionSet {
     this.spawned = [];
     this.merged = this.newRegistry();
     const policies = userFailurePolicies(config);
+    this.policies = policies;
     for (const candidate of this.found) {
       if (candidate.decision !== "spawn") continue;
-      const driver = this.options.drivers[candidate.loaded?.kind === "mcp" ? "mcp" : "protocol"];
-      const ext = new LoadedExtension(candidate, this.options.sink, this.options.timeouts, this.options.limits, driver);
-      ext.permissions.setUserFailurePolicy(policies.byName.get(ext.name));
-      ext.allowEnv = policies.env.get(ext.name) ?? [];
-      const problem = policies.problems.get(ext.name) ?? policies.problem;
-      if (problem) ext.warnings.push(problem);
+      const ext = this.create(candidate);
       this.spawned.push(ext);
       this.spawnedFrom.set(candidate, ext);
     }
@@ -111,10 +115,42 @@ export class ExtensionSet {
     await Promise.all(this.spawned.map((ext) => ext.startupWait));
     this.rebuildRegistry();
     this.publishProblems();
+    for (const ext of this.spawned) if (ext.phase === "failed") this.reconnects.schedule(ext);
+  }
+
+  /** An extension failed after its start: one that lost its connection is tried again. */
+  failed(ext: LoadedExtension): void {
+    this.reconnects.schedule(ext);
+  }
+
+  private create(candidate: Candidate): LoadedExtension {
+    const kind = candidate.loaded?.kind;
+    const driver = this.options.drivers[kind === "mcp" || kind === "websocket" ? kind : "protocol"];
+    const ext = new LoadedExtension(candidate, this.options.sink, this.options.timeouts, this.options.limits, driver);
+    const policies = this.policies!;
+    ext.permissions.setUserFailurePolicy(policies.byName.get(ext.name));
+    ext.allowEnv = policies.env.get(ext.name) ?? [];
+    const problem = policies.problems.get(ext.name) ?? policies.problem;
+    if (problem) ext.warnings.push(problem);
+    return ext;
+  }
+
+  /** A fresh record in place of `old` (a reconnect), started; undefined when `old` left the set. */
+  private async restart(old: LoadedExtension): Promise<LoadedExtension | undefined> {
+    const index = this.spawned.indexOf(old);
+    if (index < 0) return undefined;
+    const ext = this.create(old.candidate);
+    this.spawned[index] = ext;
+    this.spawnedFrom.set(old.candidate, ext);
+    ext.start();
+    await ext.startupWait;
+    this.rebuildRegistry();
+    return ext;
   }
 
   /** Shuts every extension of the set down; returns them for the host to forget their calls. */
   async stop(): Promise<readonly LoadedExtension[]> {
+    this.reconnects.cancel();
     const extensions = this.spawned;
     await Promise.all(extensions.map((ext) => ext.shutdown()));
     return extensions;

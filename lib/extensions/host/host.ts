@@ -351,6 +351,7 @@ export class ExtensionHost implements AgentHooks {
     this.panels.closeAllOf(ext);
     this.callTool.disconnect(ext);
     this.publishError(ext, message);
+    if (!this.closed) this.set.failed(ext);
   }
 
   /** call_tool without an agent: extension tools only, through this host's own interceptors. */

@@ -2,7 +2,7 @@
 // what discovery decided, how startup went, what was registered, and what went wrong. `--json`
 // writes it out as is, hence its snake_case fields.
 import { extensionLogPath, type ZotPaths } from "../../paths.ts";
-import type { BundleKind, Manifest } from "../catalog/manifest.ts";
+import { runsAsExtension, type BundleKind, type Manifest } from "../catalog/manifest.ts";
 import { grantFromManifest, grantJson, type GrantJson, type ManifestPermissions } from "../catalog/permissions/manifest-permissions.ts";
 import type { RefusalKind } from "../catalog/permissions/extension-permissions.ts";
 import { interceptorReports, type InterceptorProbe, type InterceptorReport } from "./intercept-probe.ts";
@@ -12,6 +12,7 @@ import type { IsolationReport } from "../runtime/spawn.ts";
 import type { ExtensionRegistry } from "./registry.ts";
 import type { McpServerDescription } from "../runtime/extension.ts";
 import { describeServer } from "../catalog/manifest-mcp.ts";
+import { isLoopbackUrl } from "../../providers/credentials.ts";
 import { readBundleThemes } from "../../theme/theme-file.ts";
 
 /** What an MCP extension's server said about itself (server tool names, before prefixing). */
@@ -24,6 +25,14 @@ export interface McpReport {
   tool_names: Record<string, string>;
   prompts: string[];
   resources: string[];
+}
+
+/** A WebSocket extension's connection (snake_case: written out as is). */
+export interface RemoteReport {
+  url: string;
+  /** The upgrade request → open, and open → ready, in ms; null when it did not get that far. */
+  connect_ms: number | null;
+  handshake_ms: number | null;
 }
 
 export type ReportStatus = "ok" | "error" | "disabled" | "shadowed" | "needs_approval";
@@ -55,6 +64,8 @@ export interface ExtensionReport {
   source?: string;
   /** For an MCP extension. */
   mcp?: McpReport;
+  /** For a WebSocket extension. */
+  remote?: RemoteReport;
   /** A theme bundle's themes, by name. */
   themes?: string[];
   /** null when the manifest could not be read. */
@@ -97,15 +108,15 @@ function base(c: Candidate, paths: ZotPaths): ExtensionReport {
     kind: c.loaded?.kind ?? null,
     version: manifest?.version ?? null,
     language: manifest?.language ?? null,
-    exec: manifest?.exec ?? (manifest?.mcp ? describeServer(manifest.mcp) : null),
+    exec: manifest?.exec ?? manifest?.url ?? (manifest?.mcp ? describeServer(manifest.mcp) : null),
     commands: [],
     tools: [],
     subscriptions: { events: [], intercept: [] },
     conflicts: [],
-    warnings: [...c.warnings],
+    warnings: [...c.warnings, ...(manifest?.url ? remoteWarnings(manifest) : [])],
     errors: c.error ? [c.error] : [],
     running: false,
-    log_path: c.loaded?.kind === "protocol" || c.loaded?.kind === "mcp" ? extensionLogPath(paths, c.name) : null,
+    log_path: runsAsExtension(c.loaded?.kind) ? extensionLogPath(paths, c.name) : null,
     permissions: permissionsOf(manifest),
     interceptors: [],
     isolation: null,
@@ -158,9 +169,27 @@ export function buildReports(candidates: readonly Candidate[], loaded: ReadonlyM
     report.interceptors = interceptorReports(ext, probes(ext));
     report.isolation = ext.driver.isolation;
     const described = ext.driver.describe?.();
-    if (described) report.mcp = mcpReport(described.mcp);
+    if (described && "mcp" in described) report.mcp = mcpReport(described.mcp);
+    if (described && "remote" in described) {
+      const { url, connectMs, handshakeMs } = described.remote;
+      report.remote = { url, connect_ms: connectMs, handshake_ms: handshakeMs };
+    }
     return report;
   });
+}
+
+/** What a WebSocket extension's manifest asks for that is unsafe or that zot cannot enforce on another machine. */
+function remoteWarnings(manifest: Manifest): string[] {
+  const warnings: string[] = [];
+  if (manifest.insecure === true && /^ws:\/\//i.test(manifest.url ?? "") && !isLoopbackUrl(manifest.url!.replace(/^ws/i, "http"))) {
+    warnings.push(`insecure: plain ws:// to another machine; the session's events and tool calls it gets travel unencrypted`);
+  }
+  const p = manifest.permissions;
+  const unenforced = [p?.fs ? "fs" : "", p?.network ? "network" : "", p?.env ? "env" : ""].filter(Boolean);
+  if (unenforced.length) {
+    warnings.push(`permissions.${unenforced.join(", permissions.")} cannot be enforced for a remote extension (zot's OS sandbox does not reach the server); ignored`);
+  }
+  return warnings;
 }
 
 /** A theme bundle's themes by name, with what is wrong in its theme files (a bad colour is an error). */

@@ -2,5 +2,6 @@
 import type { DriverFactories } from "./extension.ts";
 import { createMcpDriver } from "./mcp/mcp-driver.ts";
 import { createProtocolDriver } from "./protocol/protocol-driver.ts";
+import { createWebSocketDriver } from "./protocol/websocket-driver.ts";
 
-export const extensionDrivers: DriverFactories = { protocol: createProtocolDriver, mcp: createMcpDriver };
+export const extensionDrivers: DriverFactories = { protocol: createProtocolDriver, websocket: createWebSocketDriver, mcp: createMcpDriver };

@@ -76,6 +76,14 @@ export interface McpServerDescription {
   resources: string[];
 }
 
+/** What the doctor shows of a WebSocket extension's connection. */
+export interface RemoteDescription {
+  url: string;
+  /** Upgrade request → open, and open → `ready`; null until they happened. */
+  connectMs: number | null;
+  handshakeMs: number | null;
+}
+
 export type CommandReply = CommandResponseFrame | { error: string };
 
 export interface ExtensionDriver {
@@ -88,6 +96,8 @@ export interface ExtensionDriver {
   readonly logPath: string | undefined;
   /** How its process was isolated; null when it has no process or none was asked. */
   readonly isolation: IsolationReport | null;
+  /** A failure lost a connection that trying again may regain (a WebSocket extension's). */
+  readonly reconnectable?: boolean;
   /** Starts it; the record's `settled` resolves when start-up is over. */
   start(): void;
   /** Appends a diagnostic line to its log. */
@@ -106,7 +116,7 @@ export interface ExtensionDriver {
   abort(reason: string): void;
   /** Graceful stop within the shutdown grace, then SIGTERM and SIGKILL. */
   shutdown(): Promise<void>;
-  describe?(): { mcp: McpServerDescription };
+  describe?(): { mcp: McpServerDescription } | { remote: RemoteDescription };
 }
 
 /** What a driver is built with. */
@@ -120,7 +130,7 @@ export interface DriverContext {
 export type DriverFactory = (context: DriverContext) => ExtensionDriver;
 
 /** A driver factory per runnable bundle kind; the application injects it into the host. */
-export type DriverFactories = Record<Extract<BundleKind, "protocol" | "mcp">, DriverFactory>;
+export type DriverFactories = Record<Extract<BundleKind, "protocol" | "websocket" | "mcp">, DriverFactory>;
 
 export class LoadedExtension {
   readonly name: string;
@@ -174,7 +184,7 @@ export class LoadedExtension {
     this.name = manifest.name;
     this.dir = candidate.dir;
     this.scope = candidate.scope;
-    this.exec = manifest.exec ?? (manifest.mcp ? describeServer(manifest.mcp) : "");
+    this.exec = manifest.exec ?? manifest.url ?? (manifest.mcp ? describeServer(manifest.mcp) : "");
     this.language = manifest.language;
     this.source = candidate.source;
     this.warnings = [...candidate.warnings];

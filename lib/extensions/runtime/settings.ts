@@ -30,8 +30,13 @@ export interface HostTimeouts {
   command: number;
   /** Each shutdown stage: drain, `shutdown` → exit, SIGTERM → exit. */
   shutdownGrace: number;
-  /** One frame may stay blocked in the pipe at most this long. */
+  /** One frame may stay blocked in the pipe (or the socket) at most this long. */
   write: number;
+  /** A WebSocket extension is pinged this often; one that missed the last pong is gone (dead within two). */
+  ping: number;
+  /** The first reconnect delay of a WebSocket extension, doubled per failed try up to `reconnectMax`. */
+  reconnect: number;
+  reconnectMax: number;
 }
 
 export interface HostLimits {
@@ -40,6 +45,8 @@ export interface HostLimits {
   queueBytes: number;
   /** Text of one extension or MCP tool result the model gets (output-cap.ts). */
   toolOutputBytes: number;
+  /** Failed reconnects in a row after which zot gives up on a WebSocket extension (until /reload-ext). */
+  reconnectAttempts: number;
 }
 
 export const DEFAULT_TIMEOUTS: HostTimeouts = {
@@ -53,6 +60,9 @@ export const DEFAULT_TIMEOUTS: HostTimeouts = {
   command: TOOL_CALL_TIMEOUT_MS,
   shutdownGrace: SHUTDOWN_GRACE_MS,
   write: WRITE_TIMEOUT_MS,
+  ping: 15_000,
+  reconnect: 500,
+  reconnectMax: 30_000,
 };
 
 export const DEFAULT_LIMITS: HostLimits = {
@@ -60,6 +70,7 @@ export const DEFAULT_LIMITS: HostLimits = {
   queueFrames: OUTBOUND_QUEUE_MAX_FRAMES,
   queueBytes: OUTBOUND_QUEUE_MAX_BYTES,
   toolOutputBytes: DEFAULT_TOOL_OUTPUT_BYTES,
+  reconnectAttempts: 8,
 };
 
 /** The variable that shortens or lengthens the host's deadlines: `write=500,hello=2000` (milliseconds). */

@@ -48,6 +48,10 @@ export async function testExtension(options: ConformanceOptions): Promise<Confor
     list.pass("manifest", "an MCP server: zot speaks MCP to it, not the extension protocol; check it with `zot ext doctor`");
     return result(list, extension);
   }
+  if (loaded.kind === "websocket") {
+    list.pass("manifest", `a WebSocket extension at ${manifest.url}: test the server's own folder with \`zot ext test\`, and the connection with \`zot ext doctor\``);
+    return result(list, extension);
+  }
   if (loaded.kind !== "protocol") {
     list.pass("manifest", `a ${loaded.kind}-only bundle: zot never starts it, so there is no protocol to test`);
     return result(list, extension);

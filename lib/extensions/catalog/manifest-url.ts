@@ -1,0 +1,27 @@
+// The WebSocket fields of extension.json: the extension runs elsewhere and zot connects to its
+// `url` (ws:// or wss://) instead of spawning `exec`. `headers` go with the upgrade request, their
+// `${VAR}`s expanded from zot's environment only when it connects (so doctor, list and the trust
+// record show `${TEAM_TOKEN}`, never the secret). Plain ws:// to another machine needs `insecure`.
+import * as v from "valibot";
+import { isLoopbackUrl } from "../../providers/credentials.ts";
+
+/** A ws:// or wss:// URL (`${VAR}`s allowed; checked again once expanded). */
+export const isWebSocketUrl = (url: string): boolean => {
+  const plain = url.replaceAll("${", "");
+  return URL.canParse(plain) && /^wss?:\/\//i.test(plain);
+};
+
+export const UrlFields = {
+  url: v.optional(v.pipe(v.string("url must be a string"), v.check(isWebSocketUrl, "url must be a ws:// or wss:// URL"))),
+  headers: v.optional(v.record(v.string(), v.string("headers values must be strings"), "headers must be an object of strings")),
+  /** Allows plain ws:// to a host other than this machine (frames travel unencrypted). */
+  insecure: v.optional(v.boolean("insecure must be true or false")),
+  /** A PEM file (relative to the extension's folder) of the CA that signs the wss:// server's certificate. */
+  ca: v.optional(v.pipe(v.string("ca must be a string"), v.minLength(1, "ca must not be empty"))),
+};
+
+/** Why zot will not connect to `url` as it stands, or undefined. */
+export function unsafeUrlProblem(url: string, insecure: boolean | undefined): string | undefined {
+  if (!/^ws:\/\//i.test(url) || isLoopbackUrl(url.replace(/^ws/i, "http")) || insecure === true) return undefined;
+  return `plain ws:// to another machine sends every frame unencrypted; use wss://, or set "insecure": true in extension.json`;
+}

@@ -1,0 +1,143 @@
+// WebSocket extensions (a manifest `url` instead of `exec`) against a real server process: the
+// protocol over one text message per frame, supervision mapped onto the connection (a dropped
+// server fails calls and is reconnected with backoff), and the security rules of the URL.
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { ToolExecutionContext } from "../../../lib/tools/types.ts";
+import { checkManifest } from "../../../lib/extensions/catalog/manifest.ts";
+import { FIXTURES, sandbox, startHost, waitFor, type Sandbox } from "../helpers.ts";
+
+const SERVER = join(FIXTURES, "ws-server", "server.mjs");
+const ctx = (): ToolExecutionContext => ({ cwd: "/", signal: new AbortController().signal });
+
+let sb: Sandbox;
+const servers = new Set<ChildProcess>();
+beforeEach(async () => void (sb = await sandbox()));
+afterEach(async () => {
+  for (const s of servers) s.kill("SIGKILL");
+  servers.clear();
+  await sb.cleanup();
+});
+
+interface Server { process: ChildProcess; port: number; stderr: () => string }
+
+/** Starts the fixture server; resolves once it listens. */
+async function startServer(port = 0, options: Record<string, unknown> = {}): Promise<Server> {
+  const child = spawn(process.execPath, [SERVER, String(port), JSON.stringify(options)], { stdio: ["ignore", "pipe", "pipe"] });
+  servers.add(child);
+  let stderr = "";
+  child.stderr!.on("data", (d) => (stderr += d));
+  const real = await new Promise<number>((resolve, reject) => {
+    child.stdout!.on("data", (d: Buffer) => {
+      const m = /port (\d+)/.exec(String(d));
+      if (m) resolve(Number(m[1]));
+    });
+    child.on("exit", (code) => reject(new Error(`server exited (${code}): ${stderr}`)));
+  });
+  return { process: child, port: real, stderr: () => stderr };
+}
+
+async function stopServer(server: Server): Promise<void> {
+  const exited = new Promise((r) => server.process.once("exit", r));
+  server.process.kill("SIGKILL");
+  await exited;
+  servers.delete(server.process);
+}
+
+function writeUrlExtension(manifest: Record<string, unknown>, name = "remote"): string {
+  const dir = join(sb.globalDir, name);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "extension.json"), JSON.stringify({ name, ...manifest }));
+  return dir;
+}
+
+describe("a WebSocket extension", () => {
+  it("registers over the socket and its tool answers a call; shutdown gets shutdown_ack", async () => {
+    const server = await startServer();
+    writeUrlExtension({ url: `ws://127.0.0.1:${server.port}/` });
+    const t = await startHost(sb);
+    expect(t.host.reports()[0]!.errors).toEqual([]);
+    const echo = t.host.tools().find((x) => x.name === "echo")!;
+    expect(await echo.execute({ text: "hi" }, ctx())).toMatchObject({ isError: false, content: [{ type: "text", text: "session 1: hi" }] });
+    await t.host.shutdown();
+    expect(server.stderr()).toContain("got shutdown\n");
+  });
+
+  it("expands ${VAR} in headers when it connects (a wrong token is refused with the HTTP status)", async () => {
+    const server = await startServer(0, { token: "s3cret" });
+    writeUrlExtension({ url: `ws://127.0.0.1:${server.port}/`, headers: { Authorization: "Bearer ${ZOT_TEST_WS_TOKEN}" } });
+    process.env.ZOT_TEST_WS_TOKEN = "wrong";
+    try {
+      const refused = await startHost(sb);
+      expect(refused.host.reports()[0]!.errors.join("\n")).toContain("answered the upgrade with HTTP 401");
+      await refused.host.shutdown();
+      process.env.ZOT_TEST_WS_TOKEN = "s3cret";
+      const t = await startHost(sb);
+      expect(t.host.tools().map((x) => x.name)).toEqual(["echo", "hang"]);
+    } finally {
+      delete process.env.ZOT_TEST_WS_TOKEN;
+    }
+  });
+
+  it("killing the server mid-call fails the call with a clear reason, and zot reconnects once it is back", async () => {
+    const server = await startServer();
+    writeUrlExtension({ url: `ws://127.0.0.1:${server.port}/` });
+    const t = await startHost(sb, { timeouts: { toolCall: 60_000 } });
+    const hang = t.host.tools().find((x) => x.name === "hang")!;
+    const call = hang.execute({}, ctx());
+    await waitFor(() => server.stderr().includes("got tool_call"), "the call to arrive");
+    await stopServer(server);
+    const outcome = await call;
+    expect(outcome.isError).toBe(true);
+    expect(outcome.content[0]).toMatchObject({ text: expect.stringMatching(/tool hang \(extension "remote"\) failed: the extension stopped/) });
+    expect(t.of("ext_error").map((e) => e.message).join("\n")).toMatch(/ws:\/\/127\.0\.0\.1:\d+\/|closed the connection/);
+    const again = await startServer(server.port);
+    await waitFor(() => t.host.reports()[0]?.running, "the reconnect", 5000);
+    const echo = t.host.tools().find((x) => x.name === "echo")!;
+    expect((await echo.execute({ text: "back" }, ctx())).content[0]).toMatchObject({ text: "session 1: back" });
+    expect(again.stderr()).toContain("got hello_ack");
+  });
+
+  it("gives up after the reconnect attempts, saying so", async () => {
+    const server = await startServer();
+    writeUrlExtension({ url: `ws://127.0.0.1:${server.port}/` });
+    const t = await startHost(sb, { limits: { reconnectAttempts: 2 } as never });
+    await stopServer(server);
+    await waitFor(() => t.of("ext_error").some((e) => /gave up reconnecting after 2 attempts/.test(e.message)), "giving up", 8000);
+    expect(t.host.reports()[0]!.running).toBe(false);
+  });
+
+  it("a binary message is a protocol error", async () => {
+    const server = await startServer(0, { binary: true });
+    writeUrlExtension({ url: `ws://127.0.0.1:${server.port}/` });
+    const t = await startHost(sb, { limits: { reconnectAttempts: 0 } as never });
+    await waitFor(() => t.of("ext_error").some((e) => /sent a binary message; frames are text messages/.test(e.message)), "the failure");
+  });
+
+  it("a refused connection is reported like a crash, with the URL", async () => {
+    const server = await startServer();
+    await stopServer(server);
+    writeUrlExtension({ url: `ws://127.0.0.1:${server.port}/` });
+    const t = await startHost(sb, { limits: { reconnectAttempts: 0 } as never });
+    const report = t.host.reports()[0]!;
+    expect(report.errors.join("\n")).toContain(`cannot connect to ws://127.0.0.1:${server.port}/`);
+    expect(report.errors.join("\n")).toContain("url");
+    expect(readFileSync(report.log_path!, "utf8")).toContain(`connecting to remote: ws://127.0.0.1:${server.port}/`);
+  });
+
+  it("plain ws:// to another machine is refused unless the manifest says insecure", async () => {
+    writeUrlExtension({ url: "ws://192.0.2.1:9/" });
+    const t = await startHost(sb, { limits: { reconnectAttempts: 0 } as never });
+    expect(t.host.reports()[0]!.errors.join("\n")).toContain("plain ws:// to another machine sends every frame unencrypted");
+  });
+});
+
+describe("the manifest of a WebSocket extension", () => {
+  it("needs a ws:// or wss:// url, and excludes exec and mcp", () => {
+    expect(checkManifest("/x", { name: "a", url: "wss://guard.example/ext" }, false).kind).toBe("websocket");
+    expect(() => checkManifest("/x", { name: "a", url: "https://guard.example" }, false)).toThrow(/url must be a ws:\/\/ or wss:\/\/ URL/);
+    expect(() => checkManifest("/x", { name: "a", url: "ws://h/", exec: "x" }, false)).toThrow(/exec, url and mcp exclude each other/);
+  });
+});
