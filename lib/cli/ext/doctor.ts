@@ -121,6 +121,11 @@ export function renderReport(report: ExtensionReport): string {
     field("mcp tools:", list(m.tools.map((t) => (plain(t) ? t : `${t} (as ${m.tool_names[t]})`))));
     field("prompts:", list(m.prompts));
     field("resources:", list(m.resources));
+  } else if (report.kind === "websocket") {
+    field("url:", report.exec ?? "");
+    const r = report.remote;
+    if (r?.connect_ms != null) field("connect:", `${r.connect_ms} ms${r.handshake_ms != null ? `, handshake ${r.handshake_ms} ms (hello → ready)` : ""}`);
+    field("process:", "remote: files, network and exec are the server's; zot enforces its tools, events, intercept and ui grants");
   } else if (report.exec) field("exec:", `${report.exec}${report.language ? ` (${report.language})` : ""}`);
   if (report.commands.length) field("commands:", report.commands.map((c) => `/${c}`).join(", "));
   if (report.tools.length) {

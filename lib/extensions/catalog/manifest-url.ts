@@ -25,3 +25,17 @@ export function unsafeUrlProblem(url: string, insecure: boolean | undefined): st
   if (!/^ws:\/\//i.test(url) || isLoopbackUrl(url.replace(/^ws/i, "http")) || insecure === true) return undefined;
   return `plain ws:// to another machine sends every frame unencrypted; use wss://, or set "insecure": true in extension.json`;
 }
+
+/** What a WebSocket extension's manifest asks for that is unsafe or that zot cannot enforce on another machine. */
+export function remoteWarnings(manifest: { url?: string; insecure?: boolean; permissions?: { fs?: unknown; network?: unknown; env?: unknown } }): string[] {
+  const warnings: string[] = [];
+  if (manifest.url && manifest.insecure === true && unsafeUrlProblem(manifest.url, false)) {
+    warnings.push(`insecure: plain ws:// to another machine; the session's events and tool calls it gets travel unencrypted`);
+  }
+  const p = manifest.permissions;
+  const unenforced = [p?.fs ? "fs" : "", p?.network ? "network" : "", p?.env ? "env" : ""].filter(Boolean);
+  if (unenforced.length) {
+    warnings.push(`permissions.${unenforced.join(", permissions.")} cannot be enforced for a remote extension (zot's OS sandbox does not reach the server); ignored`);
+  }
+  return warnings;
+}

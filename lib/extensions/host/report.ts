@@ -12,7 +12,7 @@ import type { IsolationReport } from "../runtime/spawn.ts";
 import type { ExtensionRegistry } from "./registry.ts";
 import type { McpServerDescription } from "../runtime/extension.ts";
 import { describeServer } from "../catalog/manifest-mcp.ts";
-import { isLoopbackUrl } from "../../providers/credentials.ts";
+import { remoteWarnings } from "../catalog/manifest-url.ts";
 import { readBundleThemes } from "../../theme/theme-file.ts";
 
 /** What an MCP extension's server said about itself (server tool names, before prefixing). */
@@ -176,20 +176,6 @@ export function buildReports(candidates: readonly Candidate[], loaded: ReadonlyM
     }
     return report;
   });
-}
-
-/** What a WebSocket extension's manifest asks for that is unsafe or that zot cannot enforce on another machine. */
-function remoteWarnings(manifest: Manifest): string[] {
-  const warnings: string[] = [];
-  if (manifest.insecure === true && /^ws:\/\//i.test(manifest.url ?? "") && !isLoopbackUrl(manifest.url!.replace(/^ws/i, "http"))) {
-    warnings.push(`insecure: plain ws:// to another machine; the session's events and tool calls it gets travel unencrypted`);
-  }
-  const p = manifest.permissions;
-  const unenforced = [p?.fs ? "fs" : "", p?.network ? "network" : "", p?.env ? "env" : ""].filter(Boolean);
-  if (unenforced.length) {
-    warnings.push(`permissions.${unenforced.join(", permissions.")} cannot be enforced for a remote extension (zot's OS sandbox does not reach the server); ignored`);
-  }
-  return warnings;
 }
 
 /** A theme bundle's themes by name, with what is wrong in its theme files (a bad colour is an error). */

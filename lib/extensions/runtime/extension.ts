@@ -13,6 +13,7 @@ import type { Isolation } from "./sandbox/for-candidate.ts";
 import { ExtensionPermissions } from "../catalog/permissions/extension-permissions.ts";
 import type { HostLimits, HostTimeouts } from "./settings.ts";
 import { describeServer } from "../catalog/manifest-mcp.ts";
+import { remoteWarnings } from "../catalog/manifest-url.ts";
 import type { CommandResponseFrame, EventInterceptResponseFrame, OutgoingFrame } from "../../protocol/index.ts";
 import type { BundleKind } from "../catalog/manifest.ts";
 import type { ToolOutcome } from "../../tools/types.ts";
@@ -187,7 +188,7 @@ export class LoadedExtension {
     this.exec = manifest.exec ?? manifest.url ?? (manifest.mcp ? describeServer(manifest.mcp) : "");
     this.language = manifest.language;
     this.source = candidate.source;
-    this.warnings = [...candidate.warnings];
+    this.warnings = [...candidate.warnings, ...(manifest.url ? remoteWarnings(manifest) : [])];
     this.permissions = new ExtensionPermissions(manifest, (line) => this.log(line));
     this.settled = new Promise((r) => (this.settle = r));
     this.startupWait = this.settled;

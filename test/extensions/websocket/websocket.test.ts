@@ -7,7 +7,10 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ToolExecutionContext } from "../../../lib/tools/types.ts";
 import { checkManifest } from "../../../lib/extensions/catalog/manifest.ts";
-import { FIXTURES, sandbox, startHost, waitFor, type Sandbox } from "../helpers.ts";
+import { diagnoseExtensions } from "../../../lib/extensions/host/doctor.ts";
+import { extensionDrivers } from "../../../lib/extensions/runtime/drivers.ts";
+import { renderReport } from "../../../lib/cli/ext/doctor.ts";
+import { FAST, FIXTURES, sandbox, startHost, waitFor, type Sandbox } from "../helpers.ts";
 
 const SERVER = join(FIXTURES, "ws-server", "server.mjs");
 const ctx = (): ToolExecutionContext => ({ cwd: "/", signal: new AbortController().signal });
@@ -131,6 +134,30 @@ describe("a WebSocket extension", () => {
     writeUrlExtension({ url: "ws://192.0.2.1:9/" });
     const t = await startHost(sb, { limits: { reconnectAttempts: 0 } as never });
     expect(t.host.reports()[0]!.errors.join("\n")).toContain("plain ws:// to another machine sends every frame unencrypted");
+  });
+});
+
+describe("zot ext doctor of a WebSocket extension", () => {
+  const diagnose = () => diagnoseExtensions({ cwd: sb.cwd, paths: sb.paths, provider: "anthropic", model: "m",
+    builtinCommands: [], drivers: extensionDrivers, timeouts: FAST });
+
+  it("shows the URL, the connect and handshake times, and that zot's OS sandbox does not apply", async () => {
+    const server = await startServer();
+    writeUrlExtension({ url: `ws://127.0.0.1:${server.port}/`, permissions: { tools: ["echo"], network: "all" } });
+    const report = (await diagnose()).extensions[0]!;
+    expect(report).toMatchObject({ kind: "websocket", status: "ok", exec: `ws://127.0.0.1:${server.port}/`,
+      remote: { url: `ws://127.0.0.1:${server.port}/`, connect_ms: expect.any(Number), handshake_ms: expect.any(Number) } });
+    expect(report.warnings.join("\n")).toContain("permissions.network cannot be enforced for a remote extension");
+    const text = renderReport(report);
+    expect(text).toMatch(/url: +ws:\/\/127\.0\.0\.1:\d+\//);
+    expect(text).toMatch(/connect: +\d+ ms, handshake \d+ ms \(hello → ready\)/);
+    expect(text).toContain("remote: files, network and exec are the server's");
+  });
+
+  it("warns about plain ws:// to another machine that the manifest allows with insecure", async () => {
+    writeUrlExtension({ url: "ws://zot-test.invalid:9/", insecure: true });
+    const report = (await diagnose()).extensions[0]!;
+    expect(report.warnings.join("\n")).toContain("insecure: plain ws:// to another machine");
   });
 });
 
