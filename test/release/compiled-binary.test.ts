@@ -43,6 +43,29 @@ function run(args: string[], cwd: string, env: Record<string, string>): Promise<
   });
 }
 
+describe("the compiled binary with a WebSocket extension", () => {
+  it("the scripted model's call of a tool registered over the socket returns its answer in json mode", async () => {
+    const ext = spawn(process.execPath, [join(ROOT, "test", "fixtures", "extensions", "ws-server", "server.mjs"), "0"], { stdio: ["ignore", "pipe", "ignore"] });
+    try {
+      const port = await new Promise<number>((resolve) => ext.stdout.on("data", (d: Buffer) => {
+        const m = /port (\d+)/.exec(String(d));
+        if (m) resolve(Number(m[1]));
+      }));
+      server.push({ tool_calls: [{ id: "ws1", name: "echo", args: { text: "from the binary" } }], stop: "tool_use" });
+      server.push({ text: "echoed" });
+      const { dir, env } = project("websocket-extension", {});
+      mkdirSync(join(dir, "home", "extensions", "remote"), { recursive: true });
+      writeFileSync(join(dir, "home", "extensions", "remote", "extension.json"), JSON.stringify({ name: "remote", url: `ws://127.0.0.1:${port}/` }));
+      const result = await run(["--mode", "json", "--no-session", "hi"], dir, { ...env, ZOT_PROVIDER: "anthropic", ZOT_BASE_URL: server.url });
+      expect(result.code).toBe(0);
+      const results = result.stdout.trim().split("\n").filter((l) => l.includes('"tool_result"'));
+      expect(results.join("\n"), result.stdout.slice(-2000)).toContain("session 1: from the binary");
+    } finally {
+      ext.kill("SIGKILL");
+    }
+  }, 30_000);
+});
+
 describe("the compiled binary and the directory it starts in", () => {
   it("runs no bunfig.toml preload: a cloned repository's code never runs inside zot", async () => {
     const marker = join(work, "preloaded");

@@ -1,0 +1,61 @@
+// A WebSocket extension from zot's json mode (the Node bundle): the scripted model calls a tool
+// that a server process registered over the socket, and two zots share that server at once.
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { jsonLines, makeWorld, ROOT, type World } from "./support.ts";
+
+const SERVER = join(ROOT, "test", "fixtures", "extensions", "ws-server", "server.mjs");
+
+let world: World | undefined;
+let server: ChildProcess | undefined;
+afterEach(async () => {
+  server?.kill("SIGKILL");
+  await world?.close();
+  world = server = undefined;
+});
+
+/** The fixture server on a free port; resolves with the port once it listens. */
+function startServer(): Promise<number> {
+  server = spawn(process.execPath, [SERVER, "0"], { stdio: ["ignore", "pipe", "inherit"] });
+  return new Promise((resolve) => server!.stdout!.on("data", (d: Buffer) => {
+    const m = /port (\d+)/.exec(String(d));
+    if (m) resolve(Number(m[1]));
+  }));
+}
+
+function urlExtension(w: World, port: number): void {
+  const dir = join(w.home, "extensions", "remote");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "extension.json"), JSON.stringify({ name: "remote", url: `ws://127.0.0.1:${port}/` }));
+}
+
+const echoCall = (text: string) => ({ tool_calls: [{ id: `call-${text}`, name: "echo", args: { text } }], stop: "tool_use" });
+const toolText = (stdout: string) => jsonLines(stdout).filter((l) => l.type === "tool_result").map((l) => JSON.stringify(l));
+
+describe("a WebSocket extension's tool in json mode", () => {
+  it("answers the scripted model's call, and the run ends with done", async () => {
+    world = await makeWorld([echoCall("hi"), { text: "done." }]);
+    urlExtension(world, await startServer());
+    const r = await world.run(["--mode", "json", "--no-session", "use echo"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(toolText(r.stdout).join("\n")).toContain("session 1: hi");
+    expect(jsonLines(r.stdout).at(-1)).toMatchObject({ type: "done" });
+  });
+
+  it("two zot processes use one server at the same time, each in its own session", async () => {
+    world = await makeWorld([echoCall("a"), echoCall("b"), { text: "one" }, { text: "two" }]);
+    urlExtension(world, await startServer());
+    const [first, second] = await Promise.all([
+      world.run(["--mode", "json", "--no-session", "first"]),
+      world.run(["--mode", "json", "--no-session", "second"]),
+    ]);
+    expect(first!.code, first!.stderr).toBe(0);
+    expect(second!.code, second!.stderr).toBe(0);
+    const answers = [...toolText(first!.stdout), ...toolText(second!.stdout)].join("\n");
+    expect(answers).toMatch(/session [12]: [ab]/);
+    const sessions = new Set([...answers.matchAll(/session (\d+):/g)].map((m) => m[1]));
+    expect(sessions).toEqual(new Set(["1", "2"]));
+  });
+});
