@@ -3,6 +3,7 @@
 import { type ArgsDef, type CommandDef, runCommand } from "citty";
 import { checkArgs, UsageError } from "../args.ts";
 import { commandHelp, helpFor, type HelpOut } from "../usage.ts";
+import { addUrlCommand } from "./add-url.ts";
 import { doctorCommand } from "./doctor.ts";
 import { installCommand } from "./install.ts";
 import { listCommand } from "./list.ts";
@@ -22,6 +23,7 @@ export const EXT_COMMANDS: Record<string, AnyCommand> = {
   list: listCommand,
   doctor: doctorCommand,
   install: installCommand,
+  "add-url": addUrlCommand,
   update: updateCommand,
   remove: removeCommand,
   enable: enableCommand,

@@ -1,5 +1,5 @@
-// `zot mcp add`: an MCP extension folder holding only its extension.json, written into the
-// project or global extensions root. Validated as discovery will read it before anything is written.
+// `zot mcp add` (and `zot ext add-url`): an extension folder holding only its extension.json,
+// written into the project or global extensions root. Validated as discovery will read it before anything is written.
 import { existsSync } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
@@ -22,14 +22,22 @@ export async function addMcpExtension(root: string, request: McpAddRequest): Pro
   if (!MCP_NAME_PATTERN.test(request.name)) {
     throw new Error(`invalid name "${request.name}": use letters, digits, ".", "_" and "-", starting with a letter or digit`);
   }
-  const dir = join(root, request.name);
-  if (existsSync(dir)) throw new Error(`${dir} already exists: remove it first (\`zot mcp remove ${request.name}\`)`);
   const manifest = {
     name: request.name,
     description: request.description ?? `MCP server ${request.name}`,
     mcp: request.server,
     ...(request.prefix === false ? { prefix: false } : {}),
   };
+  return writeManifestFolder(root, manifest, `zot mcp remove ${request.name}`);
+}
+
+/**
+ * Writes `<root>/<name>/extension.json` holding `manifest`, checked as discovery will read it
+ * first; returns the folder. Throws when the folder exists (`removeHint` says how to free it).
+ */
+export async function writeManifestFolder(root: string, manifest: { name: string } & Record<string, unknown>, removeHint: string): Promise<string> {
+  const dir = join(root, manifest.name);
+  if (existsSync(dir)) throw new Error(`${dir} already exists: remove it first (\`${removeHint}\`)`);
   checkManifest(dir, manifest, false); // throws ManifestError with the problem
   await mkdir(dir, { recursive: true });
   try {
