@@ -1,7 +1,7 @@
 // WebSocket extensions (a manifest `url` instead of `exec`) against a real server process: the
 // protocol over one text message per frame, supervision mapped onto the connection (a dropped
 // server fails calls and is reconnected with backoff), and the security rules of the URL.
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -128,6 +128,22 @@ describe("a WebSocket extension", () => {
     expect(report.errors.join("\n")).toContain(`cannot connect to ws://127.0.0.1:${server.port}/`);
     expect(report.errors.join("\n")).toContain("url");
     expect(readFileSync(report.log_path!, "utf8")).toContain(`connecting to remote: ws://127.0.0.1:${server.port}/`);
+  });
+
+  it("wss:// verifies the server's certificate: refused without its CA, connected with the manifest's ca", async () => {
+    const key = join(sb.scratch, "key.pem");
+    const cert = join(sb.scratch, "cert.pem");
+    execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1",
+      "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"], { stdio: "ignore" });
+    const server = await startServer(0, { tls: { key, cert } });
+    writeUrlExtension({ url: `wss://127.0.0.1:${server.port}/` }, "remote");
+    const refused = await startHost(sb, { limits: { reconnectAttempts: 0 } as never });
+    expect(refused.host.reports()[0]!.errors.join("\n")).toMatch(/cannot connect to wss:\/\/127\.0\.0\.1:\d+\/: self[- ]signed certificate/);
+    await refused.host.shutdown();
+    writeFileSync(join(sb.globalDir, "remote", "cert.pem"), readFileSync(cert));
+    writeUrlExtension({ url: `wss://127.0.0.1:${server.port}/`, ca: "cert.pem" }, "remote");
+    const t = await startHost(sb);
+    expect(t.host.tools().map((x) => x.name)).toEqual(["echo", "hang"]);
   });
 
   it("plain ws:// to another machine is refused unless the manifest says insecure", async () => {
