@@ -2,7 +2,8 @@
 // (the same SDK echo server loaded as an MCP extension) and `zot mcp serve` (an SDK client
 // calling zot's echo extension through zot), as ratios to the raw-pipe floor (a child that reads
 // a JSON line and writes one back), all measured in the same run: N sequential calls on a warm
-// session, and cold starts (spawn to first tool result). A benchmark, not a test: it prints
+// session, and cold starts (spawn to first tool result). The WebSocket row is zot's host with the
+// same echo at a loopback URL, against the stdio row. A benchmark, not a test: it prints
 // numbers and asserts no speed. The bridge row is left out when the host loads no MCP extension.
 // The MCP rows are then measured again in alternating rounds (fresh sessions, rotating order) and
 // their median ratio to the MCP SDK is the figure reported for them.
@@ -13,6 +14,7 @@ import { join } from "node:path";
 import { mcpSdk, rawPipe, zotHost, type Contender } from "./contenders.ts";
 import { BridgeUnavailable, zotCommand, zotMcpBridge, zotMcpServe } from "./mcp-contenders.ts";
 import { alternatingRounds, median as medianOf } from "./rounds.ts";
+import { zotWebSocket } from "./websocket-contender.ts";
 import { percentile, timeCalls, timeColdStart } from "./timing.ts";
 
 function countArg(index: number, name: string, fallback: number): number {
@@ -34,6 +36,7 @@ const mcp = mcpSdk({ listTools: false });
 const mcpListed = mcpSdk({ listTools: true });
 const bridge = zotMcpBridge(home);
 const serve = zotMcpServe(home);
+const socket = await zotWebSocket(home);
 
 /** Whether this build's host bridges MCP servers (one trial start). */
 async function bridgeAvailable(): Promise<boolean> {
@@ -91,7 +94,7 @@ try {
   const mcpRows = withBridge ? [bridge, serve] : [serve];
 
   const warm = new Map<Contender, number[]>();
-  for (const c of [floor, zot, mcp, ...mcpRows]) warm.set(c, await warmCalls(c));
+  for (const c of [floor, zot, socket, mcp, ...mcpRows]) warm.set(c, await warmCalls(c));
   printTable(`${CALLS} sequential tool calls on a warm session (after 200 warm-up calls)`, "µs", µs,
     [...warm], warm.get(floor)!, 0.99, "p99");
   const against = (a: Contender, b: Contender, name: string) => {
@@ -100,6 +103,7 @@ try {
       `p99 ${ratio(percentile(at, 0.99), percentile(bt, 0.99)).trim()}`);
   };
   against(zot, mcp, "zot / MCP");
+  against(socket, zot, "zot WebSocket extension / zot stdio extension (goal: at most 1.3x at p50)");
   if (withBridge) against(bridge, mcp, "zot MCP bridge / MCP SDK (goal: at most 1.2x)");
   against(serve, mcp, "MCP SDK → zot mcp serve / MCP SDK (two hops: client → zot → extension)");
 
@@ -111,13 +115,15 @@ try {
     console.log(`${c.label.padEnd(24)}median ${ratio(medianOf(r), 1).trim()}${goal}   rounds ${r.map((x) => x.toFixed(2)).join(" ")}`);
   }
 
-  const cold = await coldStarts([floor, zot, mcp, mcpListed, ...mcpRows]);
+  const cold = await coldStarts([floor, zot, socket, mcp, mcpListed, ...mcpRows]);
   printTable(`cold start: spawn to first tool result, ${COLD_RUNS} runs each (round-robin)`, "ms", msText,
     [...cold], cold.get(floor)!, 1, "max");
   const median = (c: Contender) => percentile(cold.get(c)!, 0.5);
+  console.log(`zot WebSocket (connect to first result) / zot stdio (spawn to first result): median ${ratio(median(socket), median(zot)).trim()} (goal: at most 1x)`);
   console.log(`zot / MCP: median ${ratio(median(zot), median(mcp)).trim()}   ` +
     `zot / (MCP + tools/list): median ${ratio(median(zot), median(mcpListed)).trim()}` +
     (withBridge ? `   zot MCP bridge / (MCP + tools/list): median ${ratio(median(bridge), median(mcpListed)).trim()}` : ""));
 } finally {
+  socket.stop();
   rmSync(home, { recursive: true, force: true });
 }

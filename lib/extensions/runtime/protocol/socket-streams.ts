@@ -4,7 +4,8 @@
 // kernel, so a peer that stops reading holds the write and the five-second write bound applies
 // to what the socket buffers. Incoming, each text message is one line (a trailing newline is
 // tolerated); a binary message is a protocol error.
-import { Readable, Writable } from "node:stream";
+import { EventEmitter } from "node:events";
+import { Writable, type Readable } from "node:stream";
 import type { WebSocket } from "ws";
 
 export interface SocketStreams {
@@ -14,6 +15,8 @@ export interface SocketStreams {
   input: Readable;
 }
 
+const NEWLINE = Buffer.from("\n");
+
 export function socketStreams(socket: WebSocket, onBinary: () => void): SocketStreams {
   const output = new Writable({
     decodeStrings: false,
@@ -21,30 +24,24 @@ export function socketStreams(socket: WebSocket, onBinary: () => void): SocketSt
       const lines = String(chunk).split("\n");
       if (lines.at(-1) === "") lines.pop();
       if (socket.readyState !== socket.OPEN) return done(new Error("the WebSocket is closed"));
-      let left = lines.length;
-      let failed = false;
-      if (left === 0) return done();
-      for (const line of lines) {
-        socket.send(line, (err) => {
-          if (failed) return;
-          if (err) {
-            failed = true;
-            return done(err);
-          }
-          if (--left === 0) done();
-        });
-      }
+      if (lines.length === 0) return done();
+      // Messages go out in order: the last one written means all of them are.
+      for (let i = 0; i < lines.length - 1; i++) socket.send(lines[i]!);
+      socket.send(lines.at(-1)!, (err) => done(err ?? undefined));
     },
   });
-  const input = new Readable({ read() {} });
+  // The connection only listens for data, end and error: a plain emitter spares each message a
+  // trip through a Readable's buffer.
+  const input = new EventEmitter();
   socket.on("message", (data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean) => {
     if (isBinary) return onBinary();
     const text = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
-    input.push(text.at(-1) === 0x0a ? text : Buffer.concat([text, Buffer.from("\n")]));
+    input.emit("data", text);
+    if (text.at(-1) !== 0x0a) input.emit("data", NEWLINE);
   });
   socket.on("close", () => {
-    input.push(null);
+    input.emit("end");
     output.destroy();
   });
-  return { output, input };
+  return { output, input: input as unknown as Readable };
 }
