@@ -97,7 +97,7 @@ describe("a WebSocket extension", () => {
     expect(outcome.content[0]).toMatchObject({ text: expect.stringMatching(/tool hang \(extension "remote"\) failed: the extension stopped/) });
     expect(t.of("ext_error").map((e) => e.message).join("\n")).toMatch(/ws:\/\/127\.0\.0\.1:\d+\/|closed the connection/);
     const again = await startServer(server.port);
-    await waitFor(() => t.host.reports()[0]?.running, "the reconnect", 5000);
+    await waitFor(() => t.host.reports()[0]?.ready === "ready", "the reconnect", 5000);
     const echo = t.host.tools().find((x) => x.name === "echo")!;
     expect((await echo.execute({ text: "back" }, ctx())).content[0]).toMatchObject({ text: "session 1: back" });
     expect(again.stderr()).toContain("got hello_ack");
