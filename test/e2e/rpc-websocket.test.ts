@@ -139,4 +139,25 @@ describe("rpc over WebSocket", () => {
     expect(await ok.call({ type: "ping" })).toMatchObject({ success: true });
     ok.socket.close();
   });
+
+  it("work in flight when the client leaves is stopped; SIGTERM ends the server with 130", async () => {
+    world = await makeWorld([{ text: "a long answer that streams slowly ".repeat(20), chunk_delay_ms: 50 }]);
+    const z = await listen(world);
+    const first = client(z.url);
+    await first.call({ type: "prompt", message: "hi" });
+    await first.waitFor((l) => l.type === "text_delta");
+    first.socket.close();
+    await first.closedAt;
+    const next = client(z.url);
+    for (;;) {
+      const state = await next.call({ type: "get_state" });
+      if (state.data.running === false) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const exited = new Promise<number | null>((done) => z.child.on("close", (code) => done(code)));
+    z.child.kill("SIGTERM");
+    expect(await exited).toBe(130);
+    expect(await next.closedAt).toBeGreaterThan(0);
+    expect(z.stdout()).toBe("");
+  });
 });
