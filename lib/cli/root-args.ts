@@ -15,7 +15,7 @@ export const ROOT_ARGS = {
   print: { type: "boolean", alias: "p", description: "run to completion and print the final assistant text" },
   mode: { type: "string", valueHint: MODES.join("|"), description: "output mode" },
   json: { type: "boolean", description: "same as --mode json" },
-  listen: { type: "string", valueHint: "ws://127.0.0.1:PORT[/path]", description: "rpc mode: serve over WebSocket instead of stdio (loopback only; port 0 picks one)" },
+  listen: { type: "string", valueHint: "URL", description: "rpc mode: serve over WebSocket, e.g. ws://127.0.0.1:PORT (loopback only; port 0 picks one)" },
   "listen-any": { type: "boolean", description: "with --listen: any host and Origin (needs ZOT_RPC_TOKEN)" },
   provider: { type: "string", valueHint: PROVIDER_NAMES.join("|"), description: "model provider (openai also serves OpenAI-compatible servers; ollama a local Ollama, no key; the others are OpenAI-compatible clouds)" },
   model: { type: "string", valueHint: "ID", description: "model id" },
