@@ -38,8 +38,9 @@ export function isLoopbackHost(host: string): boolean {
 
 function originAllowed(req: IncomingMessage, any: boolean): boolean {
   const origin = req.headers.origin;
-  // Non-browser clients send no Origin; file:// pages send "null".
-  if (any || origin === undefined || origin === "null") return true;
+  // Non-browser clients send no Origin; a local file:// page (the example client) sends "null"
+  // or "file://": neither is a web site the user merely visited.
+  if (any || origin === undefined || origin === "null" || origin === "file://") return true;
   try {
     return isLoopbackHost(new URL(origin).hostname);
   } catch {
