@@ -130,14 +130,17 @@ describe("rpc over WebSocket", () => {
     third.socket.close();
   });
 
-  it("a browser page from a non-loopback Origin is refused", async () => {
+  it("a browser page from a non-loopback Origin is refused; loopback and local file pages are served", async () => {
     world = await makeWorld();
     const z = await listen(world);
     const c = client(z.url, { Origin: "http://evil.example" });
     await expect(c.opened).rejects.toThrow(/403/);
-    const ok = client(z.url, { Origin: "http://127.0.0.1:8000" });
-    expect(await ok.call({ type: "ping" })).toMatchObject({ success: true });
-    ok.socket.close();
+    for (const origin of ["http://127.0.0.1:8000", "http://localhost:3000", "http://[::1]", "null", "file://"]) {
+      const ok = client(z.url, { Origin: origin });
+      expect(await ok.call({ type: "ping" })).toMatchObject({ success: true });
+      ok.socket.close();
+      await ok.closedAt;
+    }
   });
 
   it("work in flight when the client leaves is stopped; SIGTERM ends the server with 130", async () => {
@@ -154,6 +157,8 @@ describe("rpc over WebSocket", () => {
       if (state.data.running === false) break;
       await new Promise((r) => setTimeout(r, 50));
     }
+    const messages = (await next.call({ type: "get_messages" })).data.messages;
+    expect(messages.at(-1)).toMatchObject({ role: "assistant", stop: "aborted" });
     const exited = new Promise<number | null>((done) => z.child.on("close", (code) => done(code)));
     z.child.kill("SIGTERM");
     expect(await exited).toBe(130);

@@ -159,14 +159,27 @@ export async function runRpc(config: RunConfigInput, env: Record<string, string 
         });
       };
       if (listen) {
-        // Each client must say hello anew; work in flight when one leaves is stopped.
+        // Each client must say hello anew; work in flight when one leaves is stopped, and so are
+        // its commands still waiting in the queue (nobody is left to read their replies).
+        let client = 0;
+        const fromClient = (work: () => Promise<void>) => {
+          const sender = client;
+          enqueue(() => (sender === client ? work() : Promise.resolve()));
+        };
         void import("./rpc-websocket.ts").then(({ listenWebSocket }) => listenWebSocket(listen, {
-          line: (line) => enqueue(() => processLine(line)),
-          refuse: (error) => enqueue(async () => respond(undefined, undefined, { error })),
+          line: (line) => fromClient(() => processLine(line)),
+          refuse: (error) => fromClient(async () => respond(undefined, undefined, { error })),
           connected: () => enqueue(async () => {
             authed = token === undefined;
           }),
-          left: () => rt?.abort({ keepQueued: false }),
+          left: () => {
+            client++;
+            rt?.abort({ keepQueued: false });
+            // Again behind the command being handled now: a prompt it starts has no reader either.
+            enqueue(async () => {
+              rt?.abort({ keepQueued: false });
+            });
+          },
         }, err)).then((transport) => {
           ws = transport;
         }, (e: Error) => {
