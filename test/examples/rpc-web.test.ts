@@ -85,18 +85,22 @@ async function chromium(url: string) {
   return { evaluate, close: () => devtools.close() };
 }
 
-it("the example page connects, sends the prompt and shows the streamed answer and done", async () => {
-  world = await makeWorld([{ text: "hello from zot over a socket" }]);
+it("the example page connects, sends the prompt and shows the streamed answer as text, the tool call and done", async () => {
+  world = await makeWorld([{ text: "Let me look.", tool_calls: [{ name: "read", args: { path: "notes.txt" } }] }, { text: "hello from zot <b>over</b> a socket" }]);
   const ws = await zotListening(world);
   const page = await chromium(`${pathToFileURL(PAGE).href}#${ws}&prompt=${encodeURIComponent("say hello")}&auto=1`);
-  let seen: { answer: string; done: string; events: string } | undefined;
+  let seen: { answer: string; done: string; events: string; markup: boolean } | undefined;
   while (seen?.done !== "1") {
     seen = (await page.evaluate(`({ answer: document.getElementById("answer").textContent,
-      done: document.body.dataset.done ?? "", events: document.getElementById("events").textContent })`)) as typeof seen;
+      done: document.body.dataset.done ?? "", events: document.getElementById("events").textContent,
+      markup: document.querySelector("#answer *, #events b") !== null })`)) as typeof seen;
     if (seen?.done !== "1") await pause(50);
   }
-  expect(seen.answer).toBe("hello from zot over a socket");
-  expect(seen.events).toContain("done");
-  expect(world.server.requests).toHaveLength(1);
+  // Text from the stream is shown as text: the model's "<b>" is no element.
+  expect(seen.answer).toBe("Let me look.\n\nhello from zot <b>over</b> a socket");
+  expect(seen.markup).toBe(false);
+  expect(seen.events).toContain('tool read {"path":"notes.txt"}');
+  expect(seen.events).toContain("done (end_turn)");
+  expect(world.server.requests).toHaveLength(2);
   page.close();
 });
