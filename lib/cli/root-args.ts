@@ -15,6 +15,8 @@ export const ROOT_ARGS = {
   print: { type: "boolean", alias: "p", description: "run to completion and print the final assistant text" },
   mode: { type: "string", valueHint: MODES.join("|"), description: "output mode" },
   json: { type: "boolean", description: "same as --mode json" },
+  listen: { type: "string", valueHint: "URL", description: "rpc mode: serve over WebSocket, e.g. ws://127.0.0.1:PORT (loopback only; port 0 picks one)" },
+  "listen-any": { type: "boolean", description: "with --listen: any host and Origin (needs ZOT_RPC_TOKEN)" },
   provider: { type: "string", valueHint: PROVIDER_NAMES.join("|"), description: "model provider (openai also serves OpenAI-compatible servers; ollama a local Ollama, no key; the others are OpenAI-compatible clouds)" },
   model: { type: "string", valueHint: "ID", description: "model id" },
   "api-key": { type: "string", valueHint: "KEY", description: "API key (else env, else $ZOT_HOME/auth.json)" },
@@ -50,6 +52,8 @@ export type Mode = "interactive" | "print" | "json" | "rpc";
 
 export interface RootOptions {
   mode: Mode;
+  /** rpc over WebSocket (--listen, --listen-any). */
+  listen?: { url: URL; any: boolean };
   prompt?: string;
   provider?: string;
   model?: string;
@@ -201,6 +205,8 @@ export function parseRootArgs(argv: string[]): RootOptions {
     if (mistyped) throw new UsageError(mistyped);
   }
 
+  const listen = listenTarget(str("listen"), bool("listen-any"), mode);
+
   const reasoning = str("reasoning");
   if (reasoning !== undefined && !(REASONING_LEVELS as readonly string[]).includes(reasoning)) {
     throw new UsageError(`--reasoning must be low, medium or high, not "${reasoning}"`);
@@ -219,6 +225,7 @@ export function parseRootArgs(argv: string[]): RootOptions {
 
   return {
     mode,
+    ...(listen ? { listen } : {}),
     prompt: positionals.length > 0 ? positionals.join(" ") : undefined,
     provider,
     model: str("model"),
@@ -250,4 +257,24 @@ export function parseRootArgs(argv: string[]): RootOptions {
     verbose: bool("verbose"),
     help: bool("help"),
   };
+}
+
+/** --listen's address: ws:// on a loopback host unless --listen-any; only in rpc mode. */
+function listenTarget(text: string | undefined, any: boolean, mode: Mode): { url: URL; any: boolean } | undefined {
+  if (text === undefined) {
+    if (any) throw new UsageError("--listen-any goes with --listen ws://HOST:PORT");
+    return undefined;
+  }
+  if (mode !== "rpc") throw new UsageError("--listen is for rpc mode: zot rpc --listen ws://127.0.0.1:PORT");
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UsageError(`--listen must be a URL like ws://127.0.0.1:PORT, not "${text}"`);
+  }
+  if (url.protocol !== "ws:") throw new UsageError(`--listen must be a ws:// URL, not "${text}"`);
+  if (!any && !["127.0.0.1", "[::1]", "localhost"].includes(url.hostname.toLowerCase())) {
+    throw new UsageError(`--listen ${text}: only loopback (127.0.0.1, ::1, localhost) unless --listen-any, which needs ZOT_RPC_TOKEN`);
+  }
+  return { url, any };
 }

@@ -41,7 +41,7 @@ export async function runRoot(argv: string[], env: Record<string, string | undef
       case "json":
         return await (await import("../modes/json.ts")).runJson(config, options.prompt, env);
       case "rpc":
-        return await (await import("../modes/rpc/rpc.ts")).runRpc(config, env);
+        return await (await import("../modes/rpc/rpc.ts")).runRpc(config, env, process.stdin, options.listen);
       case "interactive":
         return await (await import("../modes/interactive.ts")).runInteractive(config, options.prompt, env);
     }

@@ -56,4 +56,16 @@ describe("invocation: root flags", () => {
     const o = parseRootArgs(["--provider", "openai", "--model", "m", "--base-url", "http://x", "--max-steps", "3", "--tools", "read, bash", "--cwd", "/tmp", "--jail"]);
     expect(o).toMatchObject({ provider: "openai", model: "m", baseUrl: "http://x", maxSteps: 3, tools: ["read", "bash"], cwd: "/tmp", jail: true });
   });
+
+  it("--listen takes a loopback ws:// URL in rpc mode only; --listen-any allows any host", () => {
+    expect(parseRootArgs(["rpc", "--listen", "ws://127.0.0.1:0"]).listen).toMatchObject({ url: new URL("ws://127.0.0.1:0"), any: false });
+    expect(parseRootArgs(["--mode", "rpc", "--listen", "ws://[::1]:8765/zot"]).listen?.url.pathname).toBe("/zot");
+    expect(parseRootArgs(["rpc", "--listen", "ws://localhost:1"]).listen?.any).toBe(false);
+    expect(parseRootArgs(["rpc", "--listen", "ws://0.0.0.0:1", "--listen-any"]).listen?.any).toBe(true);
+    expect(() => parseRootArgs(["rpc", "--listen", "ws://0.0.0.0:1"])).toThrow(/only loopback/);
+    expect(() => parseRootArgs(["rpc", "--listen", "http://127.0.0.1:1"])).toThrow(/ws:\/\/ URL/);
+    expect(() => parseRootArgs(["rpc", "--listen", "nonsense"])).toThrow(UsageError);
+    expect(() => parseRootArgs(["--json", "--listen", "ws://127.0.0.1:1", "hi"])).toThrow(/rpc mode/);
+    expect(() => parseRootArgs(["rpc", "--listen-any"])).toThrow(/goes with --listen/);
+  });
 });

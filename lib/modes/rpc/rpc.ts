@@ -17,13 +17,16 @@ import { zotPaths } from "../../paths.ts";
 import { ndjsonSink } from "../ndjson.ts";
 import { endsWithDone, parseRpcCommand, type RpcCommand } from "./rpc-commands.ts";
 import { handleRpcCommand, type RpcContext } from "./rpc-handlers.ts";
+import type { RpcListen, WsTransport } from "./rpc-websocket.ts";
 
 type Id = string | number | undefined;
 
 const STOP_SIGNALS: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 
 export async function runRpc(config: RunConfigInput, env: Record<string, string | undefined>,
-  stdin: NodeJS.ReadableStream = process.stdin): Promise<number> {
+  stdin: NodeJS.ReadableStream = process.stdin, listen?: RpcListen): Promise<number> {
+  // --listen-any opens the agent to the network: only behind a token, refused before listening.
+  if (listen?.any && rpcToken(env) === undefined) throw new UsageError("--listen-any needs ZOT_RPC_TOKEN (or ZOTCORE_RPC_TOKEN) set: clients must say hello with it");
   const err = (text: string) => process.stderr.write(`${printable(text)}\n`);
   let fatal: number | undefined;
   let endLoop = () => {};
@@ -60,7 +63,9 @@ export async function runRpc(config: RunConfigInput, env: Record<string, string 
   }
 
   async function serve(): Promise<number> {
-    const sink = ndjsonSink(output);
+    // Over WebSocket, lines go to the connected client instead of stdout (which stays empty).
+    let ws: WsTransport | undefined;
+    const sink = ndjsonSink(listen ? { write: (text: string) => ws?.write(text) } : output);
     const stream = eventStream(sink);
     const respond = (id: Id, command: string | undefined, outcome: { data: unknown } | { error: string }) =>
       sink.write({ type: "response", ...(id !== undefined ? { id } : {}), command: command ?? null,
@@ -86,7 +91,9 @@ export async function runRpc(config: RunConfigInput, env: Record<string, string 
           const error = command.type !== "hello" ? "hello with the rpc token (ZOT_RPC_TOKEN or ZOTCORE_RPC_TOKEN) is required first"
             : command.token === undefined ? "hello needs the token" : "wrong token";
           respond(command.id, command.type, { error });
-          fatal = EXIT_FAILURE;
+          // Over WebSocket only this client is refused; zot waits for the next one.
+          if (ws) ws.drop(error);
+          else fatal = EXIT_FAILURE;
           return;
         }
         authed = true;
@@ -132,8 +139,10 @@ export async function runRpc(config: RunConfigInput, env: Record<string, string 
       const parsed = parseRpcCommand(line);
       if (!parsed.ok) {
         respond(parsed.id, parsed.command, { error: parsed.error });
-        if (!authed) fatal = EXIT_FAILURE;
-        else if (parsed.command !== undefined && endsWithDone(parsed.command)) stream.done(failedDone(parsed.error));
+        if (!authed) {
+          if (ws) ws.drop(parsed.error);
+          else fatal = EXIT_FAILURE;
+        } else if (parsed.command !== undefined && endsWithDone(parsed.command)) stream.done(failedDone(parsed.error));
         return Promise.resolve();
       }
       return handle(parsed.command).catch((e: Error) => {
@@ -149,6 +158,37 @@ export async function runRpc(config: RunConfigInput, env: Record<string, string 
           if (fatal !== undefined) resolveEnd();
         });
       };
+      if (listen) {
+        // Each client must say hello anew; work in flight when one leaves is stopped, and so are
+        // its commands still waiting in the queue (nobody is left to read their replies).
+        let client = 0;
+        const fromClient = (work: () => Promise<void>) => {
+          const sender = client;
+          enqueue(() => (sender === client ? work() : Promise.resolve()));
+        };
+        void import("./rpc-websocket.ts").then(({ listenWebSocket }) => listenWebSocket(listen, {
+          line: (line) => fromClient(() => processLine(line)),
+          refuse: (error) => fromClient(async () => respond(undefined, undefined, { error })),
+          connected: () => enqueue(async () => {
+            authed = token === undefined;
+          }),
+          left: () => {
+            client++;
+            rt?.abort({ keepQueued: false });
+            // Again behind the command being handled now: a prompt it starts has no reader either.
+            enqueue(async () => {
+              rt?.abort({ keepQueued: false });
+            });
+          },
+        }, err)).then((transport) => {
+          ws = transport;
+        }, (e: Error) => {
+          err(`zot: cannot listen on ${listen.url.href}: ${e.message}`);
+          fatal = EXIT_FAILURE;
+          resolveEnd();
+        });
+        return;
+      }
       const decoder = new LineDecoder({
         onLine: (line) => enqueue(() => processLine(line)),
         onOversize: (bytes) => enqueue(async () => respond(undefined, undefined, { error: `command line of ${bytes} bytes exceeds the limit` })),
@@ -162,6 +202,7 @@ export async function runRpc(config: RunConfigInput, env: Record<string, string 
     });
 
     // EOF: finish queued commands and in-flight work, shut extensions down, exit 0.
+    await ws?.close();
     await queue;
     await Promise.all(runs);
     if (rt) await rt.close({ abort: fatal !== undefined });

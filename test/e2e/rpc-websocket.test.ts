@@ -1,0 +1,168 @@
+// rpc over WebSocket: real zot processes listening on 127.0.0.1 port 0, driven with the ws package.
+import { afterEach, describe, expect, it } from "vitest";
+import { WebSocket } from "ws";
+import type { ChildProcess } from "node:child_process";
+import { checkStreamLine } from "../support/stream-check.ts";
+import { makeWorld, type World } from "./support.ts";
+
+let world: World | undefined;
+let zot: ChildProcess | undefined;
+afterEach(async () => {
+  if (zot && zot.exitCode === null) {
+    const gone = new Promise((done) => zot!.on("close", done));
+    zot.kill("SIGTERM");
+    await gone;
+  }
+  zot = undefined;
+  await world?.close();
+  world = undefined;
+});
+
+/** Starts `zot rpc --listen` and resolves with the address it prints on stderr. */
+async function listen(w: World, args: string[] = [], env: Record<string, string> = {}) {
+  const child = w.start(["rpc", "--listen", "ws://127.0.0.1:0", ...args], { env });
+  zot = child;
+  let stderr = "";
+  let stdout = "";
+  child.stdout!.on("data", (d) => (stdout += d));
+  const url = await new Promise<string>((done, fail) => {
+    child.stderr!.on("data", (d) => {
+      stderr += d;
+      const m = /rpc listening on (ws:\/\/\S+)/.exec(stderr);
+      if (m) done(m[1]!);
+    });
+    child.on("close", () => fail(new Error(`zot ended: ${stderr}`)));
+  });
+  return { url, child, stdout: () => stdout };
+}
+
+function client(url: string, headers: Record<string, string> = {}) {
+  const socket = new WebSocket(url, { headers });
+  const lines: Array<Record<string, any>> = [];
+  const waiters: Array<() => void> = [];
+  let closed: number | undefined;
+  socket.on("message", (data) => {
+    lines.push(checkStreamLine(data.toString()));
+    for (const w of waiters.splice(0)) w();
+  });
+  const closedAt = new Promise<number>((done) => socket.on("close", (code) => {
+    closed = code;
+    for (const w of waiters.splice(0)) w();
+    done(code);
+  }));
+  const opened = new Promise<void>((done, fail) => {
+    socket.once("open", () => done());
+    socket.once("error", fail);
+  });
+  const waitFor = async (pred: (l: Record<string, any>) => boolean) => {
+    for (;;) {
+      const found = lines.find(pred);
+      if (found) return found;
+      if (closed !== undefined) throw new Error(`closed ${closed}; got ${JSON.stringify(lines)}`);
+      await new Promise<void>((r) => waiters.push(r));
+    }
+  };
+  let n = 0;
+  return {
+    socket, lines, opened, closedAt, waitFor,
+    async call(cmd: Record<string, unknown>) {
+      await opened;
+      const id = `w${++n}`;
+      socket.send(JSON.stringify({ id, ...cmd }));
+      return waitFor((l) => l.type === "response" && l.id === id);
+    },
+  };
+}
+
+describe("rpc over WebSocket", () => {
+  it("a prompt gets its response line, the streamed events and done, one message each; stdout stays empty", async () => {
+    world = await makeWorld([{ text: "socket answer" }]);
+    const z = await listen(world);
+    const c = client(z.url);
+    expect((await c.call({ type: "prompt", message: "hi" })).data).toEqual({ started: true, queued: false });
+    await c.waitFor((l) => l.type === "done");
+    expect(c.lines.filter((l) => l.type === "text_delta").map((l) => l.delta).join("")).toBe("socket answer");
+    c.socket.send(Buffer.from("{}"), { binary: true });
+    expect(await c.waitFor((l) => l.type === "response" && l.success === false)).toMatchObject({ error: expect.stringContaining("binary") });
+    c.socket.close();
+    await c.closedAt;
+    expect(z.stdout()).toBe("");
+  });
+
+  it("with ZOT_RPC_TOKEN a wrong token is refused and the socket closed; the right one works", async () => {
+    world = await makeWorld();
+    const z = await listen(world, [], { ZOT_RPC_TOKEN: "s3cret" });
+    const bad = client(z.url);
+    expect(await bad.call({ type: "hello", token: "guess" })).toMatchObject({ success: false, error: "wrong token" });
+    await bad.closedAt;
+    const good = client(z.url);
+    expect(await good.call({ type: "hello", token: "s3cret" })).toMatchObject({ success: true });
+    expect(await good.call({ type: "ping" })).toMatchObject({ data: { pong: true } });
+    good.socket.close();
+  });
+
+  it("a non-loopback host needs --listen-any, and --listen-any needs a token", async () => {
+    world = await makeWorld();
+    const any = await world.run(["rpc", "--listen", "ws://0.0.0.0:0"]);
+    expect(any.code).toBe(2);
+    expect(any.stderr).toContain("only loopback");
+    const noToken = await world.run(["rpc", "--listen", "ws://0.0.0.0:0", "--listen-any"]);
+    expect(noToken.code).toBe(2);
+    expect(noToken.stderr).toContain("--listen-any needs ZOT_RPC_TOKEN");
+    const notRpc = await world.run(["--listen", "ws://127.0.0.1:0", "hi"]);
+    expect(notRpc.code).toBe(2);
+    expect(notRpc.stderr).toContain("--listen is for rpc mode");
+  });
+
+  it("a second client is refused while one is connected; after it leaves a new one continues the same session", async () => {
+    world = await makeWorld([{ text: "first answer" }]);
+    const z = await listen(world);
+    const first = client(z.url);
+    await first.call({ type: "prompt", message: "hi" });
+    await first.waitFor((l) => l.type === "done");
+    const second = client(z.url);
+    expect(await second.waitFor((l) => l.type === "response")).toMatchObject({ success: false, error: expect.stringContaining("another client") });
+    expect(await second.closedAt).toBe(1013);
+    first.socket.close();
+    await first.closedAt;
+    const third = client(z.url);
+    expect((await third.call({ type: "get_state" })).data).toMatchObject({ message_count: 2 });
+    third.socket.close();
+  });
+
+  it("a browser page from a non-loopback Origin is refused; loopback and local file pages are served", async () => {
+    world = await makeWorld();
+    const z = await listen(world);
+    const c = client(z.url, { Origin: "http://evil.example" });
+    await expect(c.opened).rejects.toThrow(/403/);
+    for (const origin of ["http://127.0.0.1:8000", "http://localhost:3000", "http://[::1]", "null", "file://"]) {
+      const ok = client(z.url, { Origin: origin });
+      expect(await ok.call({ type: "ping" })).toMatchObject({ success: true });
+      ok.socket.close();
+      await ok.closedAt;
+    }
+  });
+
+  it("work in flight when the client leaves is stopped; SIGTERM ends the server with 130", async () => {
+    world = await makeWorld([{ text: "a long answer that streams slowly ".repeat(20), chunk_delay_ms: 50 }]);
+    const z = await listen(world);
+    const first = client(z.url);
+    await first.call({ type: "prompt", message: "hi" });
+    await first.waitFor((l) => l.type === "text_delta");
+    first.socket.close();
+    await first.closedAt;
+    const next = client(z.url);
+    for (;;) {
+      const state = await next.call({ type: "get_state" });
+      if (state.data.running === false) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const messages = (await next.call({ type: "get_messages" })).data.messages;
+    expect(messages.at(-1)).toMatchObject({ role: "assistant", stop: "aborted" });
+    const exited = new Promise<number | null>((done) => z.child.on("close", (code) => done(code)));
+    z.child.kill("SIGTERM");
+    expect(await exited).toBe(130);
+    expect(await next.closedAt).toBeGreaterThan(0);
+    expect(z.stdout()).toBe("");
+  });
+});
