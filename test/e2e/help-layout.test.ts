@@ -8,7 +8,7 @@ let world: World;
 beforeAll(async () => { world = await makeWorld(); });
 afterAll(async () => { await world.close(); });
 
-const EXT = ["list", "doctor", "install", "add-url", "update", "remove", "enable", "disable", "trust", "logs", "new", "test"];
+const EXT = ["list", "doctor", "install", "add-url", "update", "remove", "enable", "disable", "trust", "logs", "new", "test", "serve"];
 const MCP = ["add", "list", "serve", "remove"];
 const HELPS = [["--help"], ["ext", "--help"], ["mcp", "--help"], ["agents", "--help"], ["completion", "--help"],
   ...EXT.map((c) => ["ext", c, "--help"]), ...MCP.map((c) => ["mcp", c, "--help"])];

@@ -10,6 +10,7 @@ import { listCommand } from "./list.ts";
 import { logsCommand } from "./logs.ts";
 import { disableCommand, enableCommand, removeCommand } from "./manage.ts";
 import { newCommand } from "./new.ts";
+import { serveCommand } from "./serve.ts";
 import { testCommand } from "./test.ts";
 import { trustCommand } from "./trust.ts";
 import { updateCommand } from "./update.ts";
@@ -32,6 +33,7 @@ export const EXT_COMMANDS: Record<string, AnyCommand> = {
   logs: logsCommand,
   new: newCommand,
   test: testCommand,
+  serve: serveCommand,
 };
 
 /** Commands whose last positional takes any number of words (`zot ext update a b`). */

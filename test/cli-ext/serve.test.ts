@@ -1,0 +1,228 @@
+// `zot ext serve FOLDER`: a stdio extension behind a WebSocket, one process per connection. A raw
+// ws client plays zot's part (hello_ack, tool_call, shutdown); the last test lets a real
+// ExtensionHost connect through a manifest url.
+import { spawn, type ChildProcess } from "node:child_process";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { WebSocket } from "ws";
+import { processAlive } from "../../lib/process/group.ts";
+import type { ToolExecutionContext } from "../../lib/tools/types.ts";
+import { sandbox as hostSandbox, startHost, waitFor } from "../extensions/helpers.ts";
+import { makeSandbox, type Sandbox, ZOT } from "./support/cli.ts";
+
+/** A raw-protocol Node extension: its `pid` tool answers with its process id. */
+const EXTENSION = `#!/usr/bin/env node
+import { createInterface } from "node:readline";
+const send = (f) => process.stdout.write(JSON.stringify(f) + "\\n");
+if (process.env.IGNORE_TERM) process.on("SIGTERM", () => console.error("ignoring SIGTERM"));
+console.error("started " + process.pid);
+send({ type: "hello", name: "pidder", version: "1.0.0", capabilities: ["tools"] });
+createInterface({ input: process.stdin }).on("line", (line) => {
+  const msg = JSON.parse(line);
+  if (msg.type === "hello_ack") {
+    send({ type: "register_tool", name: "pid", description: "its pid", schema: { type: "object", properties: {} } });
+    send({ type: "ready" });
+  } else if (msg.type === "tool_call") {
+    send({ type: "tool_result", id: msg.id, content: [{ type: "text", text: String(process.pid) }] });
+  } else if (msg.type === "shutdown") {
+    process.stdout.write(JSON.stringify({ type: "shutdown_ack" }) + "\\n", () => process.exit(0));
+  }
+});
+`;
+
+let sb: Sandbox;
+const servers = new Set<ChildProcess>();
+const sockets = new Set<WebSocket>();
+beforeEach(() => void (sb = makeSandbox()));
+afterEach(() => {
+  for (const s of sockets) s.terminate();
+  sockets.clear();
+  for (const s of servers) s.kill("SIGKILL");
+  servers.clear();
+  sb.cleanup();
+});
+
+function writeExtension(manifest: Record<string, unknown> = { exec: "./main.mjs" }): string {
+  const dir = join(sb.base, "pidder");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "extension.json"), JSON.stringify({ name: "pidder", ...manifest }));
+  writeFileSync(join(dir, "main.mjs"), EXTENSION);
+  chmodSync(join(dir, "main.mjs"), 0o755);
+  return dir;
+}
+
+interface Serve { child: ChildProcess; url: string; stderr: () => string; exited: Promise<number | null> }
+
+async function serve(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Serve> {
+  const child = spawn(process.execPath, [ZOT, "ext", "serve", ...args], { cwd: sb.project, env: { ...sb.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  servers.add(child);
+  let stderr = "";
+  const exited = new Promise<number | null>((r) => child.on("close", (code) => r(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stderr!.setEncoding("utf8").on("data", (d: string) => {
+      stderr += d;
+      const m = /listening on (ws:\/\/\S+)/.exec(stderr);
+      if (m) resolve(m[1]!);
+    });
+    void exited.then((code) => reject(new Error(`serve exited (${code}): ${stderr}`)));
+  });
+  return { child, url, stderr: () => stderr, exited };
+}
+
+/** A client playing zot: collects every frame; `next(type)` waits for the next frame of a type. */
+interface Client { socket: WebSocket; frames: Array<Record<string, unknown>>; next(type: string): Promise<Record<string, unknown>>; closed: Promise<number> }
+
+async function connect(url: string): Promise<Client> {
+  const socket = new WebSocket(url);
+  sockets.add(socket);
+  const frames: Array<Record<string, unknown>> = [];
+  let seen = 0;
+  const waiters = new Set<() => void>();
+  socket.on("message", (data) => {
+    frames.push(JSON.parse(String(data)) as Record<string, unknown>);
+    waiters.forEach((w) => w());
+  });
+  const closed = new Promise<number>((r) => socket.on("close", (code) => r(code)));
+  await new Promise((resolve, reject) => {
+    socket.once("open", resolve);
+    socket.once("error", reject);
+  });
+  return {
+    socket, frames, closed,
+    next: (type) => new Promise((resolve) => {
+      const check = () => {
+        const i = frames.findIndex((f, n) => n >= seen && f.type === type);
+        if (i < 0) return;
+        seen = i + 1;
+        waiters.delete(check);
+        resolve(frames[i]!);
+      };
+      waiters.add(check);
+      check();
+    }),
+  };
+}
+
+/** Runs the handshake and a `pid` tool call; returns the extension's pid. */
+async function handshake(client: Client): Promise<number> {
+  expect(await client.next("hello")).toMatchObject({ name: "pidder" });
+  client.socket.send(JSON.stringify({ type: "hello_ack", protocol_version: 1, zot_version: "test", session_id: "s", cwd: "/" }));
+  expect(await client.next("register_tool")).toMatchObject({ name: "pid" });
+  await client.next("ready");
+  client.socket.send(`${JSON.stringify({ type: "tool_call", id: "t1", name: "pid", args: {} })}\n`); // a trailing newline is tolerated
+  const result = await client.next("tool_result");
+  expect(result.id).toBe("t1");
+  return Number((result.content as Array<{ text: string }>)[0]!.text);
+}
+
+const gone = (pid: number) => waitFor(() => !processAlive(pid), `process ${pid} to be gone`);
+
+describe("zot ext serve", () => {
+  it("speaks the protocol over one text message per frame, and acks shutdown; stderr is prefixed by the connection number", async () => {
+    const s = await serve([writeExtension(), "--port", "0"]);
+    expect(s.url).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/$/);
+    const client = await connect(s.url);
+    const pid = await handshake(client);
+    client.socket.send(JSON.stringify({ type: "shutdown" }));
+    await client.next("shutdown_ack");
+    expect(await client.closed).toBe(1000);
+    await gone(pid);
+    expect(s.stderr()).toContain(`[1] started ${pid}\n`);
+  });
+
+  it("runs one process per connection, and closing a socket kills only its process", async () => {
+    const s = await serve([writeExtension(), "--port", "0"]);
+    const [a, b] = await Promise.all([connect(s.url), connect(s.url)]);
+    const [pidA, pidB] = await Promise.all([handshake(a!), handshake(b!)]);
+    expect(pidA).not.toBe(pidB);
+    expect(processAlive(pidA) && processAlive(pidB)).toBe(true);
+    a!.socket.close();
+    await gone(pidA);
+    expect(processAlive(pidB)).toBe(true);
+    b!.socket.send(JSON.stringify({ type: "tool_call", id: "t2", name: "pid", args: {} }));
+    expect(await b!.next("tool_result")).toMatchObject({ id: "t2", content: [{ text: String(pidB) }] });
+  });
+
+  it("a binary message is a protocol error: the socket is closed (1003) and the process killed", async () => {
+    const s = await serve([writeExtension(), "--port", "0"]);
+    const client = await connect(s.url);
+    const pid = await handshake(client);
+    client.socket.send(Buffer.from("{}"), { binary: true });
+    expect(await client.closed).toBe(1003);
+    await gone(pid);
+    expect(s.stderr()).toContain("binary message");
+  });
+
+  it("a message over the 4 MiB frame limit closes the socket (1009) and kills the process", async () => {
+    const s = await serve([writeExtension(), "--port", "0"]);
+    const client = await connect(s.url);
+    const pid = await handshake(client);
+    client.socket.send(JSON.stringify({ type: "x", pad: "a".repeat(4 * 1024 * 1024) }));
+    expect(await client.closed).toBe(1009);
+    await gone(pid);
+  });
+
+  it("a process that ignores SIGTERM is killed with SIGKILL after the grace", async () => {
+    const s = await serve([writeExtension(), "--port", "0", "--kill-grace-ms", "100"], { IGNORE_TERM: "1" });
+    const client = await connect(s.url);
+    const pid = await handshake(client);
+    client.socket.close();
+    await gone(pid);
+    await waitFor(() => s.stderr().includes("extension exited"), "the exit note");
+    expect(s.stderr()).toContain("[1] ignoring SIGTERM");
+    expect(s.stderr()).toContain("extension exited (SIGKILL)");
+  });
+
+  it("SIGTERM closes every connection, stops every process and exits 130", async () => {
+    const s = await serve([writeExtension(), "--port", "0"]);
+    const clients = await Promise.all([connect(s.url), connect(s.url)]);
+    const pids = await Promise.all(clients.map(handshake));
+    s.child.kill("SIGTERM");
+    expect(await s.exited).toBe(130);
+    await Promise.all(clients.map((c) => c.closed));
+    for (const pid of pids) await gone(pid);
+  });
+
+  it("binding a non-loopback host warns that anyone who can reach it can use the extension", async () => {
+    const s = await serve([writeExtension(), "--port", "0", "--host", "0.0.0.0", "--path", "/ext"]);
+    expect(s.url).toMatch(/^ws:\/\/0\.0\.0\.0:\d+\/ext$/);
+    await waitFor(() => s.stderr().includes("warning:"), "the warning");
+    expect(s.stderr()).toContain("anyone who can reach it can use pidder");
+    expect(s.stderr()).toContain('"insecure": true');
+    s.child.kill("SIGINT");
+    expect(await s.exited).toBe(130);
+  });
+
+  it("refuses a folder whose manifest has no exec, with a clear error", async () => {
+    const dir = writeExtension({ url: "ws://127.0.0.1:1/" });
+    const child = spawn(process.execPath, [ZOT, "ext", "serve", dir], { cwd: sb.project, env: sb.env, stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr!.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    const code = await new Promise<number | null>((r) => child.on("close", r));
+    expect(code).toBe(1);
+    expect(stderr).toContain("pidder is not a stdio extension");
+  });
+
+  it("zot connects to it through a manifest url and calls the tool", async () => {
+    const s = await serve([writeExtension(), "--port", "0"]);
+    const hsb = await hostSandbox();
+    try {
+      const dir = join(hsb.globalDir, "remote");
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, "extension.json"), JSON.stringify({ name: "pidder", url: s.url }));
+      const t = await startHost(hsb);
+      expect(t.host.reports()[0]!.errors).toEqual([]);
+      const tool = t.host.tools().find((x) => x.name === "pid")!;
+      const ctx: ToolExecutionContext = { cwd: "/", signal: new AbortController().signal };
+      const result = await tool.execute({}, ctx);
+      expect(result).toMatchObject({ isError: false });
+      const pid = Number((result.content[0] as { text: string }).text);
+      expect(processAlive(pid)).toBe(true);
+      await t.host.shutdown();
+      await gone(pid);
+    } finally {
+      await hsb.cleanup();
+    }
+  });
+});
