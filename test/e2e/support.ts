@@ -56,8 +56,9 @@ export async function makeWorld(script: Turn[] = [], wire: "anthropic" | "openai
     start,
     async close() {
       await server.close();
-      // A process just stopped may still be writing its last files there: retry the removal briefly.
-      rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
+      // A process just stopped may still be writing its last files there (a killed REPL's
+      // extensions get the shutdown grace): retry the removal for as long as that grace.
+      rmSync(root, { recursive: true, force: true, maxRetries: 25, retryDelay: 100 });
     },
     run(args, options = {}) {
       const child = start(args, options);
