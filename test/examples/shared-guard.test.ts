@@ -1,0 +1,47 @@
+// examples/extensions/shared-guard: the guard served once by `zot ext serve`, and two zots that
+// connect to it at the same time through the example's url manifest; each has its dangerous
+// bash call refused by the shared guard.
+import { spawn, type ChildProcess } from "node:child_process";
+import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { makeWorld, ZOT, type World } from "../e2e/support.ts";
+import { EXAMPLES } from "./support.ts";
+
+let world: World | undefined;
+let server: ChildProcess | undefined;
+afterEach(async () => {
+  server?.kill("SIGTERM");
+  await world?.close();
+  world = server = undefined;
+});
+
+/** `zot ext serve` of the guard on a free port; resolves with the port once it listens. */
+function serveGuard(env: Record<string, string>): Promise<number> {
+  server = spawn(process.execPath, [ZOT, "ext", "serve", join(EXAMPLES, "guard"), "--port", "0"], { env, stdio: ["ignore", "ignore", "pipe"] });
+  return new Promise((resolve) => server!.stderr!.on("data", (d: Buffer) => {
+    const m = /listening on ws:\/\/[^:]+:(\d+)/.exec(String(d));
+    if (m) resolve(Number(m[1]));
+  }));
+}
+
+describe("the shared guard example", () => {
+  it("two zots use one served guard at the same time; each one's rm -rf / is refused", async () => {
+    const turn = (request: { body: any }) => (JSON.stringify(request.body.messages).includes("tool_result") ? { text: "understood" }
+      : { tool_calls: [{ id: "danger", name: "bash", args: { command: "touch ran.txt; rm -rf /" } }], stop: "tool_use" });
+    world = await makeWorld([turn, turn, turn, turn]);
+    const port = await serveGuard(world.env);
+    const installed = join(world.home, "extensions", "guard");
+    cpSync(join(EXAMPLES, "shared-guard"), installed, { recursive: true });
+    const manifest = JSON.parse(readFileSync(join(installed, "extension.json"), "utf8"));
+    writeFileSync(join(installed, "extension.json"), JSON.stringify({ ...manifest, url: manifest.url.replace("8765", String(port)) }));
+    const runs = await Promise.all([world.run(["-p", "clean up"]), world.run(["-p", "clean up too"])]);
+    for (const r of runs) {
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toBe("understood\n");
+    }
+    const refused = world.server.requests.filter((q) => JSON.stringify(q.body.messages).includes("refused by the guard extension"));
+    expect(refused).toHaveLength(2);
+    expect(existsSync(join(world.cwd, "ran.txt"))).toBe(false);
+  });
+});
