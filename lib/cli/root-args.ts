@@ -6,6 +6,7 @@ import type { RunConfigInput } from "../app/run-config.ts";
 import type { SessionSelection } from "../agent/session/session-select.ts";
 import { UsageError } from "../errors.ts";
 import { isProviderName } from "../providers/index.ts";
+import { isRpcLoopbackHost, type RpcListen } from "../modes/rpc/rpc-listen.ts";
 import { parseChecked } from "./args.ts";
 import { MODES, PROVIDER_NAMES, REASONING_LEVELS } from "./flag-values.ts";
 import { mistypedCommandMessage } from "./mistyped.ts";
@@ -53,7 +54,7 @@ export type Mode = "interactive" | "print" | "json" | "rpc";
 export interface RootOptions {
   mode: Mode;
   /** rpc over WebSocket (--listen, --listen-any). */
-  listen?: { url: URL; any: boolean };
+  listen?: RpcListen;
   prompt?: string;
   provider?: string;
   model?: string;
@@ -260,7 +261,7 @@ export function parseRootArgs(argv: string[]): RootOptions {
 }
 
 /** --listen's address: ws:// on a loopback host unless --listen-any; only in rpc mode. */
-function listenTarget(text: string | undefined, any: boolean, mode: Mode): { url: URL; any: boolean } | undefined {
+function listenTarget(text: string | undefined, any: boolean, mode: Mode): RpcListen | undefined {
   if (text === undefined) {
     if (any) throw new UsageError("--listen-any goes with --listen ws://HOST:PORT");
     return undefined;
@@ -273,7 +274,7 @@ function listenTarget(text: string | undefined, any: boolean, mode: Mode): { url
     throw new UsageError(`--listen must be a URL like ws://127.0.0.1:PORT, not "${text}"`);
   }
   if (url.protocol !== "ws:") throw new UsageError(`--listen must be a ws:// URL, not "${text}"`);
-  if (!any && !["127.0.0.1", "[::1]", "localhost"].includes(url.hostname.toLowerCase())) {
+  if (!any && !isRpcLoopbackHost(url.hostname)) {
     throw new UsageError(`--listen ${text}: only loopback (127.0.0.1, ::1, localhost) unless --listen-any, which needs ZOT_RPC_TOKEN`);
   }
   return { url, any };

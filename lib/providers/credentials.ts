@@ -101,10 +101,16 @@ function readAuthFile(path: string, provider: ProviderName): string | undefined 
 export function isLoopbackUrl(url: string): boolean {
   let host: string;
   try {
-    host = new URL(url).hostname.toLowerCase();
+    host = new URL(url).hostname;
   } catch {
     return false;
   }
+  return isLoopbackHost(host);
+}
+
+/** A host name or address (IPv6 bracketed or not) on this machine: localhost, 127.0.0.0/8, ::1. */
+export function isLoopbackHost(hostname: string): boolean {
+  let host = hostname.toLowerCase();
   if (host.startsWith("[") && host.endsWith("]")) host = host.slice(1, -1);
   return host === "localhost" || host.endsWith(".localhost") || host === "::1" || /^127(\.\d{1,3}){3}$/.test(host);
 }

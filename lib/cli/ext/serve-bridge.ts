@@ -8,6 +8,7 @@ import type { Readable, Writable } from "node:stream";
 import type { WebSocket } from "ws";
 import { LineDecoder } from "../../protocol/codec.ts";
 import { MAX_FRAME_BYTES } from "../../protocol/limits.ts";
+import { messageBytes } from "../../protocol/socket-message.ts";
 import { printable } from "../../terminal-text.ts";
 
 export interface BridgeOptions {
@@ -112,7 +113,7 @@ export function bridge(socket: WebSocket, options: BridgeOptions): Bridge {
 
   socket.on("message", (data, isBinary) => {
     if (isBinary) return fail(CLOSE_UNSUPPORTED, "binary message: frames are text messages");
-    let text = (Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer)).toString("utf8");
+    let text = messageBytes(data).toString("utf8");
     if (text.endsWith("\n")) text = text.slice(0, text.endsWith("\r\n") ? -2 : -1);
     if (Buffer.byteLength(text) > MAX_FRAME_BYTES) return fail(CLOSE_TOO_BIG, `a message over ${MAX_FRAME_BYTES} bytes`);
     // A newline inside would split one message into several frames on stdin.

@@ -5,20 +5,15 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { defineCommand } from "citty";
-import { WebSocketServer } from "ws";
 import { loadManifest } from "../../extensions/catalog/manifest.ts";
 import { notRunnable, resolveExec } from "../../extensions/runtime/exec-resolve.ts";
 import { MAX_FRAME_BYTES } from "../../protocol/limits.ts";
+import { isLoopbackHost } from "../../providers/credentials.ts";
 import { printable } from "../../terminal-text.ts";
 import { UsageError } from "./args.ts";
 import { bridge, type Bridge } from "./serve-bridge.ts";
 
 const DEFAULT_KILL_GRACE_MS = 2000;
-
-/** Loopback names and addresses: anything else is reachable from other machines. */
-export function isLoopback(host: string): boolean {
-  return host === "localhost" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
-}
 
 function parseCount(value: unknown, name: string, fallback: number): number {
   if (value === undefined) return fallback;
@@ -56,6 +51,8 @@ export const serveCommand = defineCommand({
     if (problem) throw new Error(problem);
 
     const stderr = (text: string) => void process.stderr.write(text);
+    // Loaded here: every other `zot ext` command starts without the socket library.
+    const { WebSocketServer } = await import("ws");
     const wss = new WebSocketServer({ host, port, path, maxPayload: MAX_FRAME_BYTES + 2 });
     const bridges = new Set<Bridge>();
     let next = 0;
@@ -76,7 +73,7 @@ export const serveCommand = defineCommand({
     const bound = typeof address === "object" && address ? address.port : port;
     const shownHost = host.includes(":") ? `[${host}]` : host;
     stderr(`listening on ws://${shownHost}:${bound}${path}\n`);
-    if (!isLoopback(host)) {
+    if (!isLoopbackHost(host)) {
       stderr(`warning: ${printable(host)} is not a loopback address: anyone who can reach it can use ${manifest.name} `
         + `(and run it with your permissions). zot refuses plain ws:// to a non-loopback host unless the manifest says "insecure": true\n`);
     }

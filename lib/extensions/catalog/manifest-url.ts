@@ -22,7 +22,7 @@ export const UrlFields = {
 
 /** Why zot will not connect to `url` as it stands, or undefined. */
 export function unsafeUrlProblem(url: string, insecure: boolean | undefined): string | undefined {
-  if (!/^ws:\/\//i.test(url) || isLoopbackUrl(url.replace(/^ws/i, "http")) || insecure === true) return undefined;
+  if (!/^ws:\/\//i.test(url) || isLoopbackUrl(url) || insecure === true) return undefined;
   return `plain ws:// to another machine sends every frame unencrypted; use wss://, or set "insecure": true in extension.json`;
 }
 

@@ -7,12 +7,8 @@ import { WebSocketServer, type WebSocket } from "ws";
 import type { IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { MAX_FRAME_BYTES } from "../../protocol/limits.ts";
-
-export interface RpcListen {
-  url: URL;
-  /** --listen-any: any host and any Origin (a token is then required). */
-  any: boolean;
-}
+import { messageBytes } from "../../protocol/socket-message.ts";
+import { isRpcLoopbackHost, type RpcListen } from "./rpc-listen.ts";
 
 export interface WsHandlers {
   line(text: string): void;
@@ -30,19 +26,13 @@ export interface WsTransport {
   close(): Promise<void>;
 }
 
-const LOOPBACK = new Set(["127.0.0.1", "[::1]", "::1", "localhost"]);
-
-export function isLoopbackHost(host: string): boolean {
-  return LOOPBACK.has(host.toLowerCase());
-}
-
 function originAllowed(req: IncomingMessage, any: boolean): boolean {
   const origin = req.headers.origin;
   // Non-browser clients send no Origin; a local file:// page (the example client) sends "null"
   // or "file://": neither is a web site the user merely visited.
   if (any || origin === undefined || origin === "null" || origin === "file://") return true;
   try {
-    return isLoopbackHost(new URL(origin).hostname);
+    return isRpcLoopbackHost(new URL(origin).hostname);
   } catch {
     return false;
   }
@@ -78,7 +68,7 @@ export async function listenWebSocket(target: RpcListen, handlers: WsHandlers, s
     socket.on("message", (data, isBinary) => {
       if (current !== socket) return;
       if (isBinary) return handlers.refuse("binary messages are not commands: send each command as a text message");
-      const buf = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
+      const buf = messageBytes(data);
       let text = buf.toString("utf8");
       if (text.endsWith("\n")) text = text.slice(0, -1);
       if (text.endsWith("\r")) text = text.slice(0, -1);

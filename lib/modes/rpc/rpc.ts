@@ -17,7 +17,8 @@ import { zotPaths } from "../../paths.ts";
 import { ndjsonSink } from "../ndjson.ts";
 import { endsWithDone, parseRpcCommand, type RpcCommand } from "./rpc-commands.ts";
 import { handleRpcCommand, type RpcContext } from "./rpc-handlers.ts";
-import type { RpcListen, WsTransport } from "./rpc-websocket.ts";
+import type { RpcListen } from "./rpc-listen.ts";
+import type { WsTransport } from "./rpc-websocket.ts";
 
 type Id = string | number | undefined;
 

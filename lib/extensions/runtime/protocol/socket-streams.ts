@@ -7,6 +7,7 @@
 import { EventEmitter } from "node:events";
 import { Writable, type Readable } from "node:stream";
 import type { WebSocket } from "ws";
+import { messageBytes } from "../../../protocol/socket-message.ts";
 
 export interface SocketStreams {
   /** What the host writes: the extension's "stdin". */
@@ -35,7 +36,7 @@ export function socketStreams(socket: WebSocket, onBinary: () => void): SocketSt
   const input = new EventEmitter();
   socket.on("message", (data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean) => {
     if (isBinary) return onBinary();
-    const text = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
+    const text = messageBytes(data);
     input.emit("data", text);
     if (text.at(-1) !== 0x0a) input.emit("data", NEWLINE);
   });
