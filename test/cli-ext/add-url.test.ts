@@ -1,12 +1,12 @@
 // `zot ext add-url`: writes a WebSocket extension's folder that zot then connects to (doctor
 // shows the connection), keeps `${VAR}` in headers unexpanded on disk, and refuses bad input.
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { startWsFixture } from "../support/ws-fixture.ts";
 import { makeSandbox, runZot, type Sandbox } from "./support/cli.ts";
 
-const SERVER = join(import.meta.dirname, "..", "fixtures", "extensions", "ws-server", "server.mjs");
 let sb: Sandbox;
 let server: ChildProcess | undefined;
 beforeEach(() => { sb = makeSandbox(); });
@@ -18,12 +18,10 @@ afterEach(() => {
 
 const zot = (...args: string[]) => runZot(["ext", ...args], { cwd: sb.project, env: { ...sb.env, ZOT_TEST_TEAM_TOKEN: "t0ken" } });
 
-function startServer(): Promise<number> {
-  server = spawn(process.execPath, [SERVER, "0", JSON.stringify({ token: "t0ken" })], { stdio: ["ignore", "pipe", "ignore"] });
-  return new Promise((resolve) => server!.stdout!.on("data", (d: Buffer) => {
-    const m = /port (\d+)/.exec(String(d));
-    if (m) resolve(Number(m[1]));
-  }));
+async function startServer(): Promise<number> {
+  const fixture = await startWsFixture(0, { token: "t0ken" });
+  server = fixture.process;
+  return fixture.port;
 }
 
 describe("zot ext add-url", () => {

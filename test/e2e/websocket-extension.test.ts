@@ -1,12 +1,11 @@
 // A WebSocket extension from zot's json mode (the Node bundle): the scripted model calls a tool
 // that a server process registered over the socket, and two zots share that server at once.
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { jsonLines, makeWorld, ROOT, type World } from "./support.ts";
-
-const SERVER = join(ROOT, "test", "fixtures", "extensions", "ws-server", "server.mjs");
+import { startWsFixture } from "../support/ws-fixture.ts";
+import { jsonLines, makeWorld, type World } from "./support.ts";
 
 let world: World | undefined;
 let server: ChildProcess | undefined;
@@ -16,13 +15,11 @@ afterEach(async () => {
   world = server = undefined;
 });
 
-/** The fixture server on a free port; resolves with the port once it listens. */
-function startServer(): Promise<number> {
-  server = spawn(process.execPath, [SERVER, "0"], { stdio: ["ignore", "pipe", "inherit"] });
-  return new Promise((resolve) => server!.stdout!.on("data", (d: Buffer) => {
-    const m = /port (\d+)/.exec(String(d));
-    if (m) resolve(Number(m[1]));
-  }));
+/** The fixture server on a free port (killed after each test); resolves with the port once it listens. */
+async function startServer(): Promise<number> {
+  const fixture = await startWsFixture();
+  server = fixture.process;
+  return fixture.port;
 }
 
 function urlExtension(w: World, port: number): void {

@@ -9,6 +9,7 @@ import { recordBytecodeOrder } from "../../release/bytecode-order.ts";
 import { COMPILE_FLAGS } from "../../release/compile-flags.ts";
 import { ROOT } from "../e2e/support.ts";
 import { startModelServer, type ModelServer } from "../support/model-server.ts";
+import { startWsFixture } from "../support/ws-fixture.ts";
 
 const work = mkdtempSync(join(tmpdir(), "zot-compiled-test-"));
 const binary = join(work, "zot");
@@ -45,12 +46,9 @@ function run(args: string[], cwd: string, env: Record<string, string>): Promise<
 
 describe("the compiled binary with a WebSocket extension", () => {
   it("the scripted model's call of a tool registered over the socket returns its answer in json mode", async () => {
-    const ext = spawn(process.execPath, [join(ROOT, "test", "fixtures", "extensions", "ws-server", "server.mjs"), "0"], { stdio: ["ignore", "pipe", "ignore"] });
+    const ext = await startWsFixture();
     try {
-      const port = await new Promise<number>((resolve) => ext.stdout.on("data", (d: Buffer) => {
-        const m = /port (\d+)/.exec(String(d));
-        if (m) resolve(Number(m[1]));
-      }));
+      const { port } = ext;
       server.push({ tool_calls: [{ id: "ws1", name: "echo", args: { text: "from the binary" } }], stop: "tool_use" });
       server.push({ text: "echoed" });
       const { dir, env } = project("websocket-extension", {});
@@ -61,7 +59,7 @@ describe("the compiled binary with a WebSocket extension", () => {
       const results = result.stdout.trim().split("\n").filter((l) => l.includes('"tool_result"'));
       expect(results.join("\n"), result.stdout.slice(-2000)).toContain("session 1: from the binary");
     } finally {
-      ext.kill("SIGKILL");
+      ext.process.kill("SIGKILL");
     }
   }, 30_000);
 });

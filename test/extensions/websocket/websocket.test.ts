@@ -1,7 +1,7 @@
 // WebSocket extensions (a manifest `url` instead of `exec`) against a real server process: the
 // protocol over one text message per frame, supervision mapped onto the connection (a dropped
 // server fails calls and is reconnected with backoff), and the security rules of the URL.
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, type ChildProcess } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -10,9 +10,9 @@ import { checkManifest } from "../../../lib/extensions/catalog/manifest.ts";
 import { diagnoseExtensions } from "../../../lib/extensions/host/doctor.ts";
 import { extensionDrivers } from "../../../lib/extensions/runtime/drivers.ts";
 import { renderReport } from "../../../lib/cli/ext/doctor.ts";
-import { FAST, FIXTURES, sandbox, startHost, waitFor, type Sandbox } from "../helpers.ts";
+import { startWsFixture, type WsFixture } from "../../support/ws-fixture.ts";
+import { FAST, sandbox, startHost, waitFor, type Sandbox } from "../helpers.ts";
 
-const SERVER = join(FIXTURES, "ws-server", "server.mjs");
 const ctx = (): ToolExecutionContext => ({ cwd: "/", signal: new AbortController().signal });
 
 let sb: Sandbox;
@@ -24,22 +24,13 @@ afterEach(async () => {
   await sb.cleanup();
 });
 
-interface Server { process: ChildProcess; port: number; stderr: () => string }
+type Server = WsFixture;
 
-/** Starts the fixture server; resolves once it listens. */
+/** Starts the fixture server (killed after each test); resolves once it listens. */
 async function startServer(port = 0, options: Record<string, unknown> = {}): Promise<Server> {
-  const child = spawn(process.execPath, [SERVER, String(port), JSON.stringify(options)], { stdio: ["ignore", "pipe", "pipe"] });
-  servers.add(child);
-  let stderr = "";
-  child.stderr!.on("data", (d) => (stderr += d));
-  const real = await new Promise<number>((resolve, reject) => {
-    child.stdout!.on("data", (d: Buffer) => {
-      const m = /port (\d+)/.exec(String(d));
-      if (m) resolve(Number(m[1]));
-    });
-    child.on("exit", (code) => reject(new Error(`server exited (${code}): ${stderr}`)));
-  });
-  return { process: child, port: real, stderr: () => stderr };
+  const server = await startWsFixture(port, options);
+  servers.add(server.process);
+  return server;
 }
 
 async function stopServer(server: Server): Promise<void> {
