@@ -13,19 +13,20 @@ import type { CallToolClient } from "./call-tool.ts";
 import { describeError } from "./errors.ts";
 import { HandlerRunner } from "./handlers.ts";
 import { decideIntercept } from "./intercept.ts";
-import { readLines, type ReadableLike } from "./reader.ts";
+import type { LineSource } from "./reader.ts";
 import type { HandlerRegistry } from "./registry.ts";
 import { commandResponseFrame, noop } from "./responses.ts";
 import { errorResult, toolResultFrame } from "./results.ts";
 import type { Awaitable, HostInfo, LifecycleEvent } from "./types.ts";
 import type { FrameWriter, OutboundFrame } from "./writer.ts";
 
-/** How a run ended: the host asked (`shutdown`) or closed our stdin (`eof`). */
+/** How a run ended: the host asked (`shutdown`) or closed the connection (`eof`). */
 export type RunOutcome = "shutdown" | "eof";
 
 export interface ConnectionDeps {
   hello: OutboundFrame;
-  stdin: ReadableLike;
+  /** Where host frame lines come from (stdin, or a WebSocket's messages). */
+  input: LineSource;
   writer: FrameWriter;
   registry: HandlerRegistry;
   calls: CallToolClient;
@@ -79,7 +80,7 @@ export class HostConnection {
   /** Sends hello and starts reading. Settles `done` when the run ends. */
   start(): Promise<RunOutcome> {
     this.deps.writer.send(this.deps.hello);
-    this.stopReading = readLines(this.deps.stdin, {
+    this.stopReading = this.deps.input({
       onLine: (line) => this.onLine(line),
       onEnd: () => this.finishSoon("eof"),
       log: this.deps.log,

@@ -1,14 +1,19 @@
 // The public face of the SDK: register commands, tools, subscriptions, interceptors and panel
-// callbacks, then `run()`. Outbound one-way frames (notify, panels, submit) are held until
-// `ready` so nothing ever precedes `hello` or interleaves with the registrations.
+// callbacks, then `run()` (one session over stdio) or `serve()` (one session per WebSocket
+// connection). Outbound one-way frames (notify, panels, submit) are held until `ready` so nothing
+// ever precedes `hello` or interleaves with the registrations. Calls made by a handler go to the
+// session that invoked it (session.ts).
 import process from "node:process";
 import { format } from "node:util";
 
 import { isLifecycleEventName, NOTIFY_LEVELS, type NotifyLevel } from "../protocol/index.ts";
 import { CallToolClient } from "./call-tool.ts";
 import { HostConnection, type RunOutcome } from "./connection.ts";
+import { CallToolError } from "./errors.ts";
 import { interceptedEvents } from "./intercept.ts";
-import type { ReadableLike } from "./reader.ts";
+import { readLines, type LineSource, type ReadableLike } from "./reader.ts";
+import { serveSessions, type ServeHandle, type ServeOptions } from "./serve.ts";
+import { currentSession, Session } from "./session.ts";
 import { HandlerRegistry, type CommandHandler, type ToolHandler } from "./registry.ts";
 import type {
   AssistantMessageInterceptor,
@@ -28,7 +33,7 @@ import type {
   ToolDefinition,
   TurnStartInterceptor,
 } from "./types.ts";
-import { FrameWriter, type OutboundFrame, type WritableLike } from "./writer.ts";
+import { encodeOutbound, type OutboundFrame, type WritableLike } from "./writer.ts";
 
 export interface ExtensionOptions {
   /** Must match `name` in extension.json. */
@@ -47,19 +52,24 @@ export interface ExtensionOptions {
   callToolTimeoutMs?: number;
 }
 
-type Phase = "setup" | "running" | "ready" | "done";
+type Mode = "setup" | "run" | "serve";
 
 export class Extension {
   readonly name: string;
   readonly version: string | undefined;
   private readonly registry = new HandlerRegistry();
-  private readonly writer: FrameWriter;
-  private readonly calls: CallToolClient;
   private readonly stderr: WritableLike;
-  private phase: Phase = "setup";
-  private hostInfo: HostInfo | undefined;
+  private mode: Mode = "setup";
+  /** Some session announced the registrations (subscriptions are fixed from then on). */
+  private announcedOnce = false;
+  /** The stdio session of `run()`. */
+  private stdio: Session | undefined;
+  /** Every session that is running (one for `run()`, one per connection for `serve()`). */
+  private readonly sessions = new Set<Session>();
+  /** Answers callTool before run(): no host has acknowledged hello. */
+  private readonly beforeRun = new CallToolClient({ send: () => false });
   private helloHook: ((host: HostInfo) => Awaitable<void>) | undefined;
-  /** One-way frames sent before `ready`. */
+  /** One-way frames sent before run() or serve(): every session sends them at its `ready`. */
   private held: OutboundFrame[] = [];
 
   constructor(private readonly options: ExtensionOptions) {
@@ -69,23 +79,19 @@ export class Extension {
     this.name = options.name;
     this.version = options.version;
     this.stderr = options.stderr ?? process.stderr;
-    this.writer = new FrameWriter(options.stdout ?? process.stdout, (m) => this.log(m));
-    this.calls = new CallToolClient({
-      send: (frame) => this.writer.send(frame),
-      defaultTimeoutMs: options.callToolTimeoutMs,
-    });
   }
 
-  /** Host metadata from `hello_ack`; undefined until it arrives. */
+  /** Host metadata from `hello_ack` (of the calling handler's session when serving); undefined
+   * until it arrives. */
   get host(): HostInfo | undefined {
-    return this.hostInfo;
+    return this.session()?.host;
   }
 
   /** Registers `/name`. `handler(args, ctx)` returns a Response (undefined means noop); a throw
    * becomes an error response. Names are matched case-insensitively by the host. */
   command(name: string, description: string, handler: CommandHandler): this {
     const entry = this.registry.addCommand(name, description, handler);
-    if (this.phase === "ready") this.writer.send(this.registry.commandFrame(entry));
+    this.toReadySessions(this.registry.commandFrame(entry));
     return this;
   }
 
@@ -93,11 +99,12 @@ export class Extension {
    * throw becomes an error result. Interactive tools must honour `ctx.signal`. */
   tool(name: string, definition: ToolDefinition, handler: ToolHandler): this {
     const entry = this.registry.addTool(name, definition, handler);
-    if (this.phase === "ready") this.writer.send(this.registry.toolFrame(entry));
+    this.toReadySessions(this.registry.toolFrame(entry));
     return this;
   }
 
-  /** Runs after `hello_ack` and before registrations are announced; it may register more. */
+  /** Runs after `hello_ack` and before registrations are announced; it may register more.
+   * When serving, it runs for every connection, with that session's host info. */
   onHello(fn: (host: HostInfo) => Awaitable<void>): this {
     this.helloHook = fn;
     return this;
@@ -190,7 +197,10 @@ export class Extension {
    * `ctx.callTool`, which sets `parent_id` as the host requires.
    */
   callTool(name: string, args?: JsonObject, options?: CallToolOptions): Promise<CallToolResult> {
-    return this.calls.call(name, args, options);
+    const session = this.session();
+    if (session) return session.calls.call(name, args, options);
+    if (this.mode === "serve") return Promise.reject(new CallToolError("unsupported", `call_tool ${name}: ${this.noSession()}`));
+    return this.beforeRun.call(name, args, options); // checks the arguments, then "no hello_ack yet"
   }
 
   /** Writes a line to stderr (the extension's log file); stdout carries protocol frames only. */
@@ -210,9 +220,45 @@ export class Extension {
    * `exitProcess` the process exits instead.
    */
   async run(): Promise<RunOutcome> {
-    if (this.phase !== "setup") throw new Error("run() may only be called once");
-    this.phase = "running";
+    if (this.mode !== "setup") throw new Error(`run() may only be called once, and not after serve()`);
+    this.mode = "run";
     const usesProcessStreams = !this.options.stdin && !this.options.stdout;
+    const session = this.newSession(this.options.stdout ?? process.stdout);
+    this.stdio = session;
+    const stdin = this.options.stdin ?? process.stdin;
+    const outcome = await this.runSession(session, (handlers) => readLines(stdin, handlers));
+    if (this.options.exitProcess ?? usesProcessStreams) process.exit(0);
+    return outcome;
+  }
+
+  /**
+   * Listens for WebSocket connections (zot connects to a manifest's `url`); each connection is
+   * one zot session, run like `run()` with the same handlers. Resolves once listening. The
+   * process never exits because a session ended; `close()` on the handle stops serving.
+   * Loads `ws` on first use (built into Bun; bundled into zot's npm package).
+   */
+  async serve(options: ServeOptions = {}): Promise<ServeHandle> {
+    if (this.mode !== "setup") throw new Error("serve() may only be called once, and not after run()");
+    this.mode = "serve";
+    try {
+      return await serveSessions(options, {
+        log: (m) => this.log(m),
+        newSession: (stream) => this.newSession(stream),
+        runSession: (session, input) => this.runSession(session, input),
+      });
+    } catch (err) {
+      this.mode = "setup"; // nothing is listening: serve() may be tried again
+      throw err;
+    }
+  }
+
+  private newSession(stream: WritableLike): Session {
+    return new Session(stream, (m) => this.log(m), this.options.callToolTimeoutMs, [...this.held]);
+  }
+
+  /** One protocol run on `session`, every frame handled as that session. */
+  private async runSession(session: Session, input: LineSource): Promise<RunOutcome> {
+    this.sessions.add(session);
     const connection = new HostConnection({
       hello: {
         type: "hello",
@@ -220,25 +266,42 @@ export class Extension {
         ...(this.version === undefined ? {} : { version: this.version }),
         capabilities: this.registry.capabilities(this.options.capabilities),
       },
-      stdin: this.options.stdin ?? process.stdin,
-      writer: this.writer,
+      input: (handlers) => input({ ...handlers, onLine: (line) => session.enter(() => handlers.onLine(line)) }),
+      writer: session.writer,
       registry: this.registry,
-      calls: this.calls,
+      calls: session.calls,
       log: (m) => this.log(m),
       onHello: this.helloHook,
-      onHost: (host) => (this.hostInfo = host),
-      onReady: () => this.release(),
+      onHost: (host) => (session.host = host),
+      onReady: () => {
+        this.announcedOnce = true;
+        session.release();
+      },
     });
-    const outcome = await connection.start();
-    this.phase = "done";
-    this.held = [];
-    await this.writer.flush();
-    if (this.options.exitProcess ?? usesProcessStreams) process.exit(0);
-    return outcome;
+    try {
+      return await session.enter(() => connection.start());
+    } finally {
+      session.end();
+      this.sessions.delete(session);
+      await session.writer.flush();
+    }
+  }
+
+  /** The session calls go to: the calling handler's, else the stdio one of run(). */
+  private session(): Session | undefined {
+    return currentSession.getStore() ?? this.stdio;
+  }
+
+  private noSession(): string {
+    return "no session: while serving, call this from a handler or onHello (each connection is its own zot session)";
+  }
+
+  private toReadySessions(frame: OutboundFrame): void {
+    for (const session of this.sessions) if (session.ready) session.writer.send(frame);
   }
 
   private announced(): boolean {
-    return this.phase === "ready" || this.phase === "done";
+    return this.announcedOnce || this.stdio?.phase === "done";
   }
 
   private intercept<K extends keyof Interceptors>(kind: K, fn: NonNullable<Interceptors[K]>): this {
@@ -255,14 +318,14 @@ export class Extension {
   }
 
   private oneWay(frame: OutboundFrame): void {
-    this.writer.encode(frame); // refuse a bad frame now, where the caller can see why
-    if (this.phase === "ready" || this.phase === "done") this.writer.send(frame);
-    else this.held.push(frame);
-  }
-
-  private release(): void {
-    this.phase = "ready";
-    for (const frame of this.held.splice(0)) this.writer.send(frame);
+    const session = this.session();
+    if (session) {
+      session.writer.encode(frame); // refuse a bad frame now, where the caller can see why
+      session.oneWay(frame);
+    } else if (this.mode === "setup") {
+      encodeOutbound(frame);
+      this.held.push(frame);
+    } else throw new Error(`${frame.type}: ${this.noSession()}`);
   }
 }
 

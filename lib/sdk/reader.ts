@@ -20,6 +20,9 @@ export interface LineReaderHandlers {
   maxFrameBytes?: number;
 }
 
+/** Starts delivering host frame lines to `handlers`; returns a function that stops it. */
+export type LineSource = (handlers: LineReaderHandlers) => () => void;
+
 /** Starts reading; returns a function that stops it (and pauses the stream). */
 export function readLines(stream: ReadableLike, handlers: LineReaderHandlers): () => void {
   let ended = false;

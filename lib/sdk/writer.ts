@@ -12,6 +12,23 @@ export interface WritableLike {
 
 export type OutboundFrame = { type: string } & Record<string, unknown>;
 
+/** Checks `frame` against the protocol and encodes it as one line; throws OutboundFrameError. */
+export function encodeOutbound(frame: OutboundFrame, maxFrameBytes = MAX_FRAME_BYTES): string {
+  const checked = parseExtensionFrame(frame);
+  if (!checked.ok) throw new OutboundFrameError(`refusing to send an invalid frame: ${checked.error}`);
+  let line: string;
+  try {
+    line = encodeFrame(frame);
+  } catch (err) {
+    throw new OutboundFrameError(`refusing to send a ${frame.type} frame: ${(err as Error).message}`);
+  }
+  const bytes = Buffer.byteLength(line, "utf8") - 1;
+  if (bytes > maxFrameBytes) {
+    throw new OutboundFrameError(`refusing to send a ${frame.type} frame of ${bytes} bytes: the limit is ${maxFrameBytes}`);
+  }
+  return line;
+}
+
 export class FrameWriter {
   private closed = false;
   private inFlight = 0;
@@ -31,21 +48,7 @@ export class FrameWriter {
 
   /** Checks `frame` against the protocol and encodes it; throws OutboundFrameError. */
   encode(frame: OutboundFrame): string {
-    const checked = parseExtensionFrame(frame);
-    if (!checked.ok) throw new OutboundFrameError(`refusing to send an invalid frame: ${checked.error}`);
-    let line: string;
-    try {
-      line = encodeFrame(frame);
-    } catch (err) {
-      throw new OutboundFrameError(`refusing to send a ${frame.type} frame: ${(err as Error).message}`);
-    }
-    const bytes = Buffer.byteLength(line, "utf8") - 1;
-    if (bytes > this.maxFrameBytes) {
-      throw new OutboundFrameError(
-        `refusing to send a ${frame.type} frame of ${bytes} bytes: the limit is ${this.maxFrameBytes}`,
-      );
-    }
-    return line;
+    return encodeOutbound(frame, this.maxFrameBytes);
   }
 
   /**

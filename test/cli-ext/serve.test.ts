@@ -5,10 +5,11 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { WebSocket } from "ws";
+import type { WebSocket } from "ws";
 import { processAlive } from "../../lib/process/group.ts";
 import type { ToolExecutionContext } from "../../lib/tools/types.ts";
 import { sandbox as hostSandbox, startHost, waitFor } from "../extensions/helpers.ts";
+import { connectWsClient, type WsClient as Client } from "../support/ws-client.ts";
 import { makeSandbox, type Sandbox, ZOT } from "./support/cli.ts";
 
 /** A raw-protocol Node extension: its `pid` tool answers with its process id. */
@@ -70,39 +71,7 @@ async function serve(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Serve
   return { child, url, stderr: () => stderr, exited };
 }
 
-/** A client playing zot: collects every frame; `next(type)` waits for the next frame of a type. */
-interface Client { socket: WebSocket; frames: Array<Record<string, unknown>>; next(type: string): Promise<Record<string, unknown>>; closed: Promise<number> }
-
-async function connect(url: string): Promise<Client> {
-  const socket = new WebSocket(url);
-  sockets.add(socket);
-  const frames: Array<Record<string, unknown>> = [];
-  let seen = 0;
-  const waiters = new Set<() => void>();
-  socket.on("message", (data) => {
-    frames.push(JSON.parse(String(data)) as Record<string, unknown>);
-    waiters.forEach((w) => w());
-  });
-  const closed = new Promise<number>((r) => socket.on("close", (code) => r(code)));
-  await new Promise((resolve, reject) => {
-    socket.once("open", resolve);
-    socket.once("error", reject);
-  });
-  return {
-    socket, frames, closed,
-    next: (type) => new Promise((resolve) => {
-      const check = () => {
-        const i = frames.findIndex((f, n) => n >= seen && f.type === type);
-        if (i < 0) return;
-        seen = i + 1;
-        waiters.delete(check);
-        resolve(frames[i]!);
-      };
-      waiters.add(check);
-      check();
-    }),
-  };
-}
+const connect = (url: string): Promise<Client> => connectWsClient(url, sockets);
 
 /** Runs the handshake and a `pid` tool call; returns the extension's pid. */
 async function handshake(client: Client): Promise<number> {

@@ -20,7 +20,8 @@ const SDK_ENTRY = "lib/sdk/index.ts";
 /** The SDK as one ES module for Node/Bun/Deno, via `bun build` (deterministic for one bun). */
 export function bundleSdk(bun: string): string {
   // Relative entry and cwd at the repo root: bun's "// lib/sdk/…" section comments stay stable.
-  const r = spawnSync(bun, ["build", SDK_ENTRY, "--target=node", "--format=esm"], { cwd: repo, encoding: "utf8" });
+  // ws stays an import: only ext.serve loads it (Bun has it built in), stdio extensions never do.
+  const r = spawnSync(bun, ["build", SDK_ENTRY, "--target=node", "--format=esm", "--external=ws"], { cwd: repo, encoding: "utf8" });
   if (r.status !== 0) throw new Error(`bun build ${SDK_ENTRY} failed (${r.status ?? r.signal}): ${r.stderr}`);
   return r.stdout;
 }
@@ -34,7 +35,7 @@ export function renderModule(bundle: string): string {
   const script = relative(repo, fileURLToPath(import.meta.url));
   return `// GENERATED from ${SDK_ENTRY} by ${script} (run by build.ts): do not edit or commit.
 
-/** zot's TypeScript SDK bundled into one ES module (node: built-ins only, no other imports). */
+/** zot's TypeScript SDK bundled into one ES module (node: built-ins only, but for the ws that ext.serve loads). */
 export const TS_SDK_BUNDLE = ${templateLiteral(bundle)};
 `;
 }

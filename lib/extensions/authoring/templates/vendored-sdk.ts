@@ -1,5 +1,5 @@
 // zot's TypeScript SDK as the file `zot ext new` writes beside a ts or js scaffold: one plain ES
-// module (node: built-ins only), so the extension needs no zot checkout and no npm install.
+// module (node: built-ins only; ext.serve loads ws), so the extension needs no zot checkout and no npm install.
 import { ZOT_VERSION } from "../../../version.ts";
 import { TS_SDK_BUNDLE } from "./ts-sdk.generated.ts";
 import type { TemplateFile } from "./types.ts";
@@ -23,7 +23,8 @@ export function vendoredSdkSection(importer: string): string {
 \`${TS_SDK_FILE}\` is zot's TypeScript SDK (\`lib/sdk\`, with the protocol code it uses) bundled
 into one ES module that imports only \`node:\` built-ins; \`${importer}\` imports it. Vendoring it
 means the extension runs offline, without a zot checkout or \`npm install\`, and keeps working when
-zot is upgraded. It is plain JavaScript, so editors see its exports without type information; the
+zot is upgraded. Only \`ext.serve()\` (serving the extension over WebSocket instead of \`ext.run()\`)
+loads one package, \`ws\`: built into Bun, \`npm install ws\` here for Node or Deno. It is plain JavaScript, so editors see its exports without type information; the
 typed API is the npm package \`@zot-cli/zot\` (\`mod.ts\` in zot's repository: \`createExtension\`,
 \`display\`, \`prompt\`, \`textResult\`, \`errorResult\`, …). To move to a newer SDK, scaffold a throwaway extension with a
 newer zot and copy its \`${TS_SDK_FILE}\`.`;
