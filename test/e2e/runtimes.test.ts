@@ -15,20 +15,15 @@ import type { Turn } from "../support/model-server.ts";
 import { jsonLines, KIT, makeWorld, requestText, ROOT, ZOT, type World, type ZotRun } from "./support.ts";
 import { processAlive } from "../../lib/process/group.ts";
 import { releaseRuntimes } from "../release/support.ts";
+import { bin, bunFromSource, denoFromSource, SOURCE, type SourceRuntime } from "./source-runtimes.ts";
 import { routedTurns } from "./subagent-support.ts";
-
-const bin = (name: string) => join(ROOT, "node_modules", ".bin", name);
-const SOURCE = join(ROOT, "bin", "zot.ts");
 
 /** Scratch space for the compiled binary and Deno's cache; removed after the file. */
 const scratch = mkdtempSync(join(tmpdir(), "zot-runtimes-e2e-"));
 const compiled = join(scratch, "zot");
 const denoDir = join(scratch, "deno");
 
-interface Runtime {
-  name: string;
-  argv: string[];
-  env?: Record<string, string>;
+interface Runtime extends SourceRuntime {
   /** Built in the group's beforeAll. */
   build?: () => void;
   /**
@@ -40,15 +35,8 @@ interface Runtime {
 
 const sourceRuntimes: Runtime[] = [
   { name: "Node (dist/zot.mjs)", argv: [process.execPath, ZOT] },
-  { name: "Bun (bin/zot.ts)", argv: [bin("bun"), SOURCE] },
-  {
-    name: "Deno (bin/zot.ts)",
-    // Offline by construction: no remote modules, npm packages only from ./node_modules (found
-    // through package.json), no lockfile written into the checkout, and a private cache folder.
-    argv: [bin("deno"), "run", "-A", "--no-remote", "--cached-only", "--node-modules-dir=manual", "--no-lock", SOURCE],
-    env: { DENO_DIR: denoDir },
-    runsTsAlone: true,
-  },
+  bunFromSource,
+  { ...denoFromSource(denoDir), runsTsAlone: true },
   {
     name: "bun --compile binary",
     argv: [compiled],
