@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import type { ChildProcess } from "node:child_process";
+import { networkInterfaces } from "node:os";
 import { checkStreamLine } from "../support/stream-check.ts";
 import { makeWorld, type World } from "./support.ts";
 
@@ -112,6 +113,33 @@ describe("rpc over WebSocket", () => {
     const notRpc = await world.run(["--listen", "ws://127.0.0.1:0", "hi"]);
     expect(notRpc.code).toBe(2);
     expect(notRpc.stderr).toContain("--listen is for rpc mode");
+  });
+
+  it("--listen-any with a token serves a client that connects from another address, after its hello", async () => {
+    const external = Object.values(networkInterfaces()).flat().find((a) => a && a.family === "IPv4" && !a.internal);
+    if (!external) throw new Error("this test needs a non-loopback IPv4 interface to connect from");
+    world = await makeWorld([{ text: "served to the network" }]);
+    const child = world.start(["rpc", "--listen", "ws://0.0.0.0:0", "--listen-any"], { env: { ZOT_RPC_TOKEN: "s3cret" } });
+    zot = child;
+    let stderr = "";
+    const port = await new Promise<string>((done, fail) => {
+      child.stderr!.on("data", (d) => {
+        stderr += d;
+        const m = /rpc listening on ws:\/\/0\.0\.0\.0:(\d+)/.exec(stderr);
+        if (m) done(m[1]!);
+      });
+      child.on("close", () => fail(new Error(`zot ended: ${stderr}`)));
+    });
+    const url = `ws://${external.address}:${port}`;
+    const early = client(url);
+    expect(await early.call({ type: "ping" })).toMatchObject({ success: false, error: expect.stringContaining("hello with the rpc token") });
+    expect(await early.closedAt).toBe(1008);
+    const c = client(url);
+    expect(await c.call({ type: "hello", token: "s3cret" })).toMatchObject({ success: true });
+    expect(await c.call({ type: "prompt", message: "hi" })).toMatchObject({ success: true });
+    await c.waitFor((l) => l.type === "done");
+    expect(c.lines.filter((l) => l.type === "text_delta").map((l) => l.delta).join("")).toBe("served to the network");
+    c.socket.close();
   });
 
   it("a second client is refused while one is connected; after it leaves a new one continues the same session", async () => {
