@@ -1,9 +1,11 @@
 // A WebSocket extension from zot's json mode (the Node bundle): the scripted model calls a tool
-// that a server process registered over the socket, and two zots share that server at once.
+// that a server process registered over the socket, a killed server fails the call in flight and
+// is reconnected once it is back, and two zots share that server at once.
 import type { ChildProcess } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { waitFor } from "../extensions/helpers.ts";
 import { startWsFixture } from "../support/ws-fixture.ts";
 import { jsonLines, makeWorld, type World } from "./support.ts";
 
@@ -39,6 +41,45 @@ describe("a WebSocket extension's tool in json mode", () => {
     expect(r.code, r.stderr).toBe(0);
     expect(toolText(r.stdout).join("\n")).toContain("session 1: hi");
     expect(jsonLines(r.stdout).at(-1)).toMatchObject({ type: "done" });
+  });
+
+  it("killing the server mid-call gives a failed result and a diagnostic; restarted, the same run reconnects and calls it again", async () => {
+    let port = 0;
+    let fixture: Awaited<ReturnType<typeof startWsFixture>>;
+    world = await makeWorld([
+      { tool_calls: [{ id: "call-hang", name: "hang", args: {} }], stop: "tool_use" },
+      // The failed result is in: the server comes back, and the next call waits for zot to reconnect.
+      async () => {
+        fixture = await startWsFixture(port);
+        server = fixture.process;
+        await waitFor(() => fixture.stderr().includes("got hello_ack"), "zot to reconnect");
+        return echoCall("back");
+      },
+      { text: "done." },
+    ]);
+    fixture = await startWsFixture();
+    port = fixture.port;
+    server = fixture.process;
+    urlExtension(world, port);
+    const killed = fixture;
+    const child = world.start(["--mode", "json", "--no-session", "use hang"]);
+    child.stdin!.end();
+    let stdout = "";
+    child.stdout!.on("data", (d) => (stdout += d));
+    await waitFor(() => killed.stderr().includes("got tool_call"), "the hang call to arrive");
+    const exited = new Promise((r) => killed.process.once("exit", r));
+    killed.process.kill("SIGKILL");
+    await exited;
+    const code = await new Promise((done) => child.on("close", done));
+    expect(code).toBe(0);
+    const lines = jsonLines(stdout);
+    const results = lines.filter((l) => l.type === "tool_result");
+    expect(results[0]).toMatchObject({ tool_name: "hang", status: "failed" });
+    expect(JSON.stringify(results[0])).toContain("the extension stopped");
+    expect(lines.filter((l) => l.type === "ext_error").map((l) => l.message).join("\n")).toMatch(/ws:\/\/127\.0\.0\.1:\d+\/|closed the connection/);
+    expect(results[1]).toMatchObject({ tool_name: "echo", status: "completed" });
+    expect(JSON.stringify(results[1])).toContain("session 1: back");
+    expect(lines.at(-1)).toMatchObject({ type: "done" });
   });
 
   it("two zot processes use one server at the same time, each in its own session", async () => {
