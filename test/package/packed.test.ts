@@ -9,6 +9,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { templateLiteral } from "../../lib/extensions/authoring/templates/generate-ts-sdk.ts";
+import { TS_SDK_BUNDLE } from "../../lib/extensions/authoring/templates/ts-sdk.generated.ts";
 import { NPM_PACKAGE } from "../../lib/package-name.ts";
 import { ZOT_VERSION } from "../../lib/version.ts";
 import { ROOT } from "../e2e/support.ts";
@@ -25,6 +27,18 @@ const env = {
   npm_config_cache: join(scratch, "npm-cache"), npm_config_update_notifier: "false",
 };
 const MAX_PACKED_BYTES = 3 * 2 ** 20;
+const builtins = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
+
+/** The packages (not built-ins, not relative files) a module's source imports. */
+function importedPackages(source: string): string[] {
+  const found: string[] = [];
+  // Static `import … from "x"` / `export … from "x"`, bare `import "x"`, and `import("x")` with a literal.
+  for (const m of source.matchAll(/(?:^|[;\n}])\s*(?:import|export)\b[^"'`;()]*?\bfrom\s*["']([^"']+)["']|(?:^|[;\n])\s*import\s*["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)/g)) {
+    const spec = m[1] ?? m[2] ?? m[3]!;
+    if (!spec.startsWith(".") && !builtins.has(spec)) found.push(spec);
+  }
+  return found;
+}
 
 
 interface PackReport {
@@ -64,17 +78,23 @@ describe(`the npm package ${NPM_PACKAGE}`, { timeout: 30_000 }, () => {
   });
 
   it("the CLI bundle and the library import nothing but Node built-ins (every package is bundled in)", () => {
-    const builtins = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
+    // The CLI carries the vendored SDK as text (for `zot ext new`): that text is not zot's code.
+    const vendoredText = templateLiteral(TS_SDK_BUNDLE);
+    let vendoredCopies = 0;
     const outside: string[] = [];
     for (const file of pack.files.map((f) => f.path).filter((p) => /\.m?js$/.test(p))) {
       const text = readFileSync(join(installed, file), "utf8");
-      // Static `import … from "x"` / `export … from "x"`, bare `import "x"`, and `import("x")` with a literal.
-      for (const m of text.matchAll(/(?:^|[;\n}])\s*(?:import|export)\b[^"'`;()]*?\bfrom\s*["']([^"']+)["']|(?:^|[;\n])\s*import\s*["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)/g)) {
-        const spec = m[1] ?? m[2] ?? m[3]!;
-        if (!spec.startsWith(".") && !builtins.has(spec)) outside.push(`${file}: ${spec}`);
-      }
+      const code = text.split(vendoredText);
+      vendoredCopies += code.length - 1;
+      for (const spec of importedPackages(code.join(""))) outside.push(`${file}: ${spec}`);
     }
+    expect(vendoredCopies).toBe(1);
     expect(outside).toEqual([]);
+  });
+
+  it("the vendored SDK imports only Node built-ins, and ws only lazily, for ext.serve", () => {
+    expect(importedPackages(TS_SDK_BUNDLE)).toEqual(["ws"]);
+    expect(TS_SDK_BUNDLE).toContain('await import("ws")');
   });
 
   it("the installed zot bin runs on Node with nothing else in node_modules", async () => {

@@ -27,7 +27,7 @@ export function bundleSdk(bun: string): string {
 }
 
 /** Escapes text for a template literal: backslash, backtick and `${` are the only specials. */
-function templateLiteral(text: string): string {
+export function templateLiteral(text: string): string {
   return `\`${text.replace(/\\/g, "\\\\").replace(/`/g, "\\`").replace(/\$\{/g, "\\${")}\``;
 }
 
