@@ -54,6 +54,8 @@ export interface ExtensionOptions {
 
 type Mode = "setup" | "run" | "serve";
 
+const NO_SESSION = "no session: while serving, call this from a handler or onHello (each connection is its own zot session)";
+
 export class Extension {
   readonly name: string;
   readonly version: string | undefined;
@@ -199,7 +201,7 @@ export class Extension {
   callTool(name: string, args?: JsonObject, options?: CallToolOptions): Promise<CallToolResult> {
     const session = this.session();
     if (session) return session.calls.call(name, args, options);
-    if (this.mode === "serve") return Promise.reject(new CallToolError("unsupported", `call_tool ${name}: ${this.noSession()}`));
+    if (this.mode === "serve") return Promise.reject(new CallToolError("unsupported", `call_tool ${name}: ${NO_SESSION}`));
     return this.beforeRun.call(name, args, options); // checks the arguments, then "no hello_ack yet"
   }
 
@@ -292,10 +294,6 @@ export class Extension {
     return currentSession.getStore() ?? this.stdio;
   }
 
-  private noSession(): string {
-    return "no session: while serving, call this from a handler or onHello (each connection is its own zot session)";
-  }
-
   private toReadySessions(frame: OutboundFrame): void {
     for (const session of this.sessions) if (session.ready) session.writer.send(frame);
   }
@@ -325,7 +323,7 @@ export class Extension {
     } else if (this.mode === "setup") {
       encodeOutbound(frame);
       this.held.push(frame);
-    } else throw new Error(`${frame.type}: ${this.noSession()}`);
+    } else throw new Error(`${frame.type}: ${NO_SESSION}`);
   }
 }
 

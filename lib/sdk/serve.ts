@@ -3,6 +3,7 @@
 // is one text message (a trailing newline tolerated). `ws` is loaded on first use, so extensions
 // that only speak stdio never load (or, vendored, bundle) it.
 import { MAX_FRAME_BYTES } from "../protocol/index.ts";
+import { messageBytes, messageLine, wsUrl } from "../protocol/socket-message.ts";
 import type { RunOutcome } from "./connection.ts";
 import { describeError } from "./errors.ts";
 import type { LineSource } from "./reader.ts";
@@ -60,20 +61,6 @@ function checkOptions(options: ServeOptions): { port: number; host: string; path
   return { port, host, path };
 }
 
-/** ws://HOST:PORT/PATH, with an IPv6 host in brackets. */
-export function wsUrl(host: string, port: number, path: string): string {
-  return `ws://${host.includes(":") ? `[${host}]` : host}:${port}${path}`;
-}
-
-/** A message's text as one frame line: one trailing "\n" (or "\r\n") is not part of it. */
-function frameText(data: import("ws").RawData): Buffer {
-  const buf = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
-  let end = buf.length;
-  if (end > 0 && buf[end - 1] === 0x0a) end--;
-  if (end > 0 && buf[end - 1] === 0x0d) end--;
-  return buf.subarray(0, end);
-}
-
 /** The socket's text messages as host frame lines: oversize ones are dropped and logged, a binary one closes the connection (1003). */
 function messages(socket: Socket, label: string): LineSource {
   return (handlers) => {
@@ -84,10 +71,11 @@ function messages(socket: Socket, label: string): LineSource {
         handlers.log(`${label}: a binary message is a protocol error (frames are text messages); closing`);
         return socket.close(1003, "frames are text messages");
       }
-      const line = frameText(data);
+      const line = messageLine(messageBytes(data as Buffer | ArrayBuffer | Buffer[]));
+      const bytes = Buffer.byteLength(line);
       const max = handlers.maxFrameBytes ?? MAX_FRAME_BYTES;
-      if (line.length > max) return handlers.log(`${label}: dropped a host frame over the frame limit (${line.length} bytes)`);
-      if (line.length > 0) handlers.onLine(line.toString("utf8"));
+      if (bytes > max) return handlers.log(`${label}: dropped a host frame over the frame limit (${bytes} bytes)`);
+      if (bytes > 0) handlers.onLine(line);
     };
     const detach = (): void => {
       socket.off("message", onMessage);

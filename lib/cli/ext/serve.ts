@@ -8,6 +8,7 @@ import { defineCommand } from "citty";
 import { loadManifest } from "../../extensions/catalog/manifest.ts";
 import { notRunnable, resolveExec } from "../../extensions/runtime/exec-resolve.ts";
 import { MAX_FRAME_BYTES } from "../../protocol/limits.ts";
+import { wsUrl } from "../../protocol/socket-message.ts";
 import { isLoopbackHost } from "../../providers/credentials.ts";
 import { printable } from "../../terminal-text.ts";
 import { UsageError } from "./args.ts";
@@ -71,8 +72,7 @@ export const serveCommand = defineCommand({
     });
     const address = wss.address();
     const bound = typeof address === "object" && address ? address.port : port;
-    const shownHost = host.includes(":") ? `[${host}]` : host;
-    stderr(`listening on ws://${shownHost}:${bound}${path}\n`);
+    stderr(`listening on ${wsUrl(host, bound, path)}\n`);
     if (!isLoopbackHost(host)) {
       stderr(`warning: ${printable(host)} is not a loopback address: anyone who can reach it can use ${manifest.name} `
         + `(and run it with your permissions). zot refuses plain ws:// to a non-loopback host unless the manifest says "insecure": true\n`);

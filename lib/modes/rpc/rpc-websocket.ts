@@ -7,7 +7,7 @@ import { WebSocketServer, type WebSocket } from "ws";
 import type { IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { MAX_FRAME_BYTES } from "../../protocol/limits.ts";
-import { messageBytes } from "../../protocol/socket-message.ts";
+import { messageBytes, messageLine } from "../../protocol/socket-message.ts";
 import { isRpcLoopbackHost, type RpcListen } from "./rpc-listen.ts";
 
 export interface WsHandlers {
@@ -69,9 +69,7 @@ export async function listenWebSocket(target: RpcListen, handlers: WsHandlers, s
       if (current !== socket) return;
       if (isBinary) return handlers.refuse("binary messages are not commands: send each command as a text message");
       const buf = messageBytes(data);
-      let text = buf.toString("utf8");
-      if (text.endsWith("\n")) text = text.slice(0, -1);
-      if (text.endsWith("\r")) text = text.slice(0, -1);
+      const text = messageLine(buf);
       if (Buffer.byteLength(text) > MAX_FRAME_BYTES) return handlers.refuse(`command line of ${buf.length} bytes exceeds the limit`);
       handlers.line(text);
     });
