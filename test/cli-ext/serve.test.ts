@@ -9,6 +9,7 @@ import type { WebSocket } from "ws";
 import { processAlive } from "../../lib/process/group.ts";
 import type { ToolExecutionContext } from "../../lib/tools/types.ts";
 import { sandbox as hostSandbox, startHost, waitFor } from "../extensions/helpers.ts";
+import { waitForOutput } from "../support/wait-output.ts";
 import { connectWsClient, type WsClient as Client } from "../support/ws-client.ts";
 import { makeSandbox, type Sandbox, ZOT } from "./support/cli.ts";
 
@@ -58,17 +59,9 @@ interface Serve { child: ChildProcess; url: string; stderr: () => string; exited
 async function serve(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Serve> {
   const child = spawn(process.execPath, [ZOT, "ext", "serve", ...args], { cwd: sb.project, env: { ...sb.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   servers.add(child);
-  let stderr = "";
   const exited = new Promise<number | null>((r) => child.on("close", (code) => r(code)));
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stderr!.setEncoding("utf8").on("data", (d: string) => {
-      stderr += d;
-      const m = /listening on (ws:\/\/\S+)/.exec(stderr);
-      if (m) resolve(m[1]!);
-    });
-    void exited.then((code) => reject(new Error(`serve exited (${code}): ${stderr}`)));
-  });
-  return { child, url, stderr: () => stderr, exited };
+  const ready = await waitForOutput(child, "stderr", /listening on (ws:\/\/\S+)/);
+  return { child, url: ready.match, stderr: ready.stderr, exited };
 }
 
 const connect = (url: string): Promise<Client> => connectWsClient(url, sockets);

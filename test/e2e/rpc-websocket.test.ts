@@ -4,6 +4,7 @@ import { WebSocket } from "ws";
 import type { ChildProcess } from "node:child_process";
 import { networkInterfaces } from "node:os";
 import { checkStreamLine } from "../support/stream-check.ts";
+import { waitForOutput } from "../support/wait-output.ts";
 import { makeWorld, type World } from "./support.ts";
 
 let world: World | undefined;
@@ -19,22 +20,14 @@ afterEach(async () => {
   world = undefined;
 });
 
-/** Starts `zot rpc --listen` and resolves with the address it prints on stderr. */
-async function listen(w: World, args: string[] = [], env: Record<string, string> = {}) {
-  const child = w.start(["rpc", "--listen", "ws://127.0.0.1:0", ...args], { env });
+/** Starts `zot rpc --listen ADDRESS` and resolves with the address it prints on stderr. */
+async function listen(w: World, args: string[] = [], env: Record<string, string> = {}, address = "ws://127.0.0.1:0") {
+  const child = w.start(["rpc", "--listen", address, ...args], { env });
   zot = child;
-  let stderr = "";
   let stdout = "";
   child.stdout!.on("data", (d) => (stdout += d));
-  const url = await new Promise<string>((done, fail) => {
-    child.stderr!.on("data", (d) => {
-      stderr += d;
-      const m = /rpc listening on (ws:\/\/\S+)/.exec(stderr);
-      if (m) done(m[1]!);
-    });
-    child.on("close", () => fail(new Error(`zot ended: ${stderr}`)));
-  });
-  return { url, child, stdout: () => stdout };
+  const ready = await waitForOutput(child, "stderr", /rpc listening on (ws:\/\/\S+)/);
+  return { url: ready.match, child, stdout: () => stdout };
 }
 
 function client(url: string, headers: Record<string, string> = {}) {
@@ -119,18 +112,9 @@ describe("rpc over WebSocket", () => {
     const external = Object.values(networkInterfaces()).flat().find((a) => a && a.family === "IPv4" && !a.internal);
     if (!external) throw new Error("this test needs a non-loopback IPv4 interface to connect from");
     world = await makeWorld([{ text: "served to the network" }]);
-    const child = world.start(["rpc", "--listen", "ws://0.0.0.0:0", "--listen-any"], { env: { ZOT_RPC_TOKEN: "s3cret" } });
-    zot = child;
-    let stderr = "";
-    const port = await new Promise<string>((done, fail) => {
-      child.stderr!.on("data", (d) => {
-        stderr += d;
-        const m = /rpc listening on ws:\/\/0\.0\.0\.0:(\d+)/.exec(stderr);
-        if (m) done(m[1]!);
-      });
-      child.on("close", () => fail(new Error(`zot ended: ${stderr}`)));
-    });
-    const url = `ws://${external.address}:${port}`;
+    const z = await listen(world, ["--listen-any"], { ZOT_RPC_TOKEN: "s3cret" }, "ws://0.0.0.0:0");
+    expect(z.url).toMatch(/^ws:\/\/0\.0\.0\.0:\d+\/$/);
+    const url = z.url.replace("0.0.0.0", external.address);
     const early = client(url);
     expect(await early.call({ type: "ping" })).toMatchObject({ success: false, error: expect.stringContaining("hello with the rpc token") });
     expect(await early.closedAt).toBe(1008);

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
+import { waitForOutput } from "../support/wait-output.ts";
 import { connectWsClient } from "../support/ws-client.ts";
 import { bunFromSource, denoFromSource, type SourceRuntime } from "./source-runtimes.ts";
 import { jsonLines, KIT, makeWorld, type World } from "./support.ts";
@@ -32,27 +33,18 @@ describe.each([bunFromSource, denoFromSource(join(scratch, "deno"))])("WebSocket
     world = undefined;
   });
 
-  /** Starts zot on this runtime; resolves with the child and the first match of `ready` on stderr. */
-  async function startZot(args: string[], ready: RegExp, env: Record<string, string> = {}) {
+  function spawnZot(args: string[], env: Record<string, string> = {}): ChildProcess {
     const [exe, ...pre] = runtime.argv;
     const child = spawn(exe!, [...pre, ...args], { cwd: world!.cwd, env: { ...world!.env, ...runtime.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
     children.add(child);
-    let stderr = "";
-    const match = await new Promise<string>((done, fail) => {
-      child.stderr!.on("data", (d) => {
-        stderr += d;
-        const m = ready.exec(stderr);
-        if (m) done(m[1]!);
-      });
-      child.on("close", (code) => fail(new Error(`zot ended (${code}): ${stderr}`)));
-    });
-    return { child, match };
+    return child;
   }
 
+  /** Starts zot on this runtime; resolves with what `ready` captured from its stderr. */
+  const startZot = (args: string[], ready: RegExp, env: Record<string, string> = {}) => waitForOutput(spawnZot(args, env), "stderr", ready);
+
   function runZot(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-    const [exe, ...pre] = runtime.argv;
-    const child = spawn(exe!, [...pre, ...args], { cwd: world!.cwd, env: { ...world!.env, ...runtime.env }, stdio: ["ignore", "pipe", "pipe"] });
-    children.add(child);
+    const child = spawnZot(args);
     let stdout = "";
     let stderr = "";
     child.stdout!.on("data", (d) => (stdout += d));

@@ -6,6 +6,7 @@ import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeWorld, ZOT, type World } from "../e2e/support.ts";
+import { waitForOutput } from "../support/wait-output.ts";
 import { EXAMPLES } from "./support.ts";
 
 let world: World | undefined;
@@ -17,12 +18,9 @@ afterEach(async () => {
 });
 
 /** `zot ext serve` of the guard on a free port; resolves with the port once it listens. */
-function serveGuard(env: Record<string, string>): Promise<number> {
+async function serveGuard(env: Record<string, string>): Promise<number> {
   server = spawn(process.execPath, [ZOT, "ext", "serve", join(EXAMPLES, "guard"), "--port", "0"], { env, stdio: ["ignore", "ignore", "pipe"] });
-  return new Promise((resolve) => server!.stderr!.on("data", (d: Buffer) => {
-    const m = /listening on ws:\/\/[^:]+:(\d+)/.exec(String(d));
-    if (m) resolve(Number(m[1]));
-  }));
+  return Number((await waitForOutput(server, "stderr", /listening on ws:\/\/[^:]+:(\d+)/)).match);
 }
 
 describe("the shared guard example", () => {

@@ -15,6 +15,7 @@ import { vendoredSdkFile } from "../../lib/extensions/authoring/templates/vendor
 import { createExtension, textResult } from "../../lib/sdk/index.ts";
 import type { ToolExecutionContext } from "../../lib/tools/types.ts";
 import { sandbox, startHost } from "../extensions/helpers.ts";
+import { waitForOutput } from "../support/wait-output.ts";
 import { connectWsClient, type WsClient } from "../support/ws-client.ts";
 
 const root = resolve(import.meta.dirname, "..", "..");
@@ -53,19 +54,9 @@ const runtimes = [
 async function startServed(command: string[]): Promise<Served> {
   const child = spawn(command[0]!, [...command.slice(1), "0"], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
   processes.add(child);
-  let stderr = "";
-  child.stderr!.on("data", (d) => (stderr += d));
   const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = "";
-    child.stdout!.on("data", (d) => {
-      out += d;
-      const m = /listening (\S+)/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    void exited.then((code) => reject(new Error(`the served extension exited (${code}): ${stderr}`)));
-  });
-  return { url, stderr: () => stderr, exited };
+  const ready = await waitForOutput(child, "stdout", /listening (\S+)/);
+  return { url: ready.match, stderr: ready.stderr, exited };
 }
 
 const connect = (url: string): Promise<WsClient> => connectWsClient(url, sockets);

@@ -3,6 +3,7 @@
 // once it listens; its stderr records the frames it received ("got <type>").
 import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
+import { waitForOutput } from "./wait-output.ts";
 
 export const WS_SERVER = join(import.meta.dirname, "..", "fixtures", "extensions", "ws-server", "server.mjs");
 
@@ -14,14 +15,6 @@ export interface WsFixture {
 
 export async function startWsFixture(port = 0, options: Record<string, unknown> = {}): Promise<WsFixture> {
   const child = spawn(process.execPath, [WS_SERVER, String(port), JSON.stringify(options)], { stdio: ["ignore", "pipe", "pipe"] });
-  let stderr = "";
-  child.stderr!.on("data", (d) => (stderr += d));
-  const real = await new Promise<number>((resolve, reject) => {
-    child.stdout!.on("data", (d: Buffer) => {
-      const m = /port (\d+)/.exec(String(d));
-      if (m) resolve(Number(m[1]));
-    });
-    child.on("exit", (code) => reject(new Error(`the WebSocket fixture server exited (${code}): ${stderr}`)));
-  });
-  return { process: child, port: real, stderr: () => stderr };
+  const ready = await waitForOutput(child, "stdout", /port (\d+)/);
+  return { process: child, port: Number(ready.match), stderr: ready.stderr };
 }
