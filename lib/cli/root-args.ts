@@ -6,7 +6,8 @@ import type { RunConfigInput } from "../app/run-config.ts";
 import type { SessionSelection } from "../agent/session/session-select.ts";
 import { UsageError } from "../errors.ts";
 import { isProviderName } from "../providers/index.ts";
-import { isRpcLoopbackHost, type RpcListen } from "../modes/rpc/rpc-listen.ts";
+import type { RpcListen } from "../modes/rpc/rpc-listen.ts";
+import { isLoopbackName } from "../protocol/socket-access.ts";
 import { parseChecked } from "./args.ts";
 import { MODES, PROVIDER_NAMES, REASONING_LEVELS } from "./flag-values.ts";
 import { mistypedCommandMessage } from "./mistyped.ts";
@@ -16,7 +17,7 @@ export const ROOT_ARGS = {
   print: { type: "boolean", alias: "p", description: "run to completion and print the final assistant text" },
   mode: { type: "string", valueHint: MODES.join("|"), description: "output mode" },
   json: { type: "boolean", description: "same as --mode json" },
-  listen: { type: "string", valueHint: "URL", description: "rpc mode: serve over WebSocket, e.g. ws://127.0.0.1:PORT (loopback only; port 0 picks one)" },
+  listen: { type: "string", valueHint: "URL", description: "rpc mode: serve over WebSocket, e.g. ws://127.0.0.1:PORT (loopback only, behind a token: ZOT_RPC_TOKEN or one printed at start; port 0 picks one)" },
   "listen-any": { type: "boolean", description: "with --listen: any host and Origin (needs ZOT_RPC_TOKEN)" },
   provider: { type: "string", valueHint: PROVIDER_NAMES.join("|"), description: "model provider (openai also serves OpenAI-compatible servers; ollama a local Ollama, no key; the others are OpenAI-compatible clouds)" },
   model: { type: "string", valueHint: "ID", description: "model id" },
@@ -274,7 +275,7 @@ function listenTarget(text: string | undefined, any: boolean, mode: Mode): RpcLi
     throw new UsageError(`--listen must be a URL like ws://127.0.0.1:PORT, not "${text}"`);
   }
   if (url.protocol !== "ws:") throw new UsageError(`--listen must be a ws:// URL, not "${text}"`);
-  if (!any && !isRpcLoopbackHost(url.hostname)) {
+  if (!any && !isLoopbackName(url.hostname)) {
     throw new UsageError(`--listen ${text}: only loopback (127.0.0.1, ::1, localhost) unless --listen-any, which needs ZOT_RPC_TOKEN`);
   }
   return { url, any };

@@ -3,7 +3,8 @@
 // reflects the commands before it; only the work of `prompt` and `compact` continues in the
 // background, on the session's queue. Each command gets one `response` line; events stream as in
 // json mode. With ZOT_RPC_TOKEN (or ZOTCORE_RPC_TOKEN, the Go zot's name) set, nothing starts
-// until a `hello` with that token arrives.
+// until a `hello` with that token arrives. Over WebSocket (--listen) a token is always required:
+// zot makes one up and prints it when none is set.
 import { printable } from "../../terminal-text.ts";
 import { createRuntime, type Runtime } from "../../app/runtime.ts";
 import type { RunConfigInput } from "../../app/run-config.ts";
@@ -19,6 +20,7 @@ import { endsWithDone, parseRpcCommand, type RpcCommand } from "./rpc-commands.t
 import { handleRpcCommand, type RpcContext } from "./rpc-handlers.ts";
 import type { RpcListen } from "./rpc-listen.ts";
 import type { WsTransport } from "./rpc-websocket.ts";
+import { newAccessToken, sameSecret } from "../../protocol/socket-access.ts";
 
 type Id = string | number | undefined;
 
@@ -72,7 +74,8 @@ export async function runRpc(config: RunConfigInput, env: Record<string, string 
       sink.write({ type: "response", ...(id !== undefined ? { id } : {}), command: command ?? null,
         success: "data" in outcome, ...outcome });
 
-    const token = rpcToken(env);
+    const chosen = rpcToken(env);
+    const token = chosen ?? (listen ? newAccessToken() : undefined);
     let starting: Promise<Runtime> | undefined;
     const start = () =>
       (starting ??= createRuntime(config, {
@@ -88,7 +91,7 @@ export async function runRpc(config: RunConfigInput, env: Record<string, string 
     let authed = token === undefined;
     const handle = async (command: RpcCommand) => {
       if (!authed) {
-        if (command.type !== "hello" || command.token !== token) {
+        if (command.type !== "hello" || command.token === undefined || !sameSecret(command.token, token!)) {
           const error = command.type !== "hello" ? "hello with the rpc token (ZOT_RPC_TOKEN or ZOTCORE_RPC_TOKEN) is required first"
             : command.token === undefined ? "hello needs the token" : "wrong token";
           respond(command.id, command.type, { error });
@@ -167,11 +170,11 @@ export async function runRpc(config: RunConfigInput, env: Record<string, string 
           const sender = client;
           enqueue(() => (sender === client ? work() : Promise.resolve()));
         };
-        void import("./rpc-websocket.ts").then(({ listenWebSocket }) => listenWebSocket(listen, {
+        void import("./rpc-websocket.ts").then(({ listenWebSocket }) => listenWebSocket(listen, { value: token!, generated: chosen === undefined }, {
           line: (line) => fromClient(() => processLine(line)),
           refuse: (error) => fromClient(async () => respond(undefined, undefined, { error })),
-          connected: () => enqueue(async () => {
-            authed = token === undefined;
+          connected: (upgradeAuthed) => enqueue(async () => {
+            authed = upgradeAuthed;
           }),
           left: () => {
             client++;
