@@ -4,6 +4,7 @@
 // Frontend (frontend.ts); what it may do with the run is the Runtime (runtime-surface.ts).
 import { sessionBranching } from "./session-branches.ts";
 import { extensionDrivers } from "../extensions/runtime/drivers.ts";
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { AgentSession } from "../agent/session/agent-session.ts";
 import { listSessions, openSession } from "../agent/session/session-select.ts";
@@ -14,7 +15,9 @@ import { ExtensionHost, type HostAgent } from "../extensions/host/host.ts";
 import { DEFAULT_TOOL_OUTPUT_BYTES, toolOutputLimitFromEnv } from "../extensions/runtime/output-cap.ts";
 import { TIMEOUTS_ENV, timeoutsFromEnv } from "../extensions/runtime/settings.ts";
 import { recordedTrust } from "../extensions/catalog/trust/host-trust.ts";
-import { zotPaths } from "../paths.ts";
+import { projectSkillsDir, zotPaths } from "../paths.ts";
+import { readTrust } from "../extensions/catalog/trust/store.ts";
+import { projectKey } from "../extensions/catalog/trust/gate.ts";
 import { needsApiKey, resolveApiKey } from "../providers/index.ts";
 import { keyedProvider, type KeyedProvider } from "../providers/keyed.ts";
 import { useUserModels } from "../providers/models.ts";
@@ -188,7 +191,7 @@ export async function createRuntime(input: RunConfigInput, io: RuntimeOptions): 
   const offered = config.extensionTools ? new Set(config.extensionTools) : undefined;
   session.attachExtensions({ hooks: host, tools: () => (offered ? host.tools().filter((t) => offered.has(t.name)) : host.tools()) });
   await host.start();
-  skills.refresh(host, cwd);
+  await skills.refresh(host, cwd);
   await agents?.refreshTypes(cwd);
 
   const runtime: Runtime = {
@@ -233,7 +236,7 @@ export async function createRuntime(input: RunConfigInput, io: RuntimeOptions): 
       const opened = openSession(fresh(), sessionsOf(next));
       await session.changeCwd(next, opened, async () => {
         await host.reload({ cwd: next });
-        skills.refresh(host, next);
+        await skills.refresh(host, next);
         await agents?.refreshTypes(next);
       });
       return { cwd: next, sessionId: opened.id };
@@ -247,7 +250,7 @@ export async function createRuntime(input: RunConfigInput, io: RuntimeOptions): 
     branches: sessionBranching({ session, sessionsDir: paths.sessions, env, switchTo: (id) => runtime.switchSession({ id }) }),
     async reloadExtensions() {
       await host.reload();
-      skills.refresh(host, session.cwd);
+      await skills.refresh(host, session.cwd);
       await agents?.refreshTypes(session.cwd);
       session.resetSystemPrompt();
     },
@@ -294,10 +297,25 @@ class SkillCatalog {
   constructor(private readonly config: RunConfig, private readonly zotHome: string,
     private readonly warn: (message: string) => void) {}
 
-  /** Re-reads the skills of project `cwd`, the user's and the running extensions'. */
-  refresh(host: ExtensionHost, cwd: string): void {
-    this.list = this.config.skills.enabled
-      ? discoverSkills({ cwd, zotHome: this.zotHome, user: this.config.skills.user, extensions: host.skillInputs(), onWarning: this.warn })
-      : [];
+  /** Re-reads the skills of project `cwd` (as far as the user trusted them), the user's and the running extensions'. */
+  async refresh(host: ExtensionHost, cwd: string): Promise<void> {
+    if (!this.config.skills.enabled) {
+      this.list = [];
+      return;
+    }
+    this.list = discoverSkills({ cwd, zotHome: this.zotHome, user: this.config.skills.user, extensions: host.skillInputs(),
+      project: await this.projectTrust(cwd), onWarning: this.warn });
   }
+
+  /** What the user trusted of the project's skills; trust.json is read only when the project has some. */
+  private async projectTrust(cwd: string): Promise<true | { pinned: Record<string, string> | undefined }> {
+    if (this.config.extensions.trustProject || !existsSync(projectSkillsDir(cwd))) return true;
+    try {
+      return { pinned: (await readTrust({ home: this.zotHome })).projects[projectKey(cwd)]?.skills };
+    } catch (err) {
+      this.warn(`project skills are not offered: ${(err as Error).message}`);
+      return { pinned: undefined };
+    }
+  }
+
 }

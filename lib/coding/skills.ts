@@ -2,14 +2,17 @@
 // and `description`; the body is loaded on demand through the `skill` tool.
 //
 // Sources and precedence (highest first), when two skills share a name:
-//   1. project    <cwd>/.zot/skills      — the repository knows best
+//   1. project    <cwd>/.zot/skills      — the repository knows best, once trusted: each file is
+//                                           pinned by `zot ext trust --project`, since a cloned
+//                                           repository could otherwise replace a skill's text
 //   2. user       $ZOT_HOME/skills
 //   3. extension  manifests' `skills` entries, in the order the extensions are given
 //   4. built-in   skills compiled into zot (write-zot-extension)
 // Within one source the first found wins (folders are scanned in name order). Each shadowed or
 // malformed skill is reported through `onWarning` and otherwise skipped; discovery never throws.
 import { readdirSync, readFileSync, realpathSync, statSync, type Dirent } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
+import { createRequire } from "node:module";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import { projectSkillsDir, zotPaths, pathsUnder } from "../paths.ts";
 import { parseFrontmatter, type Skill, type SkillSource } from "../tools/skill-file.ts";
 import { BUILTIN_SKILLS } from "./builtin-skills.ts";
@@ -26,8 +29,12 @@ export interface DiscoverSkillsOptions {
   cwd: string;
   /** $ZOT_HOME; user skills live in `<zotHome>/skills`. Defaults to the process's $ZOT_HOME. */
   zotHome?: string;
-  /** Which sources to include (each defaults to true). */
-  project?: boolean;
+  /**
+   * Which sources to include (each defaults to true). `project` may instead give the trust the
+   * user recorded: only files whose text matches their pin are offered (`pinned` absent: the
+   * project is not trusted).
+   */
+  project?: boolean | { pinned: Record<string, string> | undefined };
   user?: boolean;
   builtin?: boolean;
   extensions?: ExtensionSkillsInput[];
@@ -50,7 +57,12 @@ export function discoverSkills(options: DiscoverSkillsOptions): Skill[] {
   };
 
   if (options.project !== false) {
-    for (const file of findSkillFiles(projectSkillsDir(options.cwd))) addFile(file, "project", add, warn);
+    const pins = typeof options.project === "object" ? options.project : undefined;
+    for (const file of findSkillFiles(projectSkillsDir(options.cwd))) {
+      const why = pins && projectSkillDistrust(relative(projectSkillsDir(options.cwd), file), file, pins.pinned);
+      if (why) warn(`project skill ${file} is not offered: ${why}; review it and run \`zot ext trust --project\` (or pass --trust-project for this run)`);
+      else addFile(file, "project", add, warn);
+    }
   }
   if (options.user !== false) {
     const home = options.zotHome ? pathsUnder(options.zotHome) : zotPaths();
@@ -75,6 +87,46 @@ export function discoverSkills(options: DiscoverSkillsOptions): Skill[] {
     for (const b of BUILTIN_SKILLS) add({ name: b.name, description: b.description, source: "builtin", body: b.body });
   }
   return [...found.values()].sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** sha256 of a skill file's text, as `zot ext trust --project` pins it. */
+export function skillFileHash(text: string): string {
+  // Required here, not imported: node:crypto costs a run's start, and only trusted projects hash.
+  const { createHash } = createRequire(import.meta.url)("node:crypto") as typeof import("node:crypto");
+  return createHash("sha256").update(text).digest("hex");
+}
+
+export interface ProjectSkillFile {
+  /** Below <cwd>/.zot/skills, as the pin records it. */
+  path: string;
+  sha256: string;
+  description: string;
+}
+
+/** The project's skill files as `zot ext trust --project` shows and pins them. */
+export function projectSkillFiles(cwd: string): ProjectSkillFile[] {
+  const root = projectSkillsDir(cwd);
+  return findSkillFiles(root).flatMap((file) => {
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch {
+      return [];
+    }
+    const { fields, body } = parseFrontmatter(text);
+    return [{ path: relative(root, file), sha256: skillFileHash(text), description: oneLine(fields.description ?? "") || firstLine(body) }];
+  });
+}
+
+function projectSkillDistrust(path: string, file: string, pinned: Record<string, string> | undefined): string | undefined {
+  if (!pinned) return "this project has not been trusted";
+  const hash = pinned[path];
+  if (hash === undefined) return "it was added after you trusted this project";
+  try {
+    return skillFileHash(readFileSync(file, "utf8")) === hash ? undefined : "it changed since you trusted this project";
+  } catch (err) {
+    return `it cannot be read (${(err as Error).message})`;
+  }
 }
 
 function where(skill: Skill): string {

@@ -11,6 +11,12 @@ import { confirm } from "./ask.ts";
 import { describeRequest } from "./install.ts";
 import { printable } from "../../terminal-text.ts";
 import { basename } from "node:path";
+import type { Candidate } from "../../extensions/catalog/candidate.ts";
+import { replacedGuards } from "../../extensions/catalog/permissions/absent-guards.ts";
+import { userFailurePolicies } from "../../extensions/catalog/permissions/user-policy.ts";
+import { readConfig } from "../../config.ts";
+import type { ZotPaths } from "../../paths.ts";
+import { projectSkillFiles, type ProjectSkillFile } from "../../coding/skills.ts";
 import { subagentTypeFileHash, subagentTypeFiles, parseSubagentType, projectAgentsDir } from "../../app/subagents/subagent-types.ts";
 
 const show = (exts: InstalledExtension[]) => exts.map((e) => describeRequest(e.manifest!)).join("");
@@ -23,6 +29,20 @@ function showAgents(files: Array<{ file: string; text: string }>): string {
     return `agent type ${parsed.name} (${basename(file)}): tools ${parsed.tools?.join(", ") ?? "the parent's"}`
       + `${parsed.model ? `, model ${parsed.model}` : ""}\n  ${parsed.description}\n`;
   }).join("");
+}
+
+/** A warning for each project copy that would replace one of the user's fail-closed guards. */
+async function showReplacedGuards(paths: ZotPaths, chosen: InstalledExtension[], installed: InstalledExtension[]): Promise<string> {
+  const asCandidate = (e: InstalledExtension): Candidate => ({ dir: e.path, scope: e.scope, name: e.name, warnings: [],
+    decision: e.enabled ? "spawn" : "disabled", ...(e.manifest && e.kind ? { loaded: { dir: e.path, manifest: e.manifest, kind: e.kind, enabled: e.enabled } } : {}) });
+  const pending = chosen.map(asCandidate);
+  const replaced = replacedGuards(pending, userFailurePolicies(await readConfig(paths.config)).byName, installed.map(asCandidate));
+  return pending.flatMap((c) => replaced.has(c) ? [`warning: ${c.name}: ${replaced.get(c)}\n`] : []).join("");
+}
+
+/** What a project's skill files offer the model: each one's name and description line. */
+function showSkills(files: ProjectSkillFile[]): string {
+  return files.map((f) => `skill ${f.path}: ${f.description}\n`).join("");
 }
 
 /**
@@ -66,14 +86,18 @@ export const trustCommand = defineCommand({
         return 0;
       }
       const chosen = name ? [findInstalled(installed, name, "project")] : installed.filter((e) => e.scope === "project" && e.manifest);
-      // Trusting the whole project also pins its agent type files, which it shows first.
+      // Trusting the whole project also pins its agent type and skill files, which it shows too.
       const agents = name ? [] : subagentTypeFiles(projectAgentsDir(cwd));
-      if (chosen.length === 0 && agents.length === 0) throw new Error(`${roots.project} holds no extensions to trust`);
-      const what = [...chosen.map((e) => e.name), ...agents.map((a) => `agent type ${basename(a.file)}`)].join(", ");
-      if (!(await approve(show(chosen) + showAgents(agents), `Trust ${what} in ${cwd}?`, args.yes === true))) return 1;
+      const skills = name ? [] : projectSkillFiles(cwd);
+      if (chosen.length === 0 && agents.length === 0 && skills.length === 0) throw new Error(`${roots.project} holds no extensions to trust`);
+      const what = [...chosen.map((e) => e.name), ...agents.map((a) => `agent type ${basename(a.file)}`),
+        ...skills.map((f) => `skill ${f.path}`)].join(", ");
+      const shown = show(chosen) + await showReplacedGuards(roots.paths, chosen, installed) + showAgents(agents) + showSkills(skills);
+      if (!(await approve(shown, `Trust ${what} in ${cwd}?`, args.yes === true))) return 1;
       await trustProject(roots.paths, cwd, chosen.map((e) => ({ manifest: e.manifest!, dir: e.path, source: e.source })), Boolean(name),
-        name ? undefined : Object.fromEntries(agents.map((a) => [basename(a.file), subagentTypeFileHash(a.text)])));
-      process.stdout.write(printable(`${show(chosen)}${showAgents(agents)}Trusted ${what} in ${cwd}; `
+        name ? {} : { agents: Object.fromEntries(agents.map((a) => [basename(a.file), subagentTypeFileHash(a.text)])),
+          skills: Object.fromEntries(skills.map((f) => [f.path, f.sha256])) });
+      process.stdout.write(printable(`${shown}Trusted ${what} in ${cwd}; `
         + "they are used in this project until their files change.\n"));
       return 0;
     }

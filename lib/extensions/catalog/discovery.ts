@@ -114,56 +114,72 @@ export async function discoverExtensions(options: DiscoveryOptions): Promise<Can
   // The gate's answers first, concurrently (a project extension's folder content is hashed).
   const gate = options.trust;
   const problems = new Map<Candidate, TrustProblem | undefined>();
-  if (gate) await Promise.all(candidates.filter(mayRun).map(async (c) => problems.set(c, await gate(c))));
+  if (gate) await Promise.all(candidates.filter(gated).map(async (c) => problems.set(c, await gate(c))));
   decide(candidates, problems);
   return candidates;
 }
 
-/** A candidate the trust gate decides on: one that would run code. */
-const mayRun = (c: Candidate) => c.loaded !== undefined && c.decision !== "error" && runsAsExtension(c.loaded.kind)
+/**
+ * A candidate the trust gate decides on: one that would run code, and every bundle of the project
+ * (a cloned repository's themes and skills wait for trust like its code).
+ */
+const gated = (c: Candidate) => c.loaded !== undefined && c.decision !== "error" && (runsAsExtension(c.loaded.kind) || c.scope === "project")
   && (c.loaded.enabled || c.scope === "explicit");
 
 /**
  * Applies enabled state, bundle kinds, the trust gate and name claiming to candidates in load
  * order. Only a copy that will be used claims its name: a disabled copy, or one the trust gate
  * holds back (project-local code of any kind passes the same gate), never shadows another, so a
- * cloned repository cannot switch off a global extension by naming a folder after it. A name that
- * differs from a claimed one only by case is refused: it would share the claimed one's folders
- * on a case-insensitive file system and pass for it in every listing.
+ * cloned repository cannot switch off a global extension by naming a folder after it. Code that
+ * runs claims first: a bundle that runs no program (themes, skills) never takes the name of one
+ * that does, wherever it stands in the order. A name that differs from a claimed one only by case
+ * is refused: it would share the claimed one's folders on a case-insensitive file system and pass
+ * for it in every listing.
  */
 function decide(candidates: Candidate[], problems: ReadonlyMap<Candidate, TrustProblem | undefined>): void {
+  for (const c of candidates) if (c.loaded && c.decision !== "error") c.decision = ownDecision(c, problems.get(c));
   const claimedBy = new Map<string, Candidate>();
-  for (const c of candidates) {
-    if (c.decision === "error" || !c.loaded) continue;
+  const order = new Map(candidates.map((c, i) => [c, i]));
+  const earlier = (a: Candidate, b: Candidate) => order.get(a)! < order.get(b)!;
+  /**
+   * Gives `c` its name (`takes`) unless a copy that outranks it holds it. A copy that takes
+   * nothing (disabled, untrusted) is only ever shadowed by the copies before it.
+   */
+  const claim = (c: Candidate, takes: boolean): void => {
     const owner = claimedBy.get(nameKey(c.name));
-    if (owner && owner.name !== c.name) {
+    if (!owner) {
+      if (takes) claimedBy.set(nameKey(c.name), c);
+      return;
+    }
+    if (!takes && !earlier(owner, c)) return;
+    if (owner.name !== c.name) {
       c.decision = "error";
       c.error = `${join(c.dir, MANIFEST_FILE)}: name "${c.name}" differs only by case from "${owner.name}" in ${owner.dir}; rename one of them`;
-      continue;
-    }
-    if (owner) {
+    } else if (earlier(owner, c)) {
       c.decision = "shadowed";
       c.shadowedBy = owner.dir;
-      continue;
+    } else if (takes) {
+      c.decision = "error";
+      c.error = `${join(c.dir, MANIFEST_FILE)}: name "${c.name}" is taken by the extension in ${owner.source ?? owner.dir}, which runs a program; `
+        + "a bundle that runs none never replaces one that does; rename it";
     }
-    // `enabled: false` applies to every kind: a disabled skills or theme bundle contributes nothing.
-    if (!c.loaded.enabled) {
-      // An explicit path is a request to load this folder now, so it overrides `enabled: false`.
-      if (c.scope === "explicit") c.warnings.push("enabled is false in extension.json; loaded because it was passed with --ext");
-      else {
-        c.decision = "disabled";
-        continue;
-      }
-    }
-    if (!runsAsExtension(c.loaded.kind)) c.decision = "bundle";
-    else {
-      const problem = problems.get(c);
-      if (problem) {
-        c.decision = "untrusted";
-        c.trust = problem;
-        continue;
-      }
-    }
-    claimedBy.set(nameKey(c.name), c);
+  };
+  for (const c of candidates) if (c.decision === "spawn") claim(c, true);
+  for (const c of candidates) if (c.decision === "bundle") claim(c, true);
+  for (const c of candidates) if (c.decision === "disabled" || c.decision === "untrusted") claim(c, false);
+}
+
+/** A candidate's decision on its own: enabled state, bundle kind and the trust gate's answer. */
+function ownDecision(c: Candidate, problem: TrustProblem | undefined): Candidate["decision"] {
+  // `enabled: false` applies to every kind: a disabled skills or theme bundle contributes nothing.
+  if (!c.loaded!.enabled) {
+    // An explicit path is a request to load this folder now, so it overrides `enabled: false`.
+    if (c.scope !== "explicit") return "disabled";
+    c.warnings.push("enabled is false in extension.json; loaded because it was passed with --ext");
   }
+  if (problem) {
+    c.trust = problem;
+    return "untrusted";
+  }
+  return runsAsExtension(c.loaded!.kind) ? "spawn" : "bundle";
 }

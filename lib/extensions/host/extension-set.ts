@@ -12,7 +12,7 @@ import type { Candidate } from "../catalog/candidate.ts";
 import { discoverExtensions } from "../catalog/discovery.ts";
 import { LoadedExtension, type ExtensionSink } from "../runtime/extension.ts";
 import type { DriverFactories } from "../runtime/extension.ts";
-import { absentGuards, type AbsentGuard } from "../catalog/permissions/absent-guards.ts";
+import { absentGuards, replacedGuards, type AbsentGuard } from "../catalog/permissions/absent-guards.ts";
 import { userFailurePolicies } from "../catalog/permissions/user-policy.ts";
 import { ExtensionRegistry } from "./registry.ts";
 import { Reconnects } from "./reconnect.ts";
@@ -171,7 +171,9 @@ export class ExtensionSet {
     const pending = candidates.filter((c) => c.decision === "untrusted" && c.trust?.kind === "project");
     if (pending.length === 0 || !trust?.askProject || this.askedProjectTrust.has(cwd)) return candidates;
     this.askedProjectTrust.add(cwd);
-    return (await trust.askProject(pending, cwd)) ? run() : candidates;
+    // A project copy that would replace one of the user's fail-closed guards says so in the question.
+    const policies = userFailurePolicies(await readConfig(this.options.paths.config)).byName;
+    return (await trust.askProject(pending, cwd, replacedGuards(pending, policies, candidates))) ? run() : candidates;
   }
 
   private publishProblems(): void {

@@ -21,6 +21,7 @@ export class TrustQuestion {
     for (const ext of pending) {
       // Everything here comes from the project: shown as text, never as terminal commands.
       lines.push(`  ${s.bold(printableLine(ext.name))}  ${s.paint("muted", printableLine(ext.dir))}`, ...ext.permissions.map((p) => `    ${printableLine(p)}`));
+      if (ext.replaces) lines.push(`    ${s.paint("warning", printableLine(ext.replaces))}`);
     }
     lines.push("They run as programs on your machine. Trust this project and start them? [y/N]");
     this.show(lines);

@@ -9,6 +9,7 @@ import { realpathSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { Candidate, TrustProblem } from "../candidate.ts";
+import { runsAsExtension } from "../manifest.ts";
 import { widenedScopes } from "./compare.ts";
 import type { ZotPaths } from "../../../paths.ts";
 import { ContentCache, describeChanges, folderContent, type ContentEntry } from "./content.ts";
@@ -74,7 +75,9 @@ export function trustGate(trust: TrustFile, options: GateOptions): TrustGate {
         : record.manifest_sha256 !== hash() ? "its extension.json changed since you trusted this project"
         : await contentChange(candidate, record, options, cache);
       if (why === undefined) return undefined;
-      return { kind: "project", message: `project extension "${candidate.name}" is not started: ${why}; ${PROJECT_TRUST_HINT}` };
+      const held = runsAsExtension(candidate.loaded.kind) ? `project extension "${candidate.name}" is not started`
+        : `project ${candidate.loaded.kind} bundle "${candidate.name}" is not used`;
+      return { kind: "project", message: `${held}: ${why}; ${PROJECT_TRUST_HINT}` };
     }
     const record = trust.extensions[candidate.name];
     if (!record) return undefined; // placed by hand: it starts with what its manifest declares

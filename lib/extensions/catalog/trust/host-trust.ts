@@ -2,6 +2,7 @@
 // the REPL) one question about the project's untrusted extensions, whose yes is recorded.
 import type { ZotPaths } from "../../../paths.ts";
 import type { Candidate } from "../candidate.ts";
+import { runsAsExtension } from "../manifest.ts";
 import { describeGrant, grantFromManifest } from "../permissions/manifest-permissions.ts";
 import { trustGate, type TrustGate } from "./gate.ts";
 import { trustProject } from "./records.ts";
@@ -15,13 +16,15 @@ export interface PendingExtension {
   permissions: string[];
   /** Why it is held back (not trusted, changed, added). */
   reason: string;
+  /** Set when trusting it switches off one of the user's fail-closed guards: what it replaces. */
+  replaces?: string;
 }
 
 export interface HostTrust {
   /** Reads the records (at every load, so a reload sees approvals made meanwhile) for project `cwd`. */
   gate(cwd: string): Promise<TrustGate>;
   /** Asks about project `cwd`'s held-back extensions; true when they were trusted (and recorded). */
-  askProject?(pending: Candidate[], cwd: string): Promise<boolean>;
+  askProject?(pending: Candidate[], cwd: string, replaces?: ReadonlyMap<Candidate, string>): Promise<boolean>;
 }
 
 export interface RecordedTrustOptions {
@@ -31,9 +34,11 @@ export interface RecordedTrustOptions {
   ask?(pending: PendingExtension[]): Promise<boolean>;
 }
 
-export function pendingOf(candidate: Candidate): PendingExtension {
-  return { name: candidate.name, dir: candidate.dir, permissions: describeGrant(grantFromManifest(candidate.loaded?.manifest.permissions)),
-    reason: candidate.trust?.message ?? "not trusted" };
+export function pendingOf(candidate: Candidate, replaces?: string): PendingExtension {
+  const kind = candidate.loaded?.kind;
+  return { name: candidate.name, dir: candidate.dir, reason: candidate.trust?.message ?? "not trusted", ...(replaces ? { replaces } : {}),
+    permissions: runsAsExtension(kind) ? describeGrant(grantFromManifest(candidate.loaded?.manifest.permissions))
+      : [`a ${kind} bundle: runs no program`] };
 }
 
 export function recordedTrust(paths: ZotPaths, options: RecordedTrustOptions): HostTrust {
@@ -41,8 +46,8 @@ export function recordedTrust(paths: ZotPaths, options: RecordedTrustOptions): H
   return {
     gate: async (cwd) => trustGate(await readTrust(paths), { cwd, trustProject: options.trustProject, paths }),
     ...(ask ? {
-      async askProject(pending: Candidate[], cwd: string) {
-        if (!(await ask(pending.map(pendingOf)))) return false;
+      async askProject(pending: Candidate[], cwd: string, replaces?: ReadonlyMap<Candidate, string>) {
+        if (!(await ask(pending.map((c) => pendingOf(c, replaces?.get(c)))))) return false;
         await trustProject(paths, cwd, pending.map((c) => ({ manifest: c.loaded!.manifest, dir: c.dir, source: c.source })), true);
         return true;
       },

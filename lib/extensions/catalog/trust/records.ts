@@ -27,11 +27,12 @@ export interface TrustedExtension {
 /**
  * Trusts project `cwd` with these extensions, pinned to their manifests and folder content as
  * they are now (the content's entries are kept, to say later what changed). With `merge`, the
- * project's other records are kept (trusting one extension of it). `agents` pins the project's
- * agent type files (file name → sha256); absent, the pins recorded before are kept.
+ * project's other records are kept (trusting one extension of it). `files.agents` pins the
+ * project's agent type files (file name → sha256), `files.skills` its skill files (path → sha256);
+ * absent, the pins recorded before are kept.
  */
 export async function trustProject(paths: ZotPaths, cwd: string, trusted: TrustedExtension[], merge = false,
-  agents?: Record<string, string>): Promise<void> {
+  files: { agents?: Record<string, string>; skills?: Record<string, string> } = {}): Promise<void> {
   const cache = await ContentCache.load(contentCachePath(paths));
   const records = new Map<string, ExtensionGrantRecord>();
   for (const ext of trusted) {
@@ -48,8 +49,9 @@ export async function trustProject(paths: ZotPaths, cwd: string, trusted: Truste
     const key = projectKey(cwd);
     const extensions = merge ? { ...trust.projects[key]?.extensions } : {};
     for (const [name, record] of records) extensions[name] = record;
-    const pinnedAgents = agents ?? trust.projects[key]?.agents;
-    trust.projects[key] = { approved_at: new Date().toISOString(), extensions, ...(pinnedAgents ? { agents: pinnedAgents } : {}) };
+    const agents = files.agents ?? trust.projects[key]?.agents;
+    const skills = files.skills ?? trust.projects[key]?.skills;
+    trust.projects[key] = { approved_at: new Date().toISOString(), extensions, ...(agents ? { agents } : {}), ...(skills ? { skills } : {}) };
   });
 }
 

@@ -27,6 +27,8 @@ export interface ProjectTrustRecord {
   extensions: Record<string, ExtensionGrantRecord>;
   /** Its ./.zot/agents type files when trusted: file name → sha256 of the text. */
   agents?: Record<string, string>;
+  /** Its ./.zot/skills SKILL.md files when trusted: path below that folder → sha256 of the text. */
+  skills?: Record<string, string>;
 }
 
 export interface TrustFile {
