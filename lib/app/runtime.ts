@@ -28,6 +28,7 @@ import { BUILTIN_TOOL_NAMES } from "../protocol/limits.ts";
 import { subagentOptionsFromEnv } from "./subagents/env-settings.ts";
 import { SubagentSupervisor, DEFAULT_MAX_SUBAGENT_DEPTH, type ParentView, type SubagentOptions } from "./subagents/supervisor.ts";
 import type { Skill } from "../tools/skill-file.ts";
+import type { FileAccess } from "../tools/file-access.ts";
 import type { Confirmer } from "../agent/loop/permissions.ts";
 import { BUILTIN_COMMANDS } from "./builtin-commands.ts";
 import type { Frontend } from "./frontend.ts";
@@ -57,6 +58,8 @@ export interface RuntimeOptions {
   withoutModel?: boolean;
   /** A one-shot run that asks the model as soon as it is built: the provider warms up meanwhile. */
   warmProvider?: boolean;
+  /** Where the built-in file tools read and write (`zot acp`: the editor's buffers); default the disk. */
+  files?: FileAccess;
 }
 
 function resolveCwd(cwd: string): string {
@@ -146,7 +149,7 @@ export async function createRuntime(input: RunConfigInput, io: RuntimeOptions): 
     cwd,
     provider: live,
     model: settings.model,
-    tools: { ...(config.tools ? { only: config.tools } : {}), ...(agents ? { agent: agents } : {}) },
+    tools: { ...(config.tools ? { only: config.tools } : {}), ...(agents ? { agent: agents } : {}), ...(io.files ? { files: io.files } : {}) },
     ...(agents ? { pendingNotes: (id: string) => agents.takeFinished(id) } : {}),
     skills: () => skills.list,
     prompt: {

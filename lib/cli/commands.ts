@@ -18,4 +18,5 @@ export const ROOT_COMMANDS: readonly RootCommand[] = [
   { name: "completion", summary: "print a shell completion script: zot completion bash|zsh|fish" },
   { name: "upgrade", summary: "replace this binary with the latest release" },
   { name: "rpc", summary: "same as --mode rpc" },
+  { name: "acp", summary: "serve an editor over the Agent Client Protocol (Zed, JetBrains, Neovim, Emacs); same as --mode acp" },
 ];

@@ -50,7 +50,7 @@ export const ROOT_ARGS = {
   help: { type: "boolean", alias: "h", description: "show this help" },
 } as const satisfies ArgsDef;
 
-export type Mode = "interactive" | "print" | "json" | "rpc";
+export type Mode = "interactive" | "print" | "json" | "rpc" | "acp";
 
 export interface RootOptions {
   mode: Mode;
@@ -190,15 +190,15 @@ export function parseRootArgs(argv: string[]): RootOptions {
   let mode: Mode = "interactive";
   const modeFlag = str("mode");
   if (modeFlag !== undefined) {
-    if (!(MODES as readonly string[]).includes(modeFlag)) throw new UsageError(`--mode must be interactive, print, json or rpc, not "${modeFlag}"`);
+    if (!(MODES as readonly string[]).includes(modeFlag)) throw new UsageError(`--mode must be interactive, print, json, rpc or acp, not "${modeFlag}"`);
     mode = modeFlag as Mode;
   }
   if (bool("json")) mode = "json";
   if (bool("print")) mode = "print";
 
   const positionals = args._.filter((a) => a !== "--");
-  if (positionals[0] === "rpc" && modeFlag === undefined) {
-    mode = "rpc";
+  if ((positionals[0] === "rpc" || positionals[0] === "acp") && modeFlag === undefined) {
+    mode = positionals[0];
     positionals.shift();
   }
   // One word that looks like a command is not sent to the model (mistyped.ts); after `--` it is.

@@ -14,7 +14,7 @@ export async function runRoot(argv: string[], env: Record<string, string | undef
   }
   if (options.help) {
     // Help goes to stdout only when stdout is for people.
-    const out = options.mode === "json" || options.mode === "rpc" ? process.stderr : process.stdout;
+    const out = options.mode === "json" || options.mode === "rpc" || options.mode === "acp" ? process.stderr : process.stdout;
     // Loaded only for --help: a run never lays out help.
     const [{ rootHelpSpec }, { helpFor }] = await Promise.all([import("./help/root-help.ts"), import("./usage.ts")]);
     out.write(helpFor(rootHelpSpec(), out, env));
@@ -42,6 +42,8 @@ export async function runRoot(argv: string[], env: Record<string, string | undef
         return await (await import("../modes/json.ts")).runJson(config, options.prompt, env);
       case "rpc":
         return await (await import("../modes/rpc/rpc.ts")).runRpc(config, env, process.stdin, options.listen);
+      case "acp":
+        return await (await import("../modes/acp/acp.ts")).runAcp(config, env);
       case "interactive":
         return await (await import("../modes/interactive.ts")).runInteractive(config, options.prompt, env);
     }

@@ -10,6 +10,7 @@ import { createEditTool } from "./edit.ts";
 import type { JailSetting } from "./jail.ts";
 import { createReadTool, type ReadToolOptions } from "./read.ts";
 import { createSkillTool } from "./skill.ts";
+import type { FileAccess } from "./file-access.ts";
 import type { Tool } from "./types.ts";
 import { createWriteTool } from "./write.ts";
 
@@ -29,6 +30,8 @@ export interface BuiltinToolsOptions {
   only?: string[];
   /** Home directory for `~` (tests); defaults to the user's. */
   home?: string;
+  /** Where read, write and edit read and write file contents (default: the disk). */
+  files?: FileAccess;
   /** Finer limits, mostly for tests. */
   read?: Pick<ReadToolOptions, "maxLines" | "maxBytes" | "maxImageBytes" | "maxFileBytes">;
   bash?: Pick<BashToolOptions, "killGraceMs" | "maxLines" | "maxBytes" | "shell" | "env">;
@@ -47,7 +50,7 @@ export function createBuiltinTools(options: BuiltinToolsOptions): Tool[] {
     }
   }
   const wanted = (name: BuiltinToolName) => !options.only || options.only.includes(name);
-  const paths = { cwd: options.cwd, jail: options.jail, home: options.home };
+  const paths = { cwd: options.cwd, jail: options.jail, home: options.home, files: options.files };
   const tools: Tool[] = [];
   if (wanted("read")) tools.push(createReadTool({ ...paths, ...options.read }));
   if (wanted("write")) tools.push(createWriteTool(paths));

@@ -1,7 +1,7 @@
 // The `edit` tool: exact text replacements in one file. All edits are matched against the
 // original text; if any edit fails (missing, ambiguous or overlapping match) nothing is written.
 // CRLF files stay CRLF and a byte-order mark is kept: the model edits LF text, as read shows it.
-import { readFile, writeFile } from "node:fs/promises";
+import { diskFiles } from "./file-access.ts";
 import { describeType, requireString } from "./args.ts";
 import { applyEdits, EditError, formatHunks, type TextEdit } from "./edit-apply.ts";
 import { diffDetails, fileDiff } from "./file-diff.ts";
@@ -60,7 +60,7 @@ export function createEditTool(options: EditToolOptions): Tool {
       const plan = await planEdit(args, options);
       const { raw, abs, edits, result } = plan;
       throwIfCancelled("edit", ctx.signal);
-      await writeFile(abs, plan.bytes, "utf8").catch((err) => { throw describeFsError("edit", raw, abs, err, options.cwd); });
+      await (options.files ?? diskFiles).writeText(abs, plan.bytes).catch((err) => { throw describeFsError("edit", raw, abs, err, options.cwd); });
 
       const added = result.hunks.reduce((n, h) => n + h.added.length, 0);
       const removed = result.hunks.reduce((n, h) => n + h.removed.length, 0);
@@ -93,7 +93,7 @@ async function planEdit(args: Record<string, unknown>, options: EditToolOptions)
   const edits = readEdits(args);
   const abs = resolveToolPath("edit", raw, options);
 
-  const bytes = await readFile(abs).catch((err) => { throw describeFsError("edit", raw, abs, err, options.cwd); });
+  const bytes = await (options.files ?? diskFiles).read(abs).catch((err) => { throw describeFsError("edit", raw, abs, err, options.cwd); });
   if (looksBinary(bytes)) throw new ToolFailure(`edit: ${raw} is a binary file; edit only changes text files.`);
   let text = bytes.toString("utf8");
   const bom = text.startsWith("\uFEFF");

@@ -2,7 +2,8 @@
 // into edit's `old_text`; a closing note in brackets states which lines were shown and the
 // `offset` to continue from. Images (png, jpeg, gif, webp, by magic bytes) come back as image
 // blocks; other binary files are refused.
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
+import { diskFiles } from "./file-access.ts";
 import { optionalPositiveInt, requireString } from "./args.ts";
 import { cutToBytes, detectImage, formatBytes, looksBinary } from "./file-kind.ts";
 import { guardExecute, ToolFailure } from "./failure.ts";
@@ -70,7 +71,7 @@ export function createReadTool(options: ReadToolOptions): Tool {
             `Look at parts of it with bash instead, for example sed -n '1000,1100p' ${shellQuote(raw)}, head, tail or grep.`,
         );
       }
-      const bytes = await readFile(abs).catch((err) => { throw describeFsError("read", raw, abs, err, options.cwd); });
+      const bytes = await (options.files ?? diskFiles).read(abs).catch((err) => { throw describeFsError("read", raw, abs, err, options.cwd); });
 
       const mime = detectImage(bytes);
       if (mime) {

@@ -2,6 +2,7 @@
 // relative paths resolve against the tool's cwd, and jail (when on) is enforced on the result.
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
+import type { FileAccess } from "./file-access.ts";
 import { enforceJail, jailEnabled, type JailSetting } from "./jail.ts";
 
 export interface PathOptions {
@@ -9,6 +10,8 @@ export interface PathOptions {
   jail?: JailSetting;
   /** Defaults to the user's home directory; tests pass their own. */
   home?: string;
+  /** Where file contents are read and written (default: the disk). */
+  files?: FileAccess;
 }
 
 /** `~` and `~/x` expand to the home directory (`~user` is left alone); the rest resolves against cwd. */

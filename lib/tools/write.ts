@@ -1,7 +1,7 @@
 // The `write` tool: writes a whole file, creating missing parent folders, and reports the
 // number of bytes written and whether the file was new.
-import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
-import { dirname } from "node:path";
+import { stat } from "node:fs/promises";
+import { diskFiles, type FileAccess } from "./file-access.ts";
 import { requireString } from "./args.ts";
 import { guardExecute, throwIfCancelled, ToolFailure } from "./failure.ts";
 import { diffDetails, fileDiff } from "./file-diff.ts";
@@ -13,6 +13,7 @@ import type { Tool } from "./types.ts";
 export type WriteToolOptions = PathOptions;
 
 export function createWriteTool(options: WriteToolOptions): Tool {
+  const files = options.files ?? diskFiles;
   return {
     name: "write",
     source: { kind: "builtin" },
@@ -35,7 +36,7 @@ export function createWriteTool(options: WriteToolOptions): Tool {
       const raw = requireString("write", args, "path", "the file to write");
       const content = requireString("write", args, "content", "the full text to write");
       const abs = resolveToolPath("write", raw, options);
-      return (await fileDiff(raw, await previousText(abs), toLf(content))).diff;
+      return (await fileDiff(raw, await previousText(abs, files), toLf(content))).diff;
     },
     execute: guardExecute("write", async (args, ctx) => {
       const raw = requireString("write", args, "path", "the file to write");
@@ -46,11 +47,10 @@ export function createWriteTool(options: WriteToolOptions): Tool {
       if (existing?.isDirectory()) {
         throw new ToolFailure(`write: ${raw} is an existing directory; give a file path inside it instead.`);
       }
-      const before = existing ? await previousText(abs) : "";
+      const before = existing ? await previousText(abs, files) : "";
       throwIfCancelled("write", ctx.signal);
       try {
-        await mkdir(dirname(abs), { recursive: true });
-        await writeFile(abs, content, "utf8");
+        await files.writeText(abs, content);
       } catch (err) {
         throw describeFsError("write", raw, abs, err, options.cwd);
       }
@@ -65,8 +65,8 @@ export function createWriteTool(options: WriteToolOptions): Tool {
 }
 
 /** The text a write replaces, LF line ends; nothing for a missing, unreadable or binary file. */
-async function previousText(abs: string): Promise<string> {
-  const bytes = await readFile(abs).catch(() => undefined);
+async function previousText(abs: string, files: FileAccess): Promise<string> {
+  const bytes = await files.read(abs).catch(() => undefined);
   if (!bytes || looksBinary(bytes)) return "";
   return toLf(bytes.toString("utf8").replace(/^\uFEFF/, ""));
 }

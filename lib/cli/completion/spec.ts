@@ -102,9 +102,9 @@ export function completionSpec(): CommandSpec {
     name: "zot",
     description: "a coding agent",
     flags: flagsOf(ROOT_ARGS),
-        // `zot rpc` takes the root flags (it is --mode rpc).
+        // `zot rpc` and `zot acp` take the root flags (they are --mode rpc and --mode acp).
     operands: { commands: ROOT_COMMANDS.map((c) => ({ name: c.name, description: c.summary,
-      flags: c.name === "rpc" ? flagsOf(ROOT_ARGS) : c.name === "login" ? withHelp(flagsOf(LOGIN_ARGS)) : [help],
+      flags: c.name === "rpc" || c.name === "acp" ? flagsOf(ROOT_ARGS) : c.name === "login" ? withHelp(flagsOf(LOGIN_ARGS)) : [help],
       operands: sub[c.name] ?? "none" })) },
   };
 }
