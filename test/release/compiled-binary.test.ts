@@ -7,7 +7,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recordBytecodeOrder } from "../../release/bytecode-order.ts";
 import { COMPILE_FLAGS } from "../../release/compile-flags.ts";
-import { ROOT } from "../e2e/support.ts";
+import { makeWorld, ROOT } from "../e2e/support.ts";
+import { agentText, startEditor, toolUpdates } from "../e2e/acp/support.ts";
 import { startModelServer, type ModelServer } from "../support/model-server.ts";
 import { startWsFixture } from "../support/ws-fixture.ts";
 
@@ -150,4 +151,22 @@ describe("bytecode order recording", () => {
     await expect(recordBytecodeOrder(failing, mkdtempSync(join(work, "fail-")))).rejects.toThrow(
       /zot --mode json --no-session review this ended with 3: no model here/);
   });
+});
+
+describe("the compiled binary serves an editor over ACP", () => {
+  it("initialize, a new session and a prompt with a tool call streamed to end_turn", async () => {
+    const world = await makeWorld([{ tool_calls: [{ id: "b1", name: "bash", args: { command: "echo from-acp-binary" } }] }, { text: "binary answer" }]);
+    const editor = startEditor(world, { command: [binary] });
+    try {
+      expect((await editor.initialize()).agentInfo).toMatchObject({ name: "zot" });
+      const { sessionId } = await editor.agent.request("session/new", { cwd: world.cwd, mcpServers: [] });
+      expect((await editor.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "hi" }] })).stopReason).toBe("end_turn");
+      expect(agentText(editor, sessionId)).toBe("binary answer");
+      expect(JSON.stringify(toolUpdates(editor, sessionId, "b1").at(-1))).toContain("from-acp-binary");
+      expect(await editor.close()).toBe(0);
+    } finally {
+      if (editor.child.exitCode === null) editor.child.kill("SIGKILL");
+      await world.close();
+    }
+  }, 30_000);
 });

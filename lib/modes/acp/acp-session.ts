@@ -2,7 +2,7 @@
 // to the editor. Its events become `session/update` notifications in order, its confirmations
 // `session/request_permission`, and its file tools go through the editor when it offers fs.
 import { readFileSync } from "node:fs";
-import type * as acp from "@agentclientprotocol/sdk";
+import * as acp from "@agentclientprotocol/sdk";
 import { createRuntime, type Runtime } from "../../app/runtime.ts";
 import type { RunConfigInput } from "../../app/run-config.ts";
 import type { Frontend } from "../../app/frontend.ts";
@@ -104,7 +104,7 @@ export class AcpSession {
       const result = outcome.result;
       if (outcome.error) this.say(`${outcome.error.extension}: ${outcome.error.message}`);
       if (result.kind === "output" || result.kind === "display" || result.kind === "insert") this.say(result.text);
-      if (result.kind === "failed") throw new Error(result.message);
+      if (result.kind === "failed") throw acp.RequestError.internalError(undefined, result.message);
       ({ stop, error } = result.kind === "run" ? await result.run : { stop: "end_turn", error: undefined });
       this.send({ sessionUpdate: "available_commands_update", availableCommands: this.commands() });
     } else {
@@ -115,7 +115,7 @@ export class AcpSession {
       case "aborted": return "cancelled";
       case "length": return "max_tokens";
       case "blocked": return "refusal";
-      case "error": throw new Error(error ?? "the model request failed");
+      case "error": throw acp.RequestError.internalError(undefined, error ?? "the model request failed");
       default: return "end_turn";
     }
   }
@@ -125,15 +125,15 @@ export class AcpSession {
   }
 
   setMode(id: string): void {
-    if (!MODES.some((m) => m.id === id)) throw new Error(`unknown mode "${id}" (modes: ${MODES.map((m) => m.id).join(", ")})`);
+    if (!MODES.some((m) => m.id === id)) throw acp.RequestError.invalidParams(undefined, `unknown mode "${id}" (modes: ${MODES.map((m) => m.id).join(", ")})`);
     this.mode = id as ModeId;
     this.rt.session.setYolo(this.mode === "yolo");
     this.send({ sessionUpdate: "current_mode_update", currentModeId: this.mode });
   }
 
   async setConfig(configId: string, value: unknown): Promise<acp.SessionConfigOption[]> {
-    if (configId !== "model" || typeof value !== "string") throw new Error(`unknown config option "${configId}" (options: model)`);
-    await this.rt.setModel(value);
+    if (configId !== "model" || typeof value !== "string") throw acp.RequestError.invalidParams(undefined, `unknown config option "${configId}" (options: model)`);
+    await this.rt.setModel(value).catch((err: Error) => { throw acp.RequestError.invalidParams(undefined, err.message); });
     return this.configOptions();
   }
 
