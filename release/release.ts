@@ -1,6 +1,6 @@
 // `npm run release`: builds the Node bundle, the npm package and the five single binaries, then
 // writes dist/release/: one archive per target (binary, README.md, LICENSE), the npm tarball,
-// install.sh and SHA256SUMS over all of them. Run with bun (like build.ts).
+// install.sh, the ACP registry's agent.json and SHA256SUMS over all of them. Run with bun (like build.ts).
 import { spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import { ZOT_VERSION } from "../lib/version.ts";
 import { writeTarGz, writeZip, type ArchiveEntry } from "./archive.ts";
 import { renderSums } from "./checksums.ts";
+import { acpRegistryEntry } from "./acp-registry.ts";
 import { archiveName, archiveStem, RELEASE_TARGETS } from "./targets.ts";
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -36,6 +37,7 @@ for (const t of RELEASE_TARGETS) {
   write(join(out, archiveName(version, t)), archiveStem(version, t), entries, mtime);
 }
 copyFileSync(join(root, "install.sh"), join(out, "install.sh"));
+writeFileSync(join(out, "agent.json"), `${JSON.stringify(acpRegistryEntry(version), null, 2)}\n`);
 // Scripts are off: the build above already made what the package ships.
 run("npm", ["pack", "--ignore-scripts", "--silent", "--pack-destination", out]);
 
