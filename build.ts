@@ -39,8 +39,10 @@ mkdirSync(join(root, "dist"), { recursive: true });
 // Code splitting keeps what a command does not use (provider SDKs for `--version` or `zot ext`)
 // out of its start-up: each mode and subcommand is a chunk loaded on demand.
 rmSync(join(root, "dist", "chunks"), { recursive: true, force: true });
+// The metafile says which source modules each chunk holds: a test reads it to check what a
+// one-shot run loads (test/e2e/startup-modules.test.ts).
 run(["build", "bin/zot.ts", "--target=node", "--format=esm", "--splitting", "--outdir=dist",
-  "--entry-naming=[name].mjs", "--chunk-naming=chunks/[name]-[hash].mjs", ...stamp("node")]);
+  "--entry-naming=[name].mjs", "--chunk-naming=chunks/[name]-[hash].mjs", "--metafile=dist/zot-meta.json", ...stamp("node")]);
 chmodSync(join(root, "dist", "zot.mjs"), 0o755);
 
 if (packageEntry) {

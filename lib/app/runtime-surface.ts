@@ -92,7 +92,7 @@ export interface Runtime {
   /** This directory's saved sessions, newest first (for /resume without an id). */
   recentSessions(): SessionListing[];
   /** /fork, /tree, /export, /import and their rpc commands. */
-  branches: SessionBranching;
+  branches(): Promise<SessionBranching>;
   /** True when the current provider has no API key and its endpoint needs one (the REPL says how to log in). */
   needsLogin(): boolean;
   /** /reload-ext: respawns extensions, re-reads their skills, rebuilds the system prompt. */

@@ -2,7 +2,7 @@
 // extension host and the agent session, wired so the host's call_tool goes through the
 // session's guards and the session's hooks are the host's interceptors. The mode is behind a
 // Frontend (frontend.ts); what it may do with the run is the Runtime (runtime-surface.ts).
-import { sessionBranching } from "./session-branches.ts";
+import type { SessionBranching } from "./session-branches.ts";
 import { extensionDrivers } from "../extensions/runtime/drivers.ts";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
@@ -197,6 +197,7 @@ export async function createRuntime(input: RunConfigInput, io: RuntimeOptions): 
   await skills.refresh(host, cwd);
   await agents?.refreshTypes(cwd);
 
+  let branching: Promise<SessionBranching> | undefined;
   const runtime: Runtime = {
     get cwd() {
       return session.cwd;
@@ -250,7 +251,9 @@ export async function createRuntime(input: RunConfigInput, io: RuntimeOptions): 
     recentSessions() {
       return listSessions({ sessionsDir: paths.sessions, cwd: session.cwd });
     },
-    branches: sessionBranching({ session, sessionsDir: paths.sessions, env, switchTo: (id) => runtime.switchSession({ id }) }),
+    // Loaded on first use: a one-shot run never forks, exports or lists the family tree.
+    branches: () => (branching ??= import("./session-branches.ts").then(({ sessionBranching }) =>
+      sessionBranching({ session, sessionsDir: paths.sessions, env, switchTo: (id) => runtime.switchSession({ id }) }))),
     async reloadExtensions() {
       await host.reload();
       await skills.refresh(host, session.cwd);

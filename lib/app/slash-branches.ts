@@ -15,7 +15,7 @@ export async function runBranching(rt: Runtime, name: string, args: string, inte
 }
 
 async function run(rt: Runtime, name: string, args: string, interactive: boolean): Promise<SlashResult> {
-  const branches = rt.branches;
+  const branches = await rt.branches();
   switch (name) {
     case "fork": {
       const points = branches.forkPoints();

@@ -1,9 +1,7 @@
 // Runs one slash command line in any mode: built-ins first, then extension commands. The result
 // says what happened; each mode decides how to show it (stdout in print mode, events in json/rpc).
-import { runBranching } from "./slash-branches.ts";
 import type { ExtensionReport } from "../extensions/host/report.ts";
 import { isProviderName, listModels, PROVIDER_NAMES } from "../providers/index.ts";
-import { logOut } from "./login.ts";
 import { BUILTIN_COMMANDS } from "./builtin-commands.ts";
 import { agentsCommand } from "./subagents/agents-command.ts";
 import { checkModelChoice, type ModelChoice } from "./model-choice.ts";
@@ -118,7 +116,8 @@ async function runBuiltin(rt: Runtime, name: string, args: string, interactive: 
     case "tree":
     case "export":
     case "import":
-      return runBranching(rt, name, args, interactive);
+      // Loaded when used: a one-shot run never forks or exports.
+      return (await import("./slash-branches.ts")).runBranching(rt, name, args, interactive);
     case "btw": {
       if (!args) return { kind: "failed", message: "usage: /btw QUESTION" };
       const answer = await s.btw(args);
@@ -157,7 +156,7 @@ async function runBuiltin(rt: Runtime, name: string, args: string, interactive: 
     case "logout": {
       const provider = args.toLowerCase() || s.state.provider;
       if (!isProviderName(provider)) return { kind: "failed", message: `unknown provider "${args}" (${PROVIDER_NAMES.join(" or ")})` };
-      const outcome = await logOut([provider], rt.paths.auth, rt.env);
+      const outcome = await (await import("./login.ts")).logOut([provider], rt.paths.auth, rt.env);
       return outcome.ok ? { kind: "output", text: outcome.message } : { kind: "failed", message: outcome.message };
     }
     case "exit":

@@ -2,8 +2,9 @@
 // `themes/*.json`, each `{"name", "extends"?: "dark"|"light", "colors": {slot: colour}}`. Nothing is
 // spawned. A slot zot does not know is a warning; a colour it cannot read is an error naming the
 // slot, and the slot keeps the colour of the theme it extends.
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { readFileSync } from "node:fs";
+import { themeFiles } from "./theme-files.ts";
+import { relative } from "node:path";
 import { parseColour, SLOTS, type Slot } from "./palette.ts";
 import { findTheme, type Theme } from "./themes.ts";
 
@@ -11,17 +12,6 @@ export interface BundleThemes {
   themes: Theme[];
   warnings: string[];
   errors: string[];
-}
-
-/** The theme files of bundle folder `dir`, in a stable order. */
-export function themeFiles(dir: string): string[] {
-  const files = existsSync(join(dir, "theme.json")) ? [join(dir, "theme.json")] : [];
-  try {
-    for (const name of readdirSync(join(dir, "themes")).filter((n) => n.endsWith(".json")).sort()) files.push(join(dir, "themes", name));
-  } catch {
-    // no themes folder
-  }
-  return files;
 }
 
 /** The themes a bundle offers, with what is wrong in its files (paths relative to the bundle). */

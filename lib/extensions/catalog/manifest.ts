@@ -7,7 +7,7 @@ import { extensionNameProblem } from "./names.ts";
 import { McpServerSchema } from "./manifest-mcp.ts";
 import { UrlFields } from "./manifest-url.ts";
 import { OnFailureSchema, PermissionsSchema } from "./permissions/manifest-permissions.ts";
-import { themeFiles } from "../../theme/theme-file.ts";
+import { themeFiles } from "../../theme/theme-files.ts";
 
 export const MANIFEST_FILE = "extension.json";
 

@@ -13,6 +13,7 @@ import { discoverExtensions } from "../catalog/discovery.ts";
 import { LoadedExtension, type ExtensionSink } from "../runtime/extension.ts";
 import type { DriverFactories } from "../runtime/extension.ts";
 import { absentGuards, replacedGuards, type AbsentGuard } from "../catalog/permissions/absent-guards.ts";
+import type { readBundleThemes } from "../../theme/theme-file.ts";
 import { userFailurePolicies } from "../catalog/permissions/user-policy.ts";
 import { ExtensionRegistry } from "./registry.ts";
 import { Reconnects } from "./reconnect.ts";
@@ -43,6 +44,8 @@ export interface ExtensionSetOptions {
 
 export class ExtensionSet {
   private found: Candidate[] = [];
+  /** Reads theme bundles' files for the reports; loaded only when a theme bundle is in use. */
+  themeReader: typeof readBundleThemes | undefined;
   private spawned: LoadedExtension[] = [];
   private spawnedFrom = new Map<Candidate, LoadedExtension>();
   private merged: ExtensionRegistry;
@@ -98,6 +101,7 @@ export class ExtensionSet {
     // config.json is read on every load, so /reload-ext picks up a change; alongside discovery.
     const [found, config] = await Promise.all([this.discover(cwd), readConfig(this.options.paths.config)]);
     this.found = found;
+    if (found.some((c) => c.decision === "bundle" && c.loaded?.kind === "theme")) this.themeReader ??= (await import("../../theme/theme-file.ts")).readBundleThemes;
     this.spawnedFrom = new Map();
     this.spawned = [];
     this.merged = this.newRegistry();

@@ -173,7 +173,8 @@ export class ExtensionHost implements AgentHooks {
 
   /** The doctor's data: one report per discovered folder, in load order. */
   reports(): ExtensionReport[] {
-    return buildReports(this.set.candidates, this.set.byCandidate, this.set.registry, this.options.paths, (ext) => this.probes.get(ext));
+    return buildReports(this.set.candidates, this.set.byCandidate, this.set.registry, this.options.paths, (ext) => this.probes.get(ext),
+      this.set.themeReader);
   }
 
   /**

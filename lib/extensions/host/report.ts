@@ -13,7 +13,7 @@ import type { ExtensionRegistry } from "./registry.ts";
 import type { McpServerDescription } from "../runtime/extension.ts";
 import { describeServer } from "../catalog/manifest-mcp.ts";
 import { remoteWarnings } from "../catalog/manifest-url.ts";
-import { readBundleThemes } from "../../theme/theme-file.ts";
+import type { readBundleThemes } from "../../theme/theme-file.ts";
 
 /** What an MCP extension's server said about itself (server tool names, before prefixing). */
 export interface McpReport {
@@ -126,7 +126,8 @@ function base(c: Candidate, paths: ZotPaths): ExtensionReport {
 
 /** One report per discovery candidate, in load order. */
 export function buildReports(candidates: readonly Candidate[], loaded: ReadonlyMap<Candidate, LoadedExtension>, registry: ExtensionRegistry,
-  paths: ZotPaths, probes: (ext: LoadedExtension) => InterceptorProbe[] | undefined = () => undefined): ExtensionReport[] {
+  paths: ZotPaths, probes: (ext: LoadedExtension) => InterceptorProbe[] | undefined = () => undefined,
+  readThemes?: typeof readBundleThemes): ExtensionReport[] {
   return candidates.map((c) => {
     const report = base(c, paths);
     switch (c.decision) {
@@ -143,7 +144,7 @@ export function buildReports(candidates: readonly Candidate[], loaded: ReadonlyM
         report.warnings.push(`shadowed by the extension of the same name in ${c.shadowedBy}`);
         return report;
       case "bundle":
-        if (c.loaded?.kind === "theme") addThemes(report);
+        if (c.loaded?.kind === "theme" && readThemes) addThemes(report, readThemes);
         return report;
       case "untrusted":
         report.status = "needs_approval";
@@ -179,8 +180,8 @@ export function buildReports(candidates: readonly Candidate[], loaded: ReadonlyM
 }
 
 /** A theme bundle's themes by name, with what is wrong in its theme files (a bad colour is an error). */
-function addThemes(report: ExtensionReport): void {
-  const { themes, warnings, errors } = readBundleThemes(report.path);
+function addThemes(report: ExtensionReport, readThemes: typeof readBundleThemes): void {
+  const { themes, warnings, errors } = readThemes(report.path);
   report.themes = themes.map((t) => t.name);
   report.warnings.push(...warnings);
   report.errors.push(...errors);

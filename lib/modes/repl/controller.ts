@@ -244,7 +244,7 @@ export class Repl {
     if (name === "login") return this.login.start(line, parsed?.args ?? "");
     this.view.commitAside([`${this.o.style.bold(PROMPT)}${oneLine(line)}`]);
     if (name === "theme" && parsed?.args) return this.switchTheme(parsed.args);
-    const picker = parsed?.args !== "" ? undefined : name === "theme" ? themePicker(this.o.style, this.themes) : pickerFor(name, this.rt);
+    const picker = parsed?.args !== "" ? undefined : name === "theme" ? themePicker(this.o.style, this.themes) : await pickerFor(name, this.rt);
     if (picker) {
       this.picker = picker;
       return this.render();

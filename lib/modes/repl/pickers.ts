@@ -60,13 +60,13 @@ export function treeItems(tree: { current: string; families: SessionBranch[] }, 
 }
 
 /** The picker `/resume`, `/model`, `/fork` or `/tree` without an argument opens; none for other commands, or with nothing to pick. */
-export function pickerFor(name: string | undefined, rt: Pick<Runtime, "recentSessions" | "session" | "branches">): OpenPicker | undefined {
+export async function pickerFor(name: string | undefined, rt: Pick<Runtime, "recentSessions" | "session" | "branches">): Promise<OpenPicker | undefined> {
   if (name === "fork") {
-    const items = rt.branches.forkPoints().map((p) => ({ value: String(p.index), label: p.text, detail: `message ${p.index}` }));
+    const items = (await rt.branches()).forkPoints().map((p) => ({ value: String(p.index), label: p.text, detail: `message ${p.index}` }));
     return items.length > 0 ? { widget: new Picker("Fork this conversation before which prompt?", items, items.at(-1)!.value), command: "/fork" } : undefined;
   }
   if (name === "tree") {
-    const items = treeItems(rt.branches.tree());
+    const items = treeItems((await rt.branches()).tree());
     return items.length > 0 ? { widget: new Picker("Switch to a branch of this conversation", items), command: "/resume" } : undefined;
   }
   if (name === "resume") {

@@ -149,17 +149,17 @@ async function answer(ctx: RpcContext, command: Exclude<RpcCommand, { type: "pro
       return { session_id: await rt.switchSession({ id: command.session_id }) };
     case "fork_session": {
       refuseWhileBusy(ctx);
-      const forked = await rt.branches.fork(command.message_index);
+      const forked = await (await rt.branches()).fork(command.message_index);
       return { session_id: forked.sessionId, prompt: forked.prompt };
     }
     case "get_session_tree": {
-      const { current, families } = rt.branches.tree();
+      const { current, families } = (await rt.branches()).tree();
       return { current, sessions: families.map(treeNode) };
     }
     case "export_session":
-      return { path: await rt.branches.export(command.path) };
+      return { path: await (await rt.branches()).export(command.path) };
     case "import_session": {
-      const imported = await rt.branches.import(command.path);
+      const imported = await (await rt.branches()).import(command.path);
       return { session_id: imported.sessionId, messages: imported.messages };
     }
     case "btw": {

@@ -4,7 +4,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { readBundleThemes, themeFiles } from "../../../lib/theme/theme-file.ts";
+import { readBundleThemes } from "../../../lib/theme/theme-file.ts";
+import { themeFiles } from "../../../lib/theme/theme-files.ts";
 import { findTheme } from "../../../lib/theme/themes.ts";
 import { EXAMPLES } from "../../examples/support.ts";
 
