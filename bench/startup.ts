@@ -7,6 +7,10 @@
 // compiled programs that make only the run's one streamed request (bench/fixtures/startup).
 // Several binaries (default dist/zot) are measured in the same round-robin, each against its own
 // `--version`, which is how a change is compared with the build before it.
+// Contenders, in the same round-robin and against the same server, when given: the Go zot
+// (ZOT_GO=/path/to/its binary; bench/README.md says how to build it offline) and Claude Code, pi
+// and opencode installed from npm in a folder (PEERS=/that/folder). Each runs the same one-shot
+// json prompt; the table gives their medians and their ratio to zot's bare json run.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -43,6 +47,8 @@ interface Case {
   label: string;
   binary: string;
   args: string[];
+  /** Variables besides PATH, HOME and zot's own (a contender's home, key and server settings). */
+  env?: (home: string) => Record<string, string>;
   /** Reached the model: one scripted reply is queued before each run. */
   prompts: boolean;
   home: string;
@@ -126,9 +132,48 @@ function referenceCases(): Case[] {
   ];
 }
 const references = process.versions.bun ? referenceCases() : [];
+const contenders = contenderCases();
 const suites = BINARIES.map((binary) => [floorCase(binary), jsonCase(binary, 0), jsonCase(binary, 5), jsonCase(binary, 5, ["--no-sandbox"]),
   jsonCase(binary, 20), printCase(binary)]);
-const cases = [...references, ...suites.flat()];
+const cases = [...references, ...suites.flat(), ...contenders];
+
+/** A contender's one-shot run counts when its stdout shows the scripted reply. */
+function showsReply(stdout: string): void {
+  if (!stdout.includes(REPLY.split(" ")[0]!)) throw new Error(`no reply in the output:\n${stdout.slice(-2000)}`);
+}
+
+/** The Go zot and the TypeScript peers, where given (ZOT_GO, PEERS). */
+function contenderCases(): Case[] {
+  const out: Case[] = [];
+  const key = { ANTHROPIC_API_KEY: "bench" };
+  if (process.env.ZOT_GO) {
+    out.push({ label: "Go zot --json", binary: resolve(process.env.ZOT_GO), args: ["--json", "--provider", "anthropic", "--base-url", server.url, "review this"],
+      prompts: true, home: homeFor("go"), env: () => key, check: showsReply });
+  }
+  const peers = process.env.PEERS ? resolve(process.env.PEERS) : undefined;
+  if (peers) {
+    const bin = (name: string) => join(peers, "node_modules", ".bin", name);
+    if (existsSync(bin("claude"))) {
+      out.push({ label: "Claude Code -p stream-json", binary: bin("claude"), args: ["-p", "--output-format", "stream-json", "--verbose", "review this"],
+        prompts: true, home: homeFor("claude"), env: () => ({ ...key, ANTHROPIC_BASE_URL: server.url }), check: showsReply });
+    }
+    if (existsSync(bin("pi"))) {
+      const home = homeFor("pi");
+      mkdirSync(join(home, ".pi", "agent"), { recursive: true });
+      writeFileSync(join(home, ".pi", "agent", "models.json"), JSON.stringify({ providers: { anthropic: { baseUrl: server.url, apiKey: "bench" } } }));
+      out.push({ label: "pi --print --mode json", binary: bin("pi"), args: ["--print", "--mode", "json", "--no-session", "review this"],
+        prompts: true, home, env: () => key, check: showsReply });
+    }
+    if (existsSync(bin("opencode"))) {
+      const home = homeFor("opencode");
+      mkdirSync(join(home, "project"), { recursive: true });
+      writeFileSync(join(home, "project", "opencode.json"), JSON.stringify({ provider: { anthropic: { options: { baseURL: `${server.url}/v1`, apiKey: "bench" } } } }));
+      out.push({ label: "opencode run --format json", binary: bin("opencode"), args: ["run", "--format", "json", "review this"],
+        prompts: true, home, env: () => key, check: showsReply });
+    }
+  }
+  return out;
+}
 
 /** Wall ms, peak RSS, and CPU ms (user + system, which background load disturbs far less than wall time). */
 interface Sample { ms: number; rssKb: number; cpuMs: number }
@@ -142,7 +187,7 @@ function runOnce(c: Case, rssFile: string): Promise<Sample> {
     const begin = performance.now();
     const child = spawn(TIME, ["-f", "%M %U %S", "-o", rssFile, c.binary, ...c.args], {
       cwd: project,
-      env: { PATH: process.env.PATH, HOME: c.home, ZOT_HOME: c.home, ZOT_PROVIDER: "anthropic", ZOT_BASE_URL: server.url },
+      env: { PATH: process.env.PATH, HOME: c.home, ZOT_HOME: c.home, ZOT_PROVIDER: "anthropic", ZOT_BASE_URL: server.url, ...c.env?.(c.home) },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";
@@ -208,6 +253,16 @@ try {
         ? `${ratio(ms, median(first[i]!, (s) => s.ms)).padStart(12)}${ratio(cpu, median(first[i]!, (s) => s.cpuMs)).padStart(11)}`
         : "";
       console.log(`${c.label.padEnd(26)}${msText(ms)}${ratio(ms, floorMs)}${mbText(kb)}${ratio(kb, floorKb)}${msText(cpu)}${ratio(cpu, floorCpu)}${vsFirst}`);
+    }
+  }
+  if (contenders.length > 0) {
+    const zotJson = suites[0]![1]!;
+    const [zMs, zCpu, zKb] = [median(zotJson, (s) => s.ms), median(zotJson, (s) => s.cpuMs), median(zotJson, (s) => s.rssKb)];
+    console.log(`\none-shot json prompt, against zot's (${msText(zMs).trim()} ms wall, ${msText(zCpu).trim()} ms CPU, ${mbText(zKb).trim()} MB)`);
+    console.log(`${"".padEnd(28)}${"wall ms".padStart(9)}${"CPU ms".padStart(9)}${"RSS MB".padStart(9)}${"wall÷zot".padStart(10)}${"CPU÷zot".padStart(10)}${"RSS÷zot".padStart(10)}`);
+    for (const c of contenders) {
+      const [ms, cpu, kb] = [median(c, (s) => s.ms), median(c, (s) => s.cpuMs), median(c, (s) => s.rssKb)];
+      console.log(`${c.label.padEnd(28)}${msText(ms)}${msText(cpu)}${mbText(kb)}${ratio(ms, zMs).padStart(10)}${ratio(cpu, zCpu).padStart(10)}${ratio(kb, zKb).padStart(10)}`);
     }
   }
   console.log("(medians; wall is spawn to exit; RSS is the zot process's peak and CPU its user + system time, in 10 ms steps, as GNU time reports them)");
