@@ -40,6 +40,8 @@ const TRANSIENT_ERROR_TYPES = new Set(["overloaded_error", "api_error", "rate_li
 
 export function describeFailure(err: unknown, sdk: SdkErrorClasses, now = Date.now()): Failure {
   if (err instanceof sdk.APIUserAbortError) return { message: "request aborted", retryable: false };
+  const refused = localRefusal(err);
+  if (refused) return refused;
   if (err instanceof sdk.APIConnectionError) {
     return { message: `connection error: ${rootCauseMessage(err)}`, retryable: true };
   }
@@ -105,6 +107,36 @@ function isNetworkError(err: unknown): boolean {
     if (e.name === "TypeError" && /terminated|fetch failed|socket|connection|network/i.test(e.message)) return true;
   }
   return false;
+}
+
+/**
+ * A refused connection to this machine or the local network: no server is listening, and waiting
+ * will not start one, so it fails at once with a hint instead of being retried for seconds. A
+ * remote host that refuses may be restarting: that one is retried like any connection failure.
+ */
+function localRefusal(err: unknown): Failure | undefined {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    const { code, address, port, path } = e as { code?: unknown; address?: unknown; port?: unknown; path?: unknown };
+    if (code !== "ECONNREFUSED" && code !== "ConnectionRefused") continue;
+    let host = typeof address === "string" ? address : undefined;
+    let where = host && port !== undefined ? `${host}:${String(port)}` : host;
+    if (!host && typeof path === "string" && URL.canParse(path)) {
+      host = new URL(path).hostname.replace(/^\[|\]$/g, "");
+      where = new URL(path).host;
+    }
+    if (!host || !isLocalAddress(host)) return undefined;
+    return { message: `connection refused: nothing listens on ${where}; is \`ollama serve\` (or your server) running?`, retryable: false };
+  }
+  return undefined;
+}
+
+/** Loopback, a private (RFC 1918) or link-local address, or localhost. */
+export function isLocalAddress(host: string): boolean {
+  const h = host.toLowerCase().replace(/^::ffff:/, "");
+  if (h === "localhost" || h === "::1" || h.startsWith("fe80:") || /^f[cd][0-9a-f]{2}:/.test(h)) return true;
+  const [a, b] = h.split(".").map(Number);
+  if (h.split(".").length !== 4 || a === undefined || b === undefined || Number.isNaN(a) || Number.isNaN(b)) return false;
+  return a === 127 || a === 10 || (a === 192 && b === 168) || (a === 172 && b >= 16 && b <= 31) || (a === 169 && b === 254);
 }
 
 function rootCauseMessage(err: Error): string {

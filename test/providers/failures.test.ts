@@ -1,7 +1,9 @@
 // Retries, failures and aborts for every keyed provider, over real HTTP against the scripted server.
 // Every case must end in exactly one `done` (checked by `collect`) and never throw.
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { toolBlamedBy } from "../../lib/providers/errors.ts";
+import { createServer } from "node:net";
+import type { AddressInfo } from "node:net";
+import { isLocalAddress, toolBlamedBy } from "../../lib/providers/errors.ts";
 import { createProvider, type ProviderName, type RetryOptions } from "../../lib/providers/index.ts";
 import type { ModelStreamEvent } from "../../lib/providers/types.ts";
 import { startModelServer, type ModelServer } from "../support/model-server.ts";
@@ -175,5 +177,32 @@ describe.each(["anthropic", "openai", "gemini"] as const)("%s", (name: ProviderN
       }
       expect(await server.requests[0].outcome).toBe("client_closed");
     });
+  });
+});
+
+describe.each(["anthropic", "openai", "gemini", "ollama"] as const)("a refused connection to %s on this machine", (name: ProviderName) => {
+  test("fails at once with a hint, without retries", async () => {
+    const closed = await new Promise<number>((found) => {
+      const probe = createServer().listen(0, "127.0.0.1", () => {
+        const { port } = probe.address() as AddressInfo;
+        probe.close(() => found(port));
+      });
+    });
+    const base = `http://127.0.0.1:${closed}`;
+    const result = await collect(createProvider({ provider: name, baseUrl: name === "openai" ? `${base}/v1` : base, retry: { ...FAST_RETRY, maxRetries: 4 } }));
+    expect(result.retries).toEqual([]);
+    expect(result.done).toMatchObject({ stop: "error" });
+    expect(result.done.error).toBe(`connection refused: nothing listens on 127.0.0.1:${closed}; is \`ollama serve\` (or your server) running?`);
+  });
+});
+
+describe("which refusals are local", () => {
+  test("loopback, private and link-local addresses are; public ones are not", () => {
+    for (const local of ["127.0.0.1", "127.8.9.10", "::1", "localhost", "10.1.2.3", "192.168.1.5", "172.16.0.1", "172.31.255.1", "169.254.1.1", "::ffff:127.0.0.1", "fe80::1", "fd12:3456::1"]) {
+      expect(isLocalAddress(local), local).toBe(true);
+    }
+    for (const remote of ["203.0.113.5", "8.8.8.8", "172.32.0.1", "172.15.0.1", "api.anthropic.com", "2001:db8::1"]) {
+      expect(isLocalAddress(remote), remote).toBe(false);
+    }
   });
 });
