@@ -32,7 +32,7 @@ export function createOllamaProvider(options: OllamaProviderOptions): Provider {
           continue;
         }
         const { message } = event;
-        const unreachable = message.stop === "error" && /^connection error/.test(message.error ?? "");
+        const unreachable = message.stop === "error" && /^connection (error|refused)/.test(message.error ?? "");
         yield { ...event, message: { ...message, provider: "ollama", ...(unreachable ? { error: `${notRunning(root)} (${message.error})` } : {}) } };
       }
     },

@@ -180,7 +180,7 @@ describe.each(["anthropic", "openai", "gemini"] as const)("%s", (name: ProviderN
   });
 });
 
-describe.each(["anthropic", "openai", "gemini", "ollama"] as const)("a refused connection to %s on this machine", (name: ProviderName) => {
+describe.each(["anthropic", "openai", "gemini"] as const)("a refused connection to %s on this machine", (name: ProviderName) => {
   test("fails at once with a hint, without retries", async () => {
     const closed = await new Promise<number>((found) => {
       const probe = createServer().listen(0, "127.0.0.1", () => {

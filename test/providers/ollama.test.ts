@@ -39,7 +39,7 @@ describe("ollama", () => {
     const root = `http://127.0.0.1:${await closedPort()}`;
     const result = await collect(createProvider({ provider: "ollama", baseUrl: root, retry: { maxRetries: 0 } }));
     expect(result.done.stop).toBe("error");
-    expect(result.done.error).toMatch(new RegExp(`^no Ollama server answers at ${root}: start it with \`ollama serve\`, or pass --base-url \\(connection error`));
+    expect(result.done.error).toMatch(new RegExp(`^no Ollama server answers at ${root}: start it with \`ollama serve\`, or pass --base-url \\(connection refused: nothing listens on 127.0.0.1`));
     await expect(ollamaModels(root)).rejects.toThrow(`no Ollama server answers at ${root}`);
   });
 
