@@ -34,18 +34,20 @@ export async function runRoot(argv: string[], env: Record<string, string | undef
     return 0;
   }
   const config = toRunConfig(options);
+  // After `--` a prompt is text even when it starts with a slash: `//` marks it so for the modes.
+  const prompt = options.prompt?.startsWith("/") && argv.includes("--") ? `/${options.prompt}` : options.prompt;
   try {
     switch (options.mode) {
       case "print":
-        return await (await import("../modes/print.ts")).runPrint(config, options.prompt, env);
+        return await (await import("../modes/print.ts")).runPrint(config, prompt, env);
       case "json":
-        return await (await import("../modes/json.ts")).runJson(config, options.prompt, env);
+        return await (await import("../modes/json.ts")).runJson(config, prompt, env);
       case "rpc":
         return await (await import("../modes/rpc/rpc.ts")).runRpc(config, env, process.stdin, options.listen);
       case "acp":
         return await (await import("../modes/acp/acp.ts")).runAcp(config, env);
       case "interactive":
-        return await (await import("../modes/interactive.ts")).runInteractive(config, options.prompt, env);
+        return await (await import("../modes/interactive.ts")).runInteractive(config, prompt, env);
     }
   } catch (err) {
     if (err instanceof UsageError) {

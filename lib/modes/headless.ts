@@ -6,7 +6,8 @@ import { createRuntime, type Runtime } from "../app/runtime.ts";
 import { parseSlash, type SlashOutcome } from "../app/slash.ts";
 import type { RunConfigInput } from "../app/run-config.ts";
 import { UsageError } from "../errors.ts";
-import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, exitCodeOf } from "./exit-code.ts";
+import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, exitCodeOf } from "./exit-code.ts";
+import { literalText, unknownCommand } from "../app/unknown-command.ts";
 import { attachStdin, readPipedStdin } from "./input.ts";
 
 /** A headless mode's frontend (its events and warnings), and how it shows the one prompt's outcome. */
@@ -48,7 +49,11 @@ export async function runHeadless(config: RunConfigInput, argPrompt: string | un
   view.attachStop?.(onSignal);
   try {
     let code = EXIT_OK;
-    if (interrupted) {
+    const unknown = interrupted ? undefined : unknownCommand(rt, prompt, false);
+    if (unknown) {
+      view.failedEarly(unknown);
+      code = EXIT_USAGE;
+    } else if (interrupted) {
       // Stopped before the prompt started (output closed while starting up): nothing runs.
     } else if (rt.isCommandLine(prompt)) {
       const outcome = await rt.slash(prompt.trim(), { interactive: false });
@@ -61,7 +66,7 @@ export async function runHeadless(config: RunConfigInput, argPrompt: string | un
         if (outcome.result.kind === "failed" || outcome.error) code = EXIT_FAILURE;
       }
     } else {
-      const result = await rt.prompt(prompt);
+      const result = await rt.prompt(literalText(prompt) ?? prompt);
       view.finished?.(result);
       code = exitCodeOf(result);
     }

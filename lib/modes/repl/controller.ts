@@ -17,6 +17,7 @@ import { loginHint } from "./login-prompt.ts";
 import { panelKeyOf, type Key } from "./keys.ts";
 import { buildFrame, oneLine, PROMPT } from "./live-frame.ts";
 import { pickerFor, type OpenPicker } from "./pickers.ts";
+import { literalText, unknownCommand } from "../../app/unknown-command.ts";
 import { recapLines } from "./recap.ts";
 import { ReloadStatus } from "./reload-status.ts";
 import { BUILTIN_THEMES, type Theme } from "../../theme/themes.ts";
@@ -238,7 +239,14 @@ export class Repl {
     const line = raw.trim();
     if (line === "" || !this.rt) return;
     this.view.clearNotes();
-    if (!this.rt.isCommandLine(line)) return this.startPrompt(line, line);
+    const unknown = unknownCommand(this.rt, line, true);
+    if (unknown) {
+      // A typo costs nothing: the line stays in the input to be corrected.
+      this.view.commitAside([this.o.style.paint("error", sanitize(`zot: ${unknown}`))]);
+      this.input.set(line);
+      return this.render();
+    }
+    if (!this.rt.isCommandLine(line)) return this.startPrompt(literalText(line) ?? line, line);
     const parsed = parseSlash(line);
     const name = parsed?.name.toLowerCase();
     if (name === "login") return this.login.start(line, parsed?.args ?? "");
