@@ -72,9 +72,10 @@ export interface Runtime {
   panels: RuntimePanels;
   /**
    * /model and rpc set_model: `model` or `provider/model` (which switches provider, with the
-   * same credential rules as at start). Saved in config.json as the last choice.
+   * same credential rules as at start). Saved in config.json as the last choice unless
+   * `remember` is false (a one-shot run's choice, or a model the provider's list does not have).
    */
-  setModel(spec: string): Promise<void>;
+  setModel(spec: string, options?: { remember?: boolean }): Promise<void>;
   /**
    * /new, /resume ID, rpc new_session and switch_session: the current conversation ends
    * (`session_end` session_switch) and the session continues in a fresh one (no id) or in the

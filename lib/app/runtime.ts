@@ -221,14 +221,14 @@ export async function createRuntime(input: RunConfigInput, io: RuntimeOptions): 
       key: (panelId, key, text) => host.panelKey(panelId, key, text),
       close: (panelId) => host.closePanel(panelId),
     },
-    async setModel(spec) {
+    async setModel(spec, { remember = true } = {}) {
       const { provider: switchTo, model } = parseModelSpec(spec, session.state.provider);
       if (switchTo) {
         live = providerFor({ ...settings, provider: switchTo, model });
         session.setModel(model, live);
       }
       else session.setModel(model);
-      await rememberModel();
+      if (remember) await rememberModel();
     },
     async switchSession(target = {}) {
       const opened = openSession(target.id !== undefined ? { kind: "resume", id: target.id } : fresh(), sessionsOf(session.cwd));

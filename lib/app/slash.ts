@@ -84,11 +84,14 @@ async function runBuiltin(rt: Runtime, name: string, args: string, interactive: 
       let choice: ModelChoice;
       try {
         choice = checkModelChoice(args, { provider: s.state.provider, baseUrl: rt.settings.baseUrl });
-        await rt.setModel(args);
+        // Kept for later runs only when chosen in the REPL from the provider's known models.
+        await rt.setModel(args, { remember: interactive && !choice.warning });
       } catch (err) {
         return { kind: "failed", message: (err as Error).message };
       }
-      return { kind: "output", text: `Model set to ${s.state.provider}/${s.state.model}${choice.warning ? `\nwarning: ${choice.warning}` : ""}` };
+      const kept = !interactive ? "\n(for this run only: choose it in the REPL or with --model to keep it)"
+        : choice.warning ? "\n(for this session only: not saved as your model, since the provider's list does not have it)" : "";
+      return { kind: "output", text: `Model set to ${s.state.provider}/${s.state.model}${choice.warning ? `\nwarning: ${choice.warning}` : ""}${kept}` };
     }
     case "clear":
       await s.clear();

@@ -22,7 +22,8 @@ export function unknownCommand(rt: Pick<Runtime, "commands" | "extensionReports"
   const word = COMMAND_WORD.exec(line.trim())?.[1];
   if (!word) return undefined;
   const name = word.toLowerCase();
-  const known = [...BUILTIN_COMMANDS.filter((c) => interactive || !c.interactiveOnly).map((c) => c.name), ...rt.commands().map((c) => c.name)];
+  // Interactive-only built-ins count too: running one outside the REPL says what to do instead.
+  const known = [...BUILTIN_COMMANDS.map((c) => c.name), ...rt.commands().map((c) => c.name)];
   if (known.some((k) => k.toLowerCase() === name)) return undefined;
   const parts = [`unknown command /${word}`];
   const idle = rt.extensionReports().find((r) => r.name.toLowerCase() === name && r.status !== "ok");

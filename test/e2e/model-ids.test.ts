@@ -64,4 +64,24 @@ describe("model ids are validated at every entry point", () => {
     expect(world.server.requests[0]!.body.model).toBe("claude-sonnet-5-5");
     expect(readConfigText(world)).toBe(before);
   });
+
+  it("a one-shot /model applies to that run only: config.json keeps the user's choice", async () => {
+    world = await makeWorld();
+    writeFileSync(configOf(world), `${JSON.stringify({ provider: "anthropic", model: "claude-opus-4-7" }, null, 2)}\n`);
+    const before = readConfigText(world);
+    const r = await world.run(["-p", "/model claude-haiku-4-5"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("for this run only");
+    expect(readConfigText(world)).toBe(before);
+  });
+
+  it("a model the provider's list does not have is used for the session but not saved", async () => {
+    world = await makeWorld([{ text: "ok" }]);
+    const c = rpc(world);
+    const reply = await c.call({ type: "command", name: "model", args: "my-own-finetune" });
+    expect(reply).toMatchObject({ success: true });
+    c.end();
+    await c.exited;
+    expect(readConfigText(world) ?? "").not.toContain("my-own-finetune");
+  });
 });

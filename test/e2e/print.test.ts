@@ -142,9 +142,13 @@ describe("print mode with extensions", () => {
     expect(sent).toContain("the notes say hi");
   });
 
-  it("a /word that names no command is a prompt for the model", async () => {
+  it("a /word that names no command is refused (exit 2, no model call); with // before it, it is a prompt", async () => {
     world = await makeWorld([{ text: "there is no /nope command" }]);
-    const r = await world.run(["-p", "/nope at all?"]);
+    const refused = await world.run(["-p", "/nope at all?"]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("unknown command /nope");
+    expect(world.server.requests).toHaveLength(0);
+    const r = await world.run(["-p", "//nope at all?"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("there is no /nope command\n");
     expect(requestText(world.server.requests[0]!.body)).toContain("/nope at all?");

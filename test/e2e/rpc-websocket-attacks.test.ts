@@ -124,11 +124,14 @@ describe.runIf(process.getuid?.() === 0)("another user of the machine", () => {
     expect(world.server.requests).toHaveLength(0);
     // zot still serves the user who has the token.
     const own = new WebSocket(`${url}?token=${token}`);
-    const reply = await new Promise<string>((answer) => {
+    const reply = await new Promise<Record<string, unknown>>((answer) => {
       own.once("open", () => own.send(JSON.stringify({ id: 1, type: "ping" })));
-      own.once("message", (data) => answer(data.toString()));
+      own.on("message", (data) => {
+        const line = JSON.parse(data.toString()) as Record<string, unknown>;
+        if (line.type === "response") answer(line);
+      });
     });
-    expect(JSON.parse(reply)).toMatchObject({ id: 1, success: true });
+    expect(reply).toMatchObject({ id: 1, success: true });
     own.close();
   });
 });

@@ -14,7 +14,7 @@ afterEach(async () => {
   world = undefined;
 });
 
-const QUESTION = "Trust this project and start them? [y/N]";
+const QUESTION = "Trust this project and start them? Type yes or no, then Enter";
 
 describe("the REPL asks before starting a project's extensions", () => {
   it("shows the extensions and their permissions; y starts them and records the trust, so the next start does not ask", async () => {
@@ -29,6 +29,7 @@ describe("the REPL asks before starting a project's extensions", () => {
     expect(screen).toContain("tools: read");
     expect(existsSync(started)).toBe(false);
     await pane.type("y");
+    await pane.keys("Enter");
     await pane.until("/help for commands");
     expect(existsSync(started)).toBe(true);
     expect(Object.keys(JSON.parse(readFileSync(join(world.home, "trust.json"), "utf8")).projects)).toHaveLength(1);
@@ -47,6 +48,7 @@ describe("the REPL asks before starting a project's extensions", () => {
     await pane.until(QUESTION);
     expect(await pane.screen()).toContain("full access (no permissions declared)");
     await pane.type("n");
+    await pane.keys("Enter");
     await pane.until("/help for commands");
     expect(existsSync(started)).toBe(false);
     expect(existsSync(join(world.home, "trust.json"))).toBe(false);
@@ -64,8 +66,27 @@ describe("the REPL asks before starting a project's extensions", () => {
     await pane.until(QUESTION);
     expect(existsSync(started)).toBe(false);
     await pane.type("y");
+    await pane.keys("Enter");
     await pane.until("Trusted; recorded for this project.");
     await pane.until(/Working directory .*other: new conversation/);
     expect(existsSync(started)).toBe(true);
+  });
+
+  it("takes only yes or no: keys typed ahead for the prompt answer nothing and reach no model; yes then trusts", async () => {
+    world = await makeWorld([{ text: "never" }]);
+    const started = join(world.home, "..", "started.pid");
+    writeExtension(join(world.cwd, ".zot", "extensions"), "lint", { name: "lint", pidFile: started });
+    const pane = await Pane.start(world, ["--no-session"]);
+    await pane.until(QUESTION);
+    await pane.type("/login anthropic");
+    await pane.keys("Enter");
+    await pane.until('Type yes or no, then Enter (not "/login anthropic")');
+    await pane.keys("Enter");
+    expect(existsSync(started)).toBe(false);
+    await pane.type("yes");
+    await pane.keys("Enter");
+    await pane.until("/help for commands");
+    expect(existsSync(started)).toBe(true);
+    expect(world.server.requests).toHaveLength(0);
   });
 });

@@ -1,5 +1,6 @@
 // The REPL's one question per project: this folder's ./.zot/extensions run code the user has not
-// trusted yet. Shown while extensions start (before the prompt exists), answered with y or n.
+// trusted yet. Shown while extensions start (before the prompt exists), answered with a line that
+// says yes or no: keys typed ahead for the prompt (`/login`, a question) answer nothing.
 import type { PendingExtension } from "../../extensions/catalog/trust/host-trust.ts";
 import { printableLine } from "../../terminal-text.ts";
 import type { Key } from "./keys.ts";
@@ -7,6 +8,8 @@ import type { Style } from "./style.ts";
 
 export class TrustQuestion {
   private answer: ((yes: boolean) => void) | undefined;
+  /** What was typed since the question opened (or since the last line it did not take). */
+  private typed = "";
 
   constructor(private readonly show: (lines: string[]) => void, private readonly style: Style) {}
 
@@ -23,8 +26,9 @@ export class TrustQuestion {
       lines.push(`  ${s.bold(printableLine(ext.name))}  ${s.paint("muted", printableLine(ext.dir))}`, ...ext.permissions.map((p) => `    ${printableLine(p)}`));
       if (ext.replaces) lines.push(`    ${s.paint("warning", printableLine(ext.replaces))}`);
     }
-    lines.push("They run as programs on your machine. Trust this project and start them? [y/N]");
+    lines.push("They run as programs on your machine. Trust this project and start them? Type yes or no, then Enter");
     this.show(lines);
+    this.typed = "";
     return new Promise((resolve) => {
       this.answer = (yes) => {
         this.answer = undefined;
@@ -34,10 +38,21 @@ export class TrustQuestion {
     });
   }
 
-  /** A key while the question is open: y accepts; n, Enter, Esc and Ctrl+C decline. */
+  /**
+   * A key while the question is open: Enter answers with the line typed (y or yes accepts, n or no
+   * declines, anything else asks again); Esc and Ctrl+C decline.
+   */
   handle(key: Key): void {
     if (!this.answer) return;
-    if (key.name === "rune" && /^y$/i.test(key.text ?? "")) this.answer(true);
-    else if ((key.name === "rune" && /^n$/i.test(key.text ?? "")) || ["enter", "esc", "ctrl-c"].includes(key.name)) this.answer(false);
+    if (key.name === "esc" || key.name === "ctrl-c") return this.answer(false);
+    if (key.name === "rune") this.typed += key.text ?? "";
+    else if (key.name === "backspace") this.typed = this.typed.slice(0, -1);
+    else if (key.name === "enter") {
+      const line = this.typed.trim().toLowerCase();
+      this.typed = "";
+      if (line === "y" || line === "yes") this.answer(true);
+      else if (line === "n" || line === "no") this.answer(false);
+      else this.show([this.style.paint("warning", `Trust this project? Type yes or no, then Enter${line ? ` (not "${printableLine(line)}")` : ""}`)]);
+    }
   }
 }
