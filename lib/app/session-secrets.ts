@@ -1,7 +1,7 @@
 // The secrets an export must not carry: the values of credential-like environment variables
 // (API keys, tokens) and the keys saved in `$ZOT_HOME/auth.json`, wherever a tool output echoed them.
 import { readFileSync } from "node:fs";
-import { looksLikeCredential } from "../extensions/catalog/permissions/extension-env.ts";
+import { looksLikeCredential } from "../extensions/catalog/permissions/credential-rule.ts";
 import { zotPaths } from "../paths.ts";
 
 export function knownSecrets(env: Record<string, string | undefined>): string[] {
