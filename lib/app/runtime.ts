@@ -244,7 +244,7 @@ export async function createRuntime(input: RunConfigInput, io: RuntimeOptions): 
     recentSessions() {
       return listSessions({ sessionsDir: paths.sessions, cwd: session.cwd });
     },
-    branches: sessionBranching({ session, sessionsDir: paths.sessions, env, switchTo: (id) => runtime.switchSession({ id }) }),
+    branches: sessionBranching({ session, sessionsDir: paths.sessions, env, givenKeys: [config.apiKey], switchTo: (id) => runtime.switchSession({ id }) }),
     async reloadExtensions() {
       await host.reload();
       skills.refresh(host, session.cwd);
