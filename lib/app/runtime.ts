@@ -33,6 +33,7 @@ import { isCommandLine, runSlash } from "./slash.ts";
 import { resolveRunConfig, type RunConfig, type RunConfigInput } from "./run-config.ts";
 import { parseModelSpec, resolveModelSettings, type ModelSettings } from "./settings.ts";
 import { resolveWorkdir, workdirProblem } from "./workdir.ts";
+import { ensurePrivateDir } from "../fs/private-dir.ts";
 
 export type { Runtime } from "./runtime-surface.ts";
 
@@ -96,6 +97,8 @@ export async function createRuntime(input: RunConfigInput, io: RuntimeOptions): 
     if (unknown.length > 0) throw new UsageError(`unknown tool ${unknown.join(", ")} in --tools (built-in tools: ${BUILTIN_TOOL_NAMES.join(", ")})`);
   }
   const paths = zotPaths(env);
+  // Sessions, keys and logs live there: only this user may look in.
+  ensurePrivateDir(paths.home);
   const warn = (message: string) => frontend.warn(message);
   const saved = await readConfig(paths.config, warn);
   useUserModels(readUserModels(paths.models, warn));
