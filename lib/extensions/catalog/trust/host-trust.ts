@@ -2,7 +2,10 @@
 // the REPL) one question about the project's untrusted extensions, whose yes is recorded.
 import type { ZotPaths } from "../../../paths.ts";
 import type { Candidate } from "../candidate.ts";
+import { readConfig } from "../../../config.ts";
 import { describeGrant, grantFromManifest } from "../permissions/manifest-permissions.ts";
+import { variableLines } from "../permissions/passed-variables.ts";
+import { passedEnv, userFailurePolicies } from "../permissions/user-policy.ts";
 import { trustGate, type TrustGate } from "./gate.ts";
 import { trustProject } from "./records.ts";
 import { readTrust } from "./store.ts";
@@ -31,8 +34,11 @@ export interface RecordedTrustOptions {
   ask?(pending: PendingExtension[]): Promise<boolean>;
 }
 
-export function pendingOf(candidate: Candidate): PendingExtension {
-  return { name: candidate.name, dir: candidate.dir, permissions: describeGrant(grantFromManifest(candidate.loaded?.manifest.permissions)),
+/** How the question shows `candidate`: its permissions, and the variables it would get (`passed`: by config.json). */
+export function pendingOf(candidate: Candidate, passed: readonly string[] = []): PendingExtension {
+  const manifest = candidate.loaded?.manifest;
+  return { name: candidate.name, dir: candidate.dir,
+    permissions: [...describeGrant(grantFromManifest(manifest?.permissions)), ...(manifest ? variableLines(manifest, passed) : [])],
     reason: candidate.trust?.message ?? "not trusted" };
 }
 
@@ -42,7 +48,8 @@ export function recordedTrust(paths: ZotPaths, options: RecordedTrustOptions): H
     gate: async (cwd) => trustGate(await readTrust(paths), { cwd, trustProject: options.trustProject, paths }),
     ...(ask ? {
       async askProject(pending: Candidate[], cwd: string) {
-        if (!(await ask(pending.map(pendingOf)))) return false;
+        const policies = userFailurePolicies(await readConfig(paths.config));
+        if (!(await ask(pending.map((c) => pendingOf(c, passedEnv(policies, c, cwd)))))) return false;
         await trustProject(paths, cwd, pending.map((c) => ({ manifest: c.loaded!.manifest, dir: c.dir, source: c.source })), true);
         return true;
       },

@@ -14,6 +14,7 @@ import type { Isolation } from "../sandbox/for-candidate.ts";
 import type { McpServerInfo, McpSession } from "./client.ts";
 import { expandServer } from "../../catalog/dot-mcp-json.ts";
 import { templatesIn, unexpand } from "../../catalog/unexpand.ts";
+import { providerKeyProblem } from "../../catalog/permissions/passed-variables.ts";
 import { isHttpConfig, type McpServerConfig } from "../../catalog/manifest-mcp.ts";
 import { fillPromptArguments, promptUsage } from "./prompt-args.ts";
 import { ServerStdinClosedError } from "./server-errors.ts";
@@ -79,9 +80,11 @@ export class McpDriver implements ExtensionDriver {
     this.waitNoLongerThanHello();
     let config: McpServerConfig;
     try {
+      const keyProblem = ext.candidate.scope === "project" ? providerKeyProblem({ mcp: this.config }) : undefined;
+      if (keyProblem) throw new Error(keyProblem);
       config = ext.source ? expandServer(this.config) : this.config;
     } catch (err) {
-      return ext.fail(`cannot start: ${ext.source}: ${(err as Error).message}`);
+      return ext.fail(`cannot start: ${ext.source ? `${ext.source}: ` : ""}${(err as Error).message}`);
     }
     this.started = config;
     if (isHttpConfig(config)) {

@@ -11,6 +11,7 @@ import type { ExtensionFrame } from "../../../protocol/index.ts";
 import { expandVariables } from "../../catalog/dot-mcp-json.ts";
 import { headerProblem, unsafeUrlProblem } from "../../catalog/manifest-url.ts";
 import { unexpand } from "../../catalog/unexpand.ts";
+import { providerKeyProblem } from "../../catalog/permissions/passed-variables.ts";
 import type { DriverContext, ExtensionDriver, RemoteDescription } from "../extension.ts";
 import { openExtensionLog, type ExtensionLog } from "../spawn.ts";
 import { FramedDriver } from "./framed-driver.ts";
@@ -81,6 +82,8 @@ export class WebSocketDriver extends FramedDriver {
   /** The URL, headers and CA as connecting uses them (variables expanded now, never recorded). */
   private target(): Target {
     const manifest = this.ext.candidate.loaded!.manifest;
+    const keyProblem = this.ext.candidate.scope === "project" ? providerKeyProblem(manifest) : undefined;
+    if (keyProblem) throw new Error(keyProblem);
     const env = process.env;
     const url = expandVariables(manifest.url!, env);
     const shownUrl = manifest.url!;
