@@ -1,7 +1,7 @@
 // A url extension whose header HTTP cannot carry (a line break, a character outside Latin-1,
 // written in the manifest or expanded from a variable) is that extension's diagnostic: zot starts,
 // answers and exits 0 in print and json modes. And the $ZOT_HOME a run uses is its owner's only.
-import { mkdirSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { jsonLines, makeWorld, type World } from "./support.ts";
@@ -50,5 +50,24 @@ describe("$ZOT_HOME", () => {
     const r = await world.run(["-p", "hi"]);
     expect(r.code, r.stderr).toBe(0);
     expect(statSync(world.home).mode & 0o777).toBe(0o700);
+  });
+});
+
+describe("an .mcp.json http server's variables and headers", () => {
+  it("a ${VAR} in its URL stays unexpanded in zot's output and the log; a header with a line break is its diagnostic", async () => {
+    world = await makeWorld([{ text: "still here" }]);
+    const secret = "mcp-path-secret-0123456789";
+    writeFileSync(join(world.cwd, ".mcp.json"), JSON.stringify({ mcpServers: {
+      docs: { type: "http", url: "http://127.0.0.1:9/${ZOT_TEST_MCP_PATH}/mcp" },
+      notes: { type: "http", url: "http://127.0.0.1:9/mcp", headers: { "X-Token": "${ZOT_TEST_HEADER}" } },
+    } }));
+    const r = await world.run(["-p", "--no-session", "--trust-project", "hi"], { env: { ZOT_TEST_MCP_PATH: secret, ZOT_TEST_HEADER: "a\r\nX-Injected: 1" } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain("still here");
+    expect(r.stderr).toContain("docs");
+    expect(r.stderr).toContain("notes");
+    const logs = ["docs", "notes"].map((name) => { try { return readFileSync(join(world!.home, "logs", `ext-${name}.log`), "utf8"); } catch { return ""; } });
+    expect([r.stderr, ...logs].join("\n")).not.toContain(secret);
+    expect(r.stderr).not.toContain("X-Injected: 1\n");
   });
 });
