@@ -53,9 +53,19 @@ export function pathsUnder(home: string, platform: NodeJS.Platform = process.pla
   };
 }
 
+/**
+ * An extension's name as one file or folder name, one name to one entry: letters, digits, `.`, `_`
+ * and `-` stay, every other character becomes `%XX` per UTF-8 byte (`my ext` → `my%20ext`, apart
+ * from `my_ext`; `%` itself is `%25`). Names that differ only by case are refused elsewhere.
+ */
+export function extensionFileName(name: string): string {
+  return Array.from(name, (char) => (/^[A-Za-z0-9._-]$/.test(char) ? char
+    : Array.from(new TextEncoder().encode(char), (byte) => `%${byte.toString(16).toUpperCase().padStart(2, "0")}`).join(""))).join("");
+}
+
 /** The log file an extension's stderr is appended to. */
 export function extensionLogPath(paths: ZotPaths, name: string): string {
-  return join(paths.logs, `ext-${name.replace(/[^A-Za-z0-9._-]/g, "_")}.log`);
+  return join(paths.logs, `ext-${extensionFileName(name)}.log`);
 }
 
 /** Project-local extensions live in `<cwd>/.zot/extensions`, skills in `<cwd>/.zot/skills`. */

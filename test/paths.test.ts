@@ -68,10 +68,11 @@ describe("files under $ZOT_HOME", () => {
     expect(paths.hostLog).toBe("C:\\z\\logs\\zot.log");
   });
 
-  it("an extension's log is logs/ext-<name>.log, with unsafe characters of the name replaced", () => {
+  it("an extension's log is logs/ext-<name>.log, with unsafe characters of the name escaped one to one", () => {
     const paths = pathsUnder("/z", "linux");
     expect(extensionLogPath(paths, "weather")).toBe("/z/logs/ext-weather.log");
-    expect(extensionLogPath(paths, "../evil name")).toBe("/z/logs/ext-.._evil_name.log");
+    expect(extensionLogPath(paths, "../evil name")).toBe("/z/logs/ext-..%2Fevil%20name.log");
+    expect(extensionLogPath(paths, "my_ext")).not.toBe(extensionLogPath(paths, "my ext"));
   });
 
   it("project-local extensions live in <cwd>/.zot/extensions", () => {

@@ -37,6 +37,7 @@ import { isCommandLine, runSlash } from "./slash.ts";
 import { resolveRunConfig, type RunConfig, type RunConfigInput } from "./run-config.ts";
 import { parseModelSpec, resolveModelSettings, type ModelSettings } from "./settings.ts";
 import { resolveWorkdir, workdirProblem } from "./workdir.ts";
+import { ensurePrivateDir } from "../fs/private-dir.ts";
 
 export type { Runtime } from "./runtime-surface.ts";
 
@@ -102,6 +103,8 @@ export async function createRuntime(input: RunConfigInput, io: RuntimeOptions): 
     if (unknown.length > 0) throw new UsageError(`unknown tool ${unknown.join(", ")} in --tools (built-in tools: ${BUILTIN_TOOL_NAMES.join(", ")})`);
   }
   const paths = zotPaths(env);
+  // Sessions, keys and logs live there: only this user may look in.
+  ensurePrivateDir(paths.home);
   const warn = (message: string) => frontend.warn(message);
   const saved = await readConfig(paths.config, warn);
   useUserModels(readUserModels(paths.models, warn));
@@ -253,7 +256,7 @@ export async function createRuntime(input: RunConfigInput, io: RuntimeOptions): 
     },
     // Loaded on first use: a one-shot run never forks, exports or lists the family tree.
     branches: () => (branching ??= import("./session-branches.ts").then(({ sessionBranching }) =>
-      sessionBranching({ session, sessionsDir: paths.sessions, env, switchTo: (id) => runtime.switchSession({ id }) }))),
+      sessionBranching({ session, sessionsDir: paths.sessions, env, givenKeys: [config.apiKey], switchTo: (id) => runtime.switchSession({ id }) }))),
     async reloadExtensions() {
       await host.reload();
       await skills.refresh(host, session.cwd);

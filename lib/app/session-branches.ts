@@ -32,11 +32,13 @@ export interface BranchingDeps {
   session: AgentSession;
   sessionsDir: string;
   env: Record<string, string | undefined>;
+  /** Keys given other than through `env` (--api-key), blanked from exports too. */
+  givenKeys?: readonly (string | undefined)[];
   /** Continues in saved session `id` (the runtime's switchSession). */
   switchTo(id: string): Promise<string>;
 }
 
-export function sessionBranching({ session, sessionsDir, env, switchTo }: BranchingDeps): SessionBranching {
+export function sessionBranching({ session, sessionsDir, env, givenKeys = [], switchTo }: BranchingDeps): SessionBranching {
   const location = () => ({ sessionsDir, cwd: session.cwd });
   return {
     forkPoints: () => forkPoints(session.messages),
@@ -50,7 +52,7 @@ export function sessionBranching({ session, sessionsDir, env, switchTo }: Branch
     tree: () => ({ current: session.sessionId, families: sessionFamilies(sessionSummaries(location())) }),
     async export(path) {
       const target = resolve(session.cwd, path ?? `${session.sessionId}.zotsession`);
-      await writeFileAtomic(target, exportText(openConversation(session), { secrets: knownSecrets(env) }), 0o600);
+      await writeFileAtomic(target, exportText(openConversation(session), { secrets: knownSecrets(env, givenKeys) }), 0o600);
       return target;
     },
     async import(path) {

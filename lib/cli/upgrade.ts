@@ -6,6 +6,7 @@ import { installKind } from "../upgrade/install-kind.ts";
 import { RELEASES, upgrade, UpgradeError } from "../upgrade/upgrade.ts";
 import { DownloadError } from "../upgrade/download.ts";
 import { ZOT_VERSION } from "../version.ts";
+import { printable } from "../terminal-text.ts";
 
 const USAGE = `usage: zot upgrade [--version X] [--dry-run] [--force]
 
@@ -38,12 +39,13 @@ export async function runUpgrade(argv: string[]): Promise<number> {
     await upgrade({
       version: values.version, dryRun: values["dry-run"], force: values.force,
       install: installKind(), currentVersion: ZOT_VERSION, env: process.env,
-      say: (line) => process.stdout.write(`${line}\n`),
+      // Lines quote a mirror's file names and the new binary's --version: shown as text only.
+      say: (line) => process.stdout.write(`${printable(line)}\n`),
     });
     return 0;
   } catch (err) {
     if (!(err instanceof UpgradeError || err instanceof DownloadError)) throw err;
-    process.stderr.write(`zot upgrade: ${err.message}\n`);
+    process.stderr.write(`zot upgrade: ${printable(err.message)}\n`);
     return 1;
   }
 }

@@ -45,7 +45,7 @@ export async function upgrade(options: UpgradeOptions): Promise<void> {
   const target = options.target ?? hostTarget(platform);
   if (!target) throw new UpgradeError(`zot releases no binary for ${platform}-${process.arch}`);
   const version = options.version?.replace(/^v/, "");
-  if (version !== undefined && !/^[0-9A-Za-z.+-]+$/.test(version)) throw new UpgradeError(`not a version: ${options.version}`);
+  if (version !== undefined && !VERSION.test(version)) throw new UpgradeError(`not a version: ${options.version}`);
 
   const base = (options.env.ZOT_INSTALL_BASE || RELEASES).replace(/\/+$/, "");
   const folder = version ? `${base}/download/v${version}` : `${base}/latest/download`;
@@ -115,7 +115,18 @@ function pickArchive(sums: Map<string, string>, target: ReleaseTarget, version: 
   }
   const suffix = `-${target.os}-${target.arch}.${target.archive}`;
   for (const [name, sum] of sums) {
-    if (name.startsWith("zot-") && name.endsWith(suffix)) return { name, version: name.slice(4, -suffix.length), sum };
+    if (!name.startsWith("zot-") || !name.endsWith(suffix)) continue;
+    const found = name.slice(4, -suffix.length);
+    // The version becomes part of what zot prints and of a path inside the archive: a version's characters only.
+    if (!VERSION.test(found)) throw new UpgradeError(`SHA256SUMS lists ${visible(name)}, which is not a zot release's archive name: nothing was downloaded`);
+    return { name, version: found, sum };
   }
   return undefined;
 }
+
+/** What a release version may hold. */
+const VERSION = /^[0-9A-Za-z.+-]+$/;
+
+/** `text` with everything but printable ASCII written as \u escapes, so a mirror's bytes cannot drive the terminal. */
+const visible = (text: string): string =>
+  JSON.stringify(text).replace(/[^\x20-\x7e]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);

@@ -6,6 +6,7 @@ import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFi
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { secretRedactor } from "../../lib/agent/session/export-redaction.ts";
 import { exportText, importSession } from "../../lib/agent/session/session-export.ts";
 import { familyOf, renderTree, sessionFamilies, sessionSummaries } from "../../lib/agent/session/session-family.ts";
 import { readSession, SessionError, SessionFile } from "../../lib/agent/session/session-file.ts";
@@ -143,6 +144,17 @@ describe("export and import (.zotsession)", () => {
     expect(text).toContain("iVBORw0KGgo=");
     expect(text).not.toContain("sk-ant-0123456789");
     expect(text).toContain("[redacted]");
+  });
+
+  it("blanks a short secret only as a word of its own, and base64 of a secret at any alignment", () => {
+    const redact = secretRedactor(["hunter2", "sk-ant-0123456789"]);
+    expect(redact("pw hunter2, not hunter22 or xhunter2")).toBe("pw [redacted], not hunter22 or xhunter2");
+    for (const prefix of ["", "a", "ab", "user:"]) {
+      const encoded = Buffer.from(`${prefix}sk-ant-0123456789`).toString("base64");
+      expect(redact(encoded), prefix).toContain("[redacted]");
+      expect(redact(encoded.replaceAll("+", "-").replaceAll("/", "_")), prefix).toContain("[redacted]");
+    }
+    expect(secretRedactor(["ab"])("ab cd")).toBe("ab cd");
   });
 
   it.each([

@@ -8,6 +8,7 @@ import { createZot, type ZotEvent } from "../../mod.ts";
 import { processAlive } from "../../lib/process/group.ts";
 import { startModelServer, type ModelServer } from "../support/model-server.ts";
 import { KIT } from "../e2e/support.ts";
+import { hostPid } from "../support/host-pid.ts";
 
 let server: ModelServer;
 let root: string;
@@ -58,7 +59,7 @@ describe("Embedding zot in-process (mod.ts createZot)", () => {
     // The extension saw the system prompt through before_agent_start, as in the CLI.
     expect(JSON.stringify(server.requests[0]!.body)).toContain("[kit was here]");
 
-    const pids = readdirSync(pidDir).map(Number);
+    const pids = readdirSync(pidDir).map(hostPid);
     expect(pids.length).toBe(1);
     await zot.close();
     expect(events.at(-1)).toMatchObject({ type: "session_end", reason: "shutdown" });

@@ -43,4 +43,13 @@ describe("zot ext add-url", () => {
     expect(r.stderr).toContain("url must be a ws:// or wss:// URL");
     expect(existsSync(join(sb.globalRoot, "remote"))).toBe(false);
   });
+
+  it.each([["a line break", "X-Token=ok\r\nX-Injected: 1", "holds a line break"], ["a character outside Latin-1", "X-Token=\u20acuro", "outside Latin-1"],
+    ["a name HTTP does not allow", "X Token=v", "not a valid HTTP header name"]])(
+    "refuses a --header with %s, writing nothing", async (_what, header, message) => {
+      const r = await zot("add-url", "remote", "ws://127.0.0.1:9/", "--header", header);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(message);
+      expect(existsSync(join(sb.globalRoot, "remote"))).toBe(false);
+    });
 });

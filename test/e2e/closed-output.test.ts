@@ -6,6 +6,7 @@ import { once } from "node:events";
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { hostPidIn } from "../support/host-pid.ts";
 import { makeWorld, ZOT, type World } from "./support.ts";
 
 let world: World | undefined;
@@ -22,7 +23,7 @@ function pidExtension(w: World, pidFile: string): string {
   writeFileSync(join(dir, "ext.mjs"), `#!/usr/bin/env node
 import { readlinkSync, writeFileSync } from "node:fs";
 import { createInterface } from "node:readline";
-writeFileSync(${JSON.stringify(pidFile)}, readlinkSync("/proc/self"));
+writeFileSync(${JSON.stringify(pidFile)}, readlinkSync("/proc/self") + "@" + readlinkSync("/proc/self/ns/pid"));
 const send = (frame) => process.stdout.write(JSON.stringify(frame) + "\\n");
 send({ type: "hello", name: "pidext", version: "1.0.0" });
 createInterface({ input: process.stdin }).on("line", (line) => {
@@ -75,7 +76,7 @@ describe("a reader that closes zot's stdout", () => {
     // The run stopped instead of reading the reply to its end.
     expect(await world.server.requests[0]!.outcome).toBe("client_closed");
     expect(existsSync(`${pidFile}.shutdown`)).toBe(true);
-    expect(alive(Number(readFileSync(pidFile, "utf8")))).toBe(false);
+    expect(alive(hostPidIn(pidFile))).toBe(false);
   });
 
   it("still shuts down in order when stderr went with stdout (`2>&1 | head -1`): its message is dropped", async () => {
@@ -86,7 +87,7 @@ describe("a reader that closes zot's stdout", () => {
     expect(r.code).toBe(1);
     // The extension was told to shut down: zot went through its close, not a crash.
     expect(existsSync(`${pidFile}.shutdown`)).toBe(true);
-    expect(alive(Number(readFileSync(pidFile, "utf8")))).toBe(false);
+    expect(alive(hostPidIn(pidFile))).toBe(false);
   });
 
   it("keeps the session file whole: every line of the interrupted session parses", async () => {

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { processAlive } from "../../lib/process/group.ts";
 import { EVERYTHING, FILESYSTEM } from "../extensions/mcp/support.ts";
 import { jsonLines, makeWorld, requestText, type World } from "./support.ts";
+import { hostPidIn } from "../support/host-pid.ts";
 
 let world: World | undefined;
 afterEach(async () => {
@@ -22,7 +23,7 @@ function addServer(w: World, name: string, command: string, args: string[], pidF
   const line = [command, ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(" ");
   writeFileSync(join(dir, "extension.json"), JSON.stringify({ name,
     // The pid as the host sees it (zot runs the server in a PID namespace): the shell reads its own /proc/self.
-    mcp: { command: "sh", args: ["-c", `read -r pid rest < /proc/self/stat; echo $pid > '${pidFile}'; exec ${line}`] } }));
+    mcp: { command: "sh", args: ["-c", `read -r pid rest < /proc/self/stat; echo "$pid@$(readlink /proc/self/ns/pid)" > '${pidFile}'; exec ${line}`] } }));
 }
 
 /** A Node protocol extension that blocks every tool_call of `tool`. */
@@ -48,7 +49,7 @@ createInterface({ input: process.stdin }).on("line", (line) => {
   return dir;
 }
 
-const pidOf = (file: string) => Number(readFileSync(file, "utf8").trim());
+const pidOf = (file: string) => hostPidIn(file);
 
 describe("MCP servers in a json-mode run", () => {
   it("the model calls a bridged filesystem tool and gets its result; a guard blocks another; the server is gone after", async () => {

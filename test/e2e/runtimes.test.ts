@@ -17,6 +17,7 @@ import { processAlive } from "../../lib/process/group.ts";
 import { releaseRuntimes } from "../release/support.ts";
 import { bin, bunFromSource, denoFromSource, SOURCE, type SourceRuntime } from "./source-runtimes.ts";
 import { routedTurns } from "./subagent-support.ts";
+import { hostPid } from "../support/host-pid.ts";
 
 /** Scratch space for the compiled binary and Deno's cache; removed after the file. */
 const scratch = mkdtempSync(join(tmpdir(), "zot-runtimes-e2e-"));
@@ -58,7 +59,7 @@ const alive = processAlive;
 
 /** Kit pids still running; waits briefly, since a SIGKILL sent at zot's exit lands a moment later. */
 async function survivors(pidDir: string): Promise<number[]> {
-  const pids = readdirSync(pidDir).map(Number);
+  const pids = readdirSync(pidDir).map(hostPid);
   for (let i = 0; i < 100 && pids.some(alive); i++) await new Promise((r) => setTimeout(r, 20));
   return pids.filter(alive);
 }
@@ -73,7 +74,7 @@ describe.each(runtimes)("zot on $name", (runtime) => {
   });
   afterEach(async () => {
     // A failed run must not leak a kit (or its sleeping grandchild) into the next test.
-    if (pidDir) for (const pid of readdirSync(pidDir).map(Number)) if (alive(pid)) process.kill(pid, "SIGKILL");
+    if (pidDir) for (const pid of readdirSync(pidDir).map(hostPid)) if (alive(pid)) process.kill(pid, "SIGKILL");
     pidDir = "";
     await world?.close();
     world = undefined;

@@ -298,7 +298,7 @@ describe("subagents", () => {
     writeFileSync(join(dir, "watcher.mjs"), `
       import { appendFileSync, readlinkSync } from "node:fs";
       import { createInterface } from "node:readline";
-      const pid = Number(readlinkSync("/proc/self")); // in its PID namespace, process.pid is the same for every copy
+      const pid = readlinkSync("/proc/self/ns/pid"); // each copy runs in a PID namespace of its own, where its pid is the same number
       const send = (f) => process.stdout.write(JSON.stringify(f) + "\\n");
       send({ type: "hello", name: "watcher", version: "1.0.0", capabilities: ["events"] });
       createInterface({ input: process.stdin }).on("line", (line) => {

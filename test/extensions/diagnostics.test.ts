@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { extensionLogPath } from "../../lib/paths.ts";
 import { processRunning, sandbox, startHost, tool, waitFor, writeExtension, type Sandbox } from "./helpers.ts";
+import { hostPidIn } from "../support/host-pid.ts";
 
 let sb: Sandbox;
 beforeEach(async () => void (sb = await sandbox()));
@@ -57,7 +58,7 @@ exit 3
     const error = await waitFor(() => t.of("ext_error")[0], "ext_error");
     expect(error.message).toMatch(/^extension "forker" stopped: exited with status 3 unexpectedly; a process it started still held its stdout open \(stopped with its process group\)/);
     expect(log("forker")).toContain("[zot] exited, but its stdout is still open: a process it started inherited it and holds it; zot stops reading it");
-    const grandchild = Number(readFileSync(pidFile, "utf8"));
+    const grandchild = hostPidIn(pidFile);
     await waitFor(() => !processRunning(grandchild), "the grandchild to be stopped");
   });
 
@@ -66,14 +67,14 @@ exit 3
     shExtension("forker", `echo '{"type":"hello","name":"forker","version":"1.0.0"}'
 read ack
 echo '{"type":"ready"}'
-sh -c 'read -r me rest < /proc/self/stat; echo $me > ${JSON.stringify(pidFile)}; exec sleep 30' &
+sh -c 'read -r me rest < /proc/self/stat; echo "$me@$(readlink /proc/self/ns/pid)" > ${JSON.stringify(pidFile)}; exec sleep 30' &
 while [ ! -s ${JSON.stringify(pidFile)} ]; do sleep 0.01; done
 exit 3
 `);
     const t = await startHost(sb);
     const error = await waitFor(() => t.of("ext_error")[0], "ext_error");
     expect(error.message).toMatch(/^extension "forker" stopped: exited with status 3 unexpectedly; its commands/);
-    expect(processRunning(Number(readFileSync(pidFile, "utf8")))).toBe(false);
+    expect(processRunning(hostPidIn(pidFile))).toBe(false);
   });
 
   it("a missing #! interpreter is named, not reported as ENOENT on the script", async () => {

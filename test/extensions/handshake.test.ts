@@ -5,6 +5,7 @@ import { PROTOCOL_VERSION } from "../../lib/protocol/index.ts";
 import { ZOT_VERSION } from "../../lib/version.ts";
 import { extensionLogPath } from "../../lib/paths.ts";
 import { command, readRecord, sandbox, startHost, waitFor, writeExtension, type Sandbox, type TestHost } from "./helpers.ts";
+import { hostPidIn } from "../support/host-pid.ts";
 
 let sb: Sandbox;
 let t: TestHost | undefined;
@@ -104,7 +105,7 @@ describe("Lifecycle: spawn, logs and the hello handshake", () => {
     const report = t.host.reports()[0]!;
     expect(report).toMatchObject({ status: "error", ready: "timeout" });
     expect(report.errors[0]).toMatch(/did not send hello within 1000 ms/);
-    const pid = Number(readFileSync(pidFile, "utf8"));
+    const pid = hostPidIn(pidFile);
     await waitFor(() => { try { process.kill(pid, 0); return false; } catch { return true; } }, "the silent extension to be killed");
   });
 

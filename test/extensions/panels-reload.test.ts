@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { extensionLogPath } from "../../lib/paths.ts";
 import { command, processRunning, readRecord, sandbox, startHost, tool, waitFor, writeExtension, type Sandbox, type TestHost } from "./helpers.ts";
+import { hostPidIn } from "../support/host-pid.ts";
 
 let sb: Sandbox;
 let t: TestHost | undefined;
@@ -117,7 +118,7 @@ describe("Hot reload", () => {
     writeExtension(sb.globalDir, "a", { name: "a", pidFile: pidA, register: [tool("old_tool")] });
     t = await startHost(sb, { explicit: [explicit] });
     expect(t.host.tools().map((x) => x.name)).toEqual(["explicit_tool", "old_tool"]);
-    const firstPid = Number(readFileSync(pidA, "utf8"));
+    const firstPid = hostPidIn(pidA);
 
     writeExtension(sb.globalDir, "a", { name: "a", pidFile: pidA, register: [tool("new_tool")] });
     const broken = join(sb.globalDir, "broken");

@@ -4,13 +4,14 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { extensionLogPath } from "../../lib/paths.ts";
 import { command, FIXTURES, processRunning, readRecord, sandbox, startHost, waitFor, writeExtension, type Sandbox, type TestHost } from "./helpers.ts";
+import { hostPidIn } from "../support/host-pid.ts";
 
 let sb: Sandbox;
 let t: TestHost | undefined;
 beforeEach(async () => void (sb = await sandbox()));
 afterEach(() => sb.cleanup()); // also shuts down the hosts started in it
 
-const pidOf = (file: string) => Number(readFileSync(file, "utf8"));
+const pidOf = (file: string) => hostPidIn(file);
 
 describe("Lifecycle: shutdown", () => {
   it("sends shutdown after draining queued events (session_end arrives first); a cooperative extension exits", async () => {

@@ -124,6 +124,24 @@ describe.runIf(host && host.archive === "tar.gz")("zot upgrade (lib/upgrade)", (
     expect(versionOf(binary)).toBe("0.0.1");
   });
 
+  it("a mirror whose SHA256SUMS names an archive with escape sequences in its version is refused, the name shown escaped", async () => {
+    const mirror = join(scratch, "escapes");
+    const latest = join(mirror, "latest", "download");
+    mkdirSync(latest, { recursive: true });
+    const evil = `zot-9.9.9\u001b]0;pwned\u0007\u001b[2J\u202e-${host!.os}-${host!.arch}.${host!.archive}`;
+    writeFileSync(join(latest, "SHA256SUMS"), `${"0".repeat(64)}  ${evil}\n`);
+    const { binary } = installed();
+    const o = options(binary, pathToFileURL(mirror).href, { dryRun: true });
+    const failure = upgrade(o);
+    await expect(failure).rejects.toThrow(UpgradeError);
+    const message = await failure.catch((err: Error) => err.message);
+    expect(message).toContain("is not a zot release's archive name");
+    expect(message).toContain("\\u001b]0;pwned\\u0007");
+    expect(message).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202e]/);
+    expect(o.said.join("\n")).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202e]/);
+    expect(versionOf(binary)).toBe("0.0.1");
+  });
+
   it("does nothing when the running version is already that release, unless --force", async () => {
     const { binary } = installed();
     const o = options(binary, server.url, { currentVersion: NEW });

@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../../fs/atomic-write.ts";
 import { ZOT_VERSION } from "../../version.ts";
+import { redactStrings, secretRedactor } from "./export-redaction.ts";
 import { isEntry, isHeader, SESSION_FORMAT_VERSION, type SessionEntry, type SessionHeader } from "./session-entries.ts";
 import { SessionError, type LoadedSession } from "./session-file.ts";
 import { sessionDirFor, type SessionLocation } from "./session-select.ts";
@@ -14,7 +15,6 @@ import type { Message } from "../../providers/types.ts";
 
 export const EXPORT_FORMAT = "zotsession";
 export const EXPORT_VERSION = 1;
-const REDACTED = "[redacted]";
 
 interface ExportDocument {
   format: typeof EXPORT_FORMAT;
@@ -27,17 +27,14 @@ interface ExportDocument {
   messages: Message[];
 }
 
-/** The export of a loaded session, as text. `secrets` (8+ characters) are blanked wherever they appear. */
+/** The export of a loaded session, as text, with `secrets` and their base64 forms blanked (see export-redaction). */
 export function exportText(session: LoadedSession, options: { secrets?: string[]; now?: Date } = {}): string {
+  const redact = secretRedactor(options.secrets ?? []);
   const document: ExportDocument = {
     format: EXPORT_FORMAT, version: EXPORT_VERSION, exported_at: (options.now ?? new Date()).toISOString(), zot_version: ZOT_VERSION,
-    session: session.header, provider: session.provider, model: session.model, messages: session.messages,
+    session: redactStrings(session.header, redact), provider: session.provider, model: session.model, messages: redactStrings(session.messages, redact),
   };
-  let text = `${JSON.stringify(document)}\n`;
-  for (const secret of options.secrets ?? []) {
-    if (secret.length >= 8) text = text.split(JSON.stringify(secret).slice(1, -1)).join(REDACTED);
-  }
-  return text;
+  return `${JSON.stringify(document)}\n`;
 }
 
 /** Reads and checks an export; a damaged or foreign file throws a SessionError that says what is wrong. */

@@ -6,6 +6,7 @@ import { resolve } from "node:path";
 import { writeManifestFolder } from "../../extensions/install/mcp-add.ts";
 import { approveExtension, trustProject } from "../../extensions/catalog/trust/records.ts";
 import type { Manifest } from "../../extensions/catalog/manifest.ts";
+import { headerProblem } from "../../extensions/catalog/manifest-url.ts";
 import { takeRepeated, UsageError } from "../args.ts";
 import { printable } from "../../terminal-text.ts";
 import { cwdArg, projectDir, rootsFor } from "./args.ts";
@@ -25,8 +26,12 @@ function headerPairs(values: string[]): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const value of values) {
     const at = value.includes("=") ? value.indexOf("=") : value.indexOf(":");
-    if (at <= 0) throw new UsageError(`--header expects KEY=VALUE, got "${value}"`);
-    headers[value.slice(0, at).trim()] = value.slice(at + 1).trim();
+    if (at <= 0) throw new UsageError(`--header expects KEY=VALUE, got "${printable(value)}"`);
+    const [name, headerValue] = [value.slice(0, at).trim(), value.slice(at + 1).trim()];
+    // Checked here, before anything is written: the connect request could not carry it.
+    const problem = headerProblem(name, headerValue);
+    if (problem) throw new UsageError(`--header: ${problem}`);
+    headers[name] = headerValue;
   }
   return headers;
 }

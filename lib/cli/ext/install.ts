@@ -5,14 +5,15 @@ import { printable } from "../../terminal-text.ts";
 import { DEFAULT_IDLE_TIMEOUT_MS } from "../../extensions/install/download.ts";
 import { InstallCancelledError, installExtension } from "../../extensions/install/install.ts";
 import { asksBeforeInstall, type BundleKind, type Manifest } from "../../extensions/catalog/manifest.ts";
+import { variableLines } from "../../extensions/catalog/permissions/passed-variables.ts";
 import { describeGrant, grantFromManifest } from "../../extensions/catalog/permissions/manifest-permissions.ts";
 import { approveExtension, trustProject } from "../../extensions/catalog/trust/records.ts";
 import { cwdArg, fetchTimeoutArg, parseTimeoutMs, projectDir, rootsFor } from "./args.ts";
 import { confirm } from "./ask.ts";
 
 /** "notes 1.2.0 requests:" and one indented line per scope (or "full access"). */
-export function describeRequest(manifest: Manifest): string {
-  const lines = describeGrant(grantFromManifest(manifest.permissions));
+export function describeRequest(manifest: Manifest, passed: readonly string[] = []): string {
+  const lines = [...describeGrant(grantFromManifest(manifest.permissions)), ...variableLines(manifest, passed)];
   const remote = manifest.url ? [`connects to ${manifest.url}, which gets the session's events and tool calls it asks for`] : [];
   return printable(`${manifest.name}${manifest.version ? ` ${manifest.version}` : ""} requests:\n${[...remote, ...lines].map((l) => `  ${l}`).join("\n")}\n`);
 }

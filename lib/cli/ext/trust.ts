@@ -9,17 +9,21 @@ import { approveExtension, revokeExtension, trustProject, untrustProject } from 
 import { cwdArg, projectDir, rootsFor, UsageError } from "./args.ts";
 import { confirm } from "./ask.ts";
 import { describeRequest } from "./install.ts";
+import { readConfig } from "../../config.ts";
+import { passedEnv, userFailurePolicies } from "../../extensions/catalog/permissions/user-policy.ts";
 import { printable } from "../../terminal-text.ts";
 import { basename } from "node:path";
 import type { Candidate } from "../../extensions/catalog/candidate.ts";
 import { replacedGuards } from "../../extensions/catalog/permissions/absent-guards.ts";
-import { userFailurePolicies } from "../../extensions/catalog/permissions/user-policy.ts";
-import { readConfig } from "../../config.ts";
 import type { ZotPaths } from "../../paths.ts";
 import { projectSkillFiles, type ProjectSkillFile } from "../../coding/skills.ts";
 import { subagentTypeFileHash, subagentTypeFiles, parseSubagentType, projectAgentsDir } from "../../app/subagents/subagent-types.ts";
 
-const show = (exts: InstalledExtension[]) => exts.map((e) => describeRequest(e.manifest!)).join("");
+/** What each asks for, with the variables config.json passes that copy (read per call: it is small). */
+async function describeAll(exts: InstalledExtension[], configPath: string, cwd: string): Promise<string> {
+  const policies = userFailurePolicies(await readConfig(configPath));
+  return exts.map((e) => describeRequest(e.manifest!, passedEnv(policies, { name: e.name, scope: e.scope }, cwd))).join("");
+}
 
 /** What a project's agent type files ask for: their tools and model, as the model would get them. */
 function showAgents(files: Array<{ file: string; text: string }>): string {
@@ -92,7 +96,8 @@ export const trustCommand = defineCommand({
       if (chosen.length === 0 && agents.length === 0 && skills.length === 0) throw new Error(`${roots.project} holds no extensions to trust`);
       const what = [...chosen.map((e) => e.name), ...agents.map((a) => `agent type ${basename(a.file)}`),
         ...skills.map((f) => `skill ${f.path}`)].join(", ");
-      const shown = show(chosen) + await showReplacedGuards(roots.paths, chosen, installed) + showAgents(agents) + showSkills(skills);
+      const shown = await describeAll(chosen, roots.paths.config, cwd) + await showReplacedGuards(roots.paths, chosen, installed)
+        + showAgents(agents) + showSkills(skills);
       if (!(await approve(shown, `Trust ${what} in ${cwd}?`, args.yes === true))) return 1;
       await trustProject(roots.paths, cwd, chosen.map((e) => ({ manifest: e.manifest!, dir: e.path, source: e.source })), Boolean(name),
         name ? {} : { agents: Object.fromEntries(agents.map((a) => [basename(a.file), subagentTypeFileHash(a.text)])),
@@ -109,9 +114,10 @@ export const trustCommand = defineCommand({
       process.stdout.write(printable(`Revoked the grant of ${ext.name}; it does not start until \`zot ext trust ${ext.name}\` approves it again.\n`));
       return 0;
     }
-    if (!(await approve(show([ext]), `Approve ${ext.name} with these permissions?`, args.yes === true))) return 1;
+    const shown = await describeAll([ext], roots.paths.config, process.cwd());
+    if (!(await approve(shown, `Approve ${ext.name} with these permissions?`, args.yes === true))) return 1;
     await approveExtension(roots.paths, ext.manifest);
-    process.stdout.write(printable(`${show([ext])}Approved ${ext.name}.\n`));
+    process.stdout.write(printable(`${shown}Approved ${ext.name}.\n`));
     return 0;
   },
 });

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import * as v from "valibot";
 import { describeIssues } from "../../protocol/issues.ts";
 import { ManifestSchema, type LoadedManifest } from "./manifest.ts";
-import { isHttpConfig, isServerUrl, type McpServerConfig } from "./manifest-mcp.ts";
+import { isHttpConfig, isServerUrl, type McpHttpConfig, type McpServerConfig } from "./manifest-mcp.ts";
 
 export const MCP_JSON_FILE = ".mcp.json";
 
@@ -25,7 +25,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** `${VAR}` and `${VAR:-default}`, as Claude Code expands them in .mcp.json. */
-const VARIABLE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+export const VARIABLE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 
 /** Expands the variables in one string from `env`; an unset one without a default is an error naming it. */
 export function expandVariables(text: string, env: Record<string, string | undefined>): string {
@@ -52,7 +52,7 @@ function expandAll<T>(value: T, env: Record<string, string | undefined>): T {
  */
 export function expandServer(config: McpServerConfig, env: Record<string, string | undefined> = process.env): McpServerConfig {
   const expanded = expandAll(config, env);
-  if (isHttpConfig(expanded) && !isServerUrl(expanded.url.replaceAll("${", ""))) throw new Error(`url ${expanded.url} is not an http(s) URL`);
+  if (isHttpConfig(expanded) && !isServerUrl(expanded.url.replaceAll("${", ""))) throw new Error(`url ${(config as McpHttpConfig).url} is not an http(s) URL once its variables are expanded`);
   return expanded;
 }
 

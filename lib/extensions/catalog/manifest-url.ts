@@ -11,9 +11,33 @@ export const isWebSocketUrl = (url: string): boolean => {
   return URL.canParse(plain) && /^wss?:\/\//i.test(plain);
 };
 
+/** A header name as HTTP allows it (a token). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** Why `name: value` cannot go in an HTTP request, or undefined. Never quotes the value (it may hold a secret). */
+export function headerProblem(name: string, value: string): string | undefined {
+  if (!HEADER_NAME.test(name)) return `header name "${name.replace(/[^\x20-\x7e]/g, "?")}" is not a valid HTTP header name`;
+  if (/[\r\n]/.test(value)) return `header ${name} holds a line break, which an HTTP header value cannot`;
+  if (/[^\t\x20-\x7e\x80-\xff]/.test(value)) {
+    return `header ${name} holds a control character or a character outside Latin-1, which an HTTP header value cannot`;
+  }
+  return undefined;
+}
+
+const HeadersSchema = v.pipe(
+  v.record(v.string(), v.string("headers values must be strings"), "headers must be an object of strings"),
+  v.rawCheck(({ dataset, addIssue }) => {
+    if (!dataset.typed) return;
+    for (const [name, value] of Object.entries(dataset.value)) {
+      const problem = headerProblem(name, value);
+      if (problem) addIssue({ message: problem });
+    }
+  }),
+);
+
 export const UrlFields = {
   url: v.optional(v.pipe(v.string("url must be a string"), v.check(isWebSocketUrl, "url must be a ws:// or wss:// URL"))),
-  headers: v.optional(v.record(v.string(), v.string("headers values must be strings"), "headers must be an object of strings")),
+  headers: v.optional(HeadersSchema),
   /** Allows plain ws:// to a host other than this machine (frames travel unencrypted). */
   insecure: v.optional(v.boolean("insecure must be true or false")),
   /** A PEM file (relative to the extension's folder) of the CA that signs the wss:// server's certificate. */

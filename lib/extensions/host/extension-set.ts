@@ -14,7 +14,7 @@ import { LoadedExtension, type ExtensionSink } from "../runtime/extension.ts";
 import type { DriverFactories } from "../runtime/extension.ts";
 import { absentGuards, replacedGuards, type AbsentGuard } from "../catalog/permissions/absent-guards.ts";
 import type { readBundleThemes } from "../../theme/theme-file.ts";
-import { userFailurePolicies } from "../catalog/permissions/user-policy.ts";
+import { passedEnv, userFailurePolicies } from "../catalog/permissions/user-policy.ts";
 import { ExtensionRegistry } from "./registry.ts";
 import { Reconnects } from "./reconnect.ts";
 import { ensurePythonSdk } from "../runtime/sdk-env.ts";
@@ -53,6 +53,8 @@ export class ExtensionSet {
   /** Projects whose untrusted extensions the user was asked about in this run. */
   private readonly askedProjectTrust = new Set<string>();
   private policies: ReturnType<typeof userFailurePolicies> | undefined;
+  /** The project folder of the last load: whose copy config.json's per-project env is for. */
+  private loadedCwd = "";
   private readonly reconnects: Reconnects;
 
   constructor(private readonly options: ExtensionSetOptions) {
@@ -100,6 +102,7 @@ export class ExtensionSet {
   async load(cwd: string): Promise<void> {
     // config.json is read on every load, so /reload-ext picks up a change; alongside discovery.
     const [found, config] = await Promise.all([this.discover(cwd), readConfig(this.options.paths.config)]);
+    this.loadedCwd = cwd;
     this.found = found;
     if (found.some((c) => c.decision === "bundle" && c.loaded?.kind === "theme")) this.themeReader ??= (await import("../../theme/theme-file.ts")).readBundleThemes;
     this.spawnedFrom = new Map();
@@ -133,7 +136,7 @@ export class ExtensionSet {
     const ext = new LoadedExtension(candidate, this.options.sink, this.options.timeouts, this.options.limits, driver);
     const policies = this.policies!;
     ext.permissions.setUserFailurePolicy(policies.byName.get(ext.name));
-    ext.allowEnv = policies.env.get(ext.name) ?? [];
+    ext.allowEnv = passedEnv(policies, candidate, this.loadedCwd);
     const problem = policies.problems.get(ext.name) ?? policies.problem;
     if (problem) ext.warnings.push(problem);
     return ext;

@@ -3,10 +3,11 @@
 // to the file itself, so a chatty stderr can never block on the host). The host appends its own
 // diagnostics to the same log, prefixed `[zot]`.
 import { spawn, type ChildProcessByStdio } from "node:child_process";
-import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { closeSync, fchmodSync, fstatSync, openSync, writeSync } from "node:fs";
 import { constants } from "node:os";
 import { dirname } from "node:path";
 import { PassThrough, type Readable, type Writable } from "node:stream";
+import { ensurePrivateDir } from "../../fs/private-dir.ts";
 import { ZOT_VERSION } from "../../version.ts";
 import { processAlive, terminateGroup, trackGroup, untrackGroup } from "../../process/group.ts";
 import { namespaceHoldsPipe, terminateNamespace } from "../../process/namespace.ts";
@@ -96,10 +97,13 @@ export interface ExtensionProcess {
 
 export { resolveExec } from "./exec-resolve.ts";
 
+/** Opens an extension's log to append, readable by its owner only (it may quote what the extension printed). */
 function openLog(path: string, header: string): number | undefined {
   try {
-    mkdirSync(dirname(path), { recursive: true });
-    const fd = openSync(path, "a");
+    ensurePrivateDir(dirname(path));
+    const fd = openSync(path, "a", 0o600);
+    // A log an older zot made readable to others is tightened.
+    if ((fstatSync(fd).mode & 0o077) !== 0) fchmodSync(fd, 0o600);
     writeSync(fd, header);
     return fd;
   } catch {

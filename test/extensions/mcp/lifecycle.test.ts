@@ -6,6 +6,7 @@ import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { hostPidIn } from "../../support/host-pid.ts";
 import { processAlive } from "../../../lib/process/group.ts";
 import { EventBus } from "../../../lib/agent/event-bus.ts";
 import { ExtensionHost } from "../../../lib/extensions/host/host.ts";
@@ -27,7 +28,7 @@ const ctx = (signal = new AbortController().signal) => ({ cwd: sb.cwd, signal })
 function waitingServer(record: string): string {
   return writeScript(sb.scratch, "waiting.mjs", sdkServerSource(`
 import { appendFileSync, readlinkSync, writeFileSync } from "node:fs";
-writeFileSync(${JSON.stringify(`${record}.pid`)}, readlinkSync("/proc/self"));
+writeFileSync(${JSON.stringify(`${record}.pid`)}, readlinkSync("/proc/self") + "@" + readlinkSync("/proc/self/ns/pid"));
 server.registerTool("wait", { description: "waits until cancelled" }, (extra) => new Promise(() => {
   appendFileSync(${JSON.stringify(record)}, "started\\n");
   extra.signal.addEventListener("abort", () => appendFileSync(${JSON.stringify(record)}, "cancelled\\n"));
@@ -87,18 +88,18 @@ describe("MCP extension lifecycle", () => {
   it("a server that never answers initialize is stopped at the start-up deadline", async () => {
     const pidFile = join(sb.scratch, "hang.pid");
     const script = writeScript(sb.scratch, "hang.mjs",
-      `import { readlinkSync, writeFileSync } from "node:fs"; writeFileSync(${JSON.stringify(pidFile)}, readlinkSync("/proc/self")); setInterval(() => {}, 1000);`);
+      `import { readlinkSync, writeFileSync } from "node:fs"; writeFileSync(${JSON.stringify(pidFile)}, readlinkSync("/proc/self") + "@" + readlinkSync("/proc/self/ns/pid")); setInterval(() => {}, 1000);`);
     writeMcpExtension(sb.globalDir, "hangs", { command: process.execPath, args: [script] });
     const t = await startHost(sb, { timeouts: { mcpStart: 1000 } });
     expect(t.of("ext_error")[0]?.message).toMatch(/did not answer MCP initialize .*within 1000 ms/);
-    const pid = Number(readFileSync(pidFile, "utf8"));
+    const pid = hostPidIn(pidFile);
     await waitFor(() => !processAlive(pid), "the hung server to be stopped");
   });
 
   it("shutting down while a server is still starting stops it without calling it a failure", async () => {
     const pidFile = join(sb.scratch, "slow.pid");
     const script = writeScript(sb.scratch, "slow.mjs",
-      `import { readlinkSync, writeFileSync } from "node:fs"; writeFileSync(${JSON.stringify(pidFile)}, readlinkSync("/proc/self")); setInterval(() => {}, 1000);`);
+      `import { readlinkSync, writeFileSync } from "node:fs"; writeFileSync(${JSON.stringify(pidFile)}, readlinkSync("/proc/self") + "@" + readlinkSync("/proc/self/ns/pid")); setInterval(() => {}, 1000);`);
     writeMcpExtension(sb.globalDir, "slow", { command: process.execPath, args: [script] });
     const bus = new EventBus({ id: "s", cwd: sb.cwd });
     const errors: string[] = [];
@@ -109,7 +110,7 @@ describe("MCP extension lifecycle", () => {
     await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, "utf8"), "the server to start", 15_000);
     await host.shutdown();
     await starting;
-    expect(processAlive(Number(readFileSync(pidFile, "utf8")))).toBe(false);
+    expect(processAlive(hostPidIn(pidFile))).toBe(false);
     expect(errors).toEqual([]);
     expect(host.reports()[0]!.errors).toEqual([]);
   });
@@ -163,7 +164,7 @@ process.stdin.on("data", (chunk) => {
     writeMcpExtension(sb.globalDir, "tiny", { command: process.execPath, args: [waitingServer(record)] });
     const t = await startHost(sb);
     const wait = t.host.tools().find((x) => x.name === "tiny_wait")!;
-    process.kill(Number(readFileSync(`${record}.pid`, "utf8")), "SIGKILL");
+    process.kill(hostPidIn(`${record}.pid`), "SIGKILL");
     await waitFor(() => t.of("ext_error").length > 0, "the death to be reported");
     expect(t.of("ext_error")[0]!.message).toMatch(/extension "tiny" stopped: was terminated by signal SIGKILL unexpectedly/);
     expect(t.host.tools().map((x) => x.name)).not.toContain("tiny_wait");
@@ -174,7 +175,7 @@ process.stdin.on("data", (chunk) => {
     const record = join(sb.scratch, "wait.log");
     writeMcpExtension(sb.globalDir, "tiny", { command: process.execPath, args: [waitingServer(record)] });
     const { host } = await startHost(sb);
-    const pid = Number(readFileSync(`${record}.pid`, "utf8"));
+    const pid = hostPidIn(`${record}.pid`);
     expect(processAlive(pid)).toBe(true);
     await host.shutdown();
     expect(processAlive(pid)).toBe(false);

@@ -11,6 +11,7 @@ import { MCP_MESSAGE_MAX_BYTES } from "../../../lib/extensions/runtime/mcp/stdio
 import { processAlive } from "../../../lib/process/group.ts";
 import { sandbox, startHost, tool, waitFor, writeExtension, type Sandbox, type TestHost } from "../helpers.ts";
 import { FILESYSTEM, sdkServerSource, writeMcpExtension, writeScript } from "./support.ts";
+import { hostPidIn } from "../../support/host-pid.ts";
 
 let sb: Sandbox;
 beforeEach(async () => void (sb = await sandbox()));
@@ -24,11 +25,11 @@ describe("an MCP message over the size limit", () => {
   it("fails the call with the size and the limit, disconnects the server with an ext_error, and zot goes on", async () => {
     const pidFile = join(sb.scratch, "huge.pid");
     const script = writeScript(sb.scratch, "huge.mjs", sdkServerSource(`
-(await import("node:fs")).writeFileSync(${JSON.stringify(pidFile)}, (await import("node:fs")).readlinkSync("/proc/self"));
+(await import("node:fs")).writeFileSync(${JSON.stringify(pidFile)}, (await import("node:fs")).readlinkSync("/proc/self") + "@" + (await import("node:fs")).readlinkSync("/proc/self/ns/pid"));
 server.registerTool("huge", { description: "too much" }, async () => ({ content: [{ type: "text", text: "x".repeat(${MCP_MESSAGE_MAX_BYTES + 1024}) }] }));`));
     writeMcpExtension(sb.globalDir, "big", { command: process.execPath, args: [script] });
     const t = await startHost(sb);
-    const pid = Number(readFileSync(pidFile, "utf8"));
+    const pid = hostPidIn(pidFile);
     const outcome = await call(t, "big_huge");
     expect(outcome.isError).toBe(true);
     expect(text(outcome)).toMatch(new RegExp(`^MCP tool huge failed: the server sent a message of more than \\d+ bytes; the limit is ${MCP_MESSAGE_MAX_BYTES} bytes \\(16 MiB\\); it was disconnected`));

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { extensionLogPath } from "../../../lib/paths.ts";
 import { PROGRAMMABLE, processesWithTag, processRunning, sandbox, startHost, waitFor, writeExtension, type Sandbox } from "../helpers.ts";
+import { hostPidIn } from "../../support/host-pid.ts";
 
 let sb: Sandbox;
 const strays: number[] = [];
@@ -31,7 +32,7 @@ const daemonize = (pidFile: string, keepEnv = true) => `
 
 async function daemonPid(pidFile: string): Promise<number> {
   await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").length > 0, "the daemon's pid file");
-  const pid = Number(readFileSync(pidFile, "utf8"));
+  const pid = hostPidIn(pidFile);
   strays.push(pid);
   expect(processRunning(pid)).toBe(true);
   return pid;

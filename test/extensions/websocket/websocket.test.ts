@@ -2,8 +2,8 @@
 // protocol over one text message per frame, supervision mapped onto the connection (a dropped
 // server fails calls and is reconnected with backoff), and the security rules of the URL.
 import { execFileSync, type ChildProcess } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ToolExecutionContext } from "../../../lib/tools/types.ts";
 import { checkManifest } from "../../../lib/extensions/catalog/manifest.ts";
@@ -144,6 +144,70 @@ describe("a WebSocket extension", () => {
   });
 });
 
+describe("the secrets a WebSocket extension's manifest names", () => {
+  const SECRET = "s3cr3t-path-token-0123";
+  const diagnose = () => diagnoseExtensions({ cwd: sb.cwd, paths: sb.paths, provider: "anthropic", model: "m",
+    builtinCommands: [], drivers: extensionDrivers, timeouts: FAST });
+
+  it.each([["a refused connection", false], ["an upgrade answered with HTTP 401", true]])(
+    "a ${VAR} in the URL stays unexpanded in the log, the error and doctor after %s; the log is 0600 in a 0700 folder", async (_what, listening) => {
+      const server = await startServer(0, { token: "other" });
+      if (!listening) await stopServer(server);
+      writeUrlExtension({ url: `ws://127.0.0.1:${server.port}/\${ZOT_TEST_WS_SECRET}/x` });
+      process.env.ZOT_TEST_WS_SECRET = SECRET;
+      try {
+        const t = await startHost(sb, { limits: { reconnectAttempts: 0 } as never });
+        const report = t.host.reports()[0]!;
+        const errors = report.errors.join("\n");
+        expect(errors).toContain(`cannot connect to ws://127.0.0.1:${server.port}/\${ZOT_TEST_WS_SECRET}/x`);
+        const events = JSON.stringify(t.of("ext_error"));
+        const log = readFileSync(report.log_path!, "utf8");
+        await t.host.shutdown();
+        const doctor = await diagnose();
+        const shown = [errors, events, log, JSON.stringify(doctor), renderReport(doctor.extensions[0]!)].join("\n");
+        expect(shown).not.toContain(SECRET);
+        expect(statSync(report.log_path!).mode & 0o777).toBe(0o600);
+        expect(statSync(dirname(report.log_path!)).mode & 0o777).toBe(0o700);
+      } finally {
+        delete process.env.ZOT_TEST_WS_SECRET;
+      }
+    });
+
+  it("a log an older zot left readable to others is tightened to 0600 when written again", async () => {
+    const server = await startServer();
+    writeUrlExtension({ url: `ws://127.0.0.1:${server.port}/` });
+    const first = await startHost(sb);
+    const path = first.host.reports()[0]!.log_path!;
+    await first.host.shutdown();
+    chmodSync(path, 0o644);
+    chmodSync(dirname(path), 0o755);
+    const again = await startHost(sb);
+    await again.host.shutdown();
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(statSync(dirname(path)).mode & 0o777).toBe(0o700);
+  });
+
+  it.each([
+    ["a line break", "ok\r\nX-Injected: 1", /header X-Token holds a line break/],
+    ["a character outside Latin-1", "caf\u20ac", /header X-Token holds a control character or a character outside Latin-1/],
+  ])("a header whose ${VAR} expands to %s is a diagnostic of that extension; the others start", async (_what, value, message) => {
+    const server = await startServer();
+    writeUrlExtension({ url: `ws://127.0.0.1:${server.port}/`, headers: { "X-Token": "\${ZOT_TEST_WS_HEADER}" } }, "bad");
+    writeUrlExtension({ url: `ws://127.0.0.1:${server.port}/` }, "remote");
+    process.env.ZOT_TEST_WS_HEADER = value;
+    try {
+      const t = await startHost(sb, { limits: { reconnectAttempts: 0 } as never });
+      const bad = t.host.reports().find((r) => r.name === "bad")!;
+      expect(bad.errors.join("\n")).toMatch(message);
+      expect(bad.errors.join("\n")).not.toContain(value);
+      expect(t.host.reports().find((r) => r.name === "remote")!.errors).toEqual([]);
+      expect(t.host.tools().map((x) => x.name)).toContain("echo");
+    } finally {
+      delete process.env.ZOT_TEST_WS_HEADER;
+    }
+  });
+});
+
 describe("zot ext doctor of a WebSocket extension", () => {
   const diagnose = () => diagnoseExtensions({ cwd: sb.cwd, paths: sb.paths, provider: "anthropic", model: "m",
     builtinCommands: [], drivers: extensionDrivers, timeouts: FAST });
@@ -169,6 +233,15 @@ describe("zot ext doctor of a WebSocket extension", () => {
 });
 
 describe("the manifest of a WebSocket extension", () => {
+  it("refuses a header name or value HTTP cannot carry, without quoting the value", () => {
+    const check = (headers: Record<string, string>) => () => checkManifest("/x", { name: "a", url: "wss://h/", headers }, false);
+    expect(check({ "X-A": "secret\r\nX-B: 1" })).toThrow(/header X-A holds a line break/);
+    expect(check({ "X-A": "secret\u2028" })).toThrow(/outside Latin-1/);
+    expect(check({ "X A": "v" })).toThrow(/not a valid HTTP header name/);
+    expect(check({ "X-A": "secret\n" })).not.toThrow(/secret/);
+    expect(check({ "X-A": "Bearer ${T}", "X-B": "caf\u00e9" })).not.toThrow();
+  });
+
   it("needs a ws:// or wss:// url, and excludes exec and mcp", () => {
     expect(checkManifest("/x", { name: "a", url: "wss://guard.example/ext" }, false).kind).toBe("websocket");
     expect(() => checkManifest("/x", { name: "a", url: "https://guard.example" }, false)).toThrow(/url must be a ws:\/\/ or wss:\/\/ URL/);

@@ -8,6 +8,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { ClientCapabilities } from "@modelcontextprotocol/sdk/types.js";
 import { ROOT, ZOT } from "../../e2e/support.ts";
+import { hostPid } from "../../support/host-pid.ts";
 
 export const PROBE = join(ROOT, "test", "fixtures", "mcp-serve", "probe");
 
@@ -62,7 +63,7 @@ export async function connectServe(world: ServeWorld, args: string[], options: {
 /** Pids the probe left whose process is still alive. */
 export function liveProbePids(world: ServeWorld): number[] {
   if (!existsSync(world.pidDir)) return [];
-  return readdirSync(world.pidDir).map(Number).filter(isAlive);
+  return readdirSync(world.pidDir).map(hostPid).filter(isAlive);
 }
 
 export function isAlive(pid: number): boolean {

@@ -4,19 +4,12 @@
 // it may use the network, and what its permissions.env lists. A full-access one gets the user's
 // environment without the variables whose name or value looks like a credential. The user's
 // config.json `extensions.<name>.env` passes named variables to either.
+import { looksLikeCredential } from "./credential-rule.ts";
 
 const BASE = new Set(["PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LANGUAGE", "TERM", "COLORTERM", "NO_COLOR", "TZ", "TMPDIR",
   "PYTHONPATH", "ZOT_BUN", "ZOT_EXTENSION_RUN", "ZOT_AGENT_RUN"]);
 const NETWORK = new Set(["HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "no_proxy", "all_proxy",
   "SSL_CERT_FILE", "SSL_CERT_DIR", "NODE_EXTRA_CA_CERTS", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE"]);
-
-/** Names that usually hold secrets: keys, tokens, secrets, passwords, credentials, personal access tokens, DSNs. */
-const CREDENTIAL_NAME = /(^|_)(API_?)?KEYS?(_|$)|APIKEY|TOKEN|SECRET|PASS(WORD|WD|PHRASE)|CREDENTIAL|(^|_)(PAT|PWD|DSN|AUTH)$/i;
-/** A URL with a password in it: `scheme://user:password@host`. */
-const CREDENTIAL_URL = /^[a-z][a-z0-9+.-]*:\/\/[^/@\s:]*:[^/@\s]+@/i;
-
-export const looksLikeCredential = (name: string, value: string | undefined): boolean =>
-  CREDENTIAL_NAME.test(name) || (value !== undefined && CREDENTIAL_URL.test(value));
 
 /** A full-access extension's environment: `env` without credential-like variables, but those `granted` names. */
 export function withoutCredentials(env: NodeJS.ProcessEnv, granted: readonly string[] = []): NodeJS.ProcessEnv {

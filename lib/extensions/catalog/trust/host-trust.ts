@@ -3,7 +3,10 @@
 import type { ZotPaths } from "../../../paths.ts";
 import type { Candidate } from "../candidate.ts";
 import { runsAsExtension } from "../manifest.ts";
+import { readConfig } from "../../../config.ts";
 import { describeGrant, grantFromManifest } from "../permissions/manifest-permissions.ts";
+import { variableLines } from "../permissions/passed-variables.ts";
+import { passedEnv, userFailurePolicies } from "../permissions/user-policy.ts";
 import { trustGate, type TrustGate } from "./gate.ts";
 import { trustProject } from "./records.ts";
 import { readTrust } from "./store.ts";
@@ -34,10 +37,16 @@ export interface RecordedTrustOptions {
   ask?(pending: PendingExtension[]): Promise<boolean>;
 }
 
-export function pendingOf(candidate: Candidate, replaces?: string): PendingExtension {
+/**
+ * How the question shows `candidate`: its permissions and the variables it would get (`passed`:
+ * by config.json), or that it runs no program; `replaces`: the fail-closed guard it would replace.
+ */
+export function pendingOf(candidate: Candidate, passed: readonly string[] = [], replaces?: string): PendingExtension {
+  const manifest = candidate.loaded?.manifest;
   const kind = candidate.loaded?.kind;
   return { name: candidate.name, dir: candidate.dir, reason: candidate.trust?.message ?? "not trusted", ...(replaces ? { replaces } : {}),
-    permissions: runsAsExtension(kind) ? describeGrant(grantFromManifest(candidate.loaded?.manifest.permissions))
+    permissions: runsAsExtension(kind)
+      ? [...describeGrant(grantFromManifest(manifest?.permissions)), ...(manifest ? variableLines(manifest, passed) : [])]
       : [`a ${kind} bundle: runs no program`] };
 }
 
@@ -47,7 +56,8 @@ export function recordedTrust(paths: ZotPaths, options: RecordedTrustOptions): H
     gate: async (cwd) => trustGate(await readTrust(paths), { cwd, trustProject: options.trustProject, paths }),
     ...(ask ? {
       async askProject(pending: Candidate[], cwd: string, replaces?: ReadonlyMap<Candidate, string>) {
-        if (!(await ask(pending.map((c) => pendingOf(c, replaces?.get(c)))))) return false;
+        const policies = userFailurePolicies(await readConfig(paths.config));
+        if (!(await ask(pending.map((c) => pendingOf(c, passedEnv(policies, c, cwd), replaces?.get(c)))))) return false;
         await trustProject(paths, cwd, pending.map((c) => ({ manifest: c.loaded!.manifest, dir: c.dir, source: c.source })), true);
         return true;
       },

@@ -13,6 +13,8 @@ import { describeExit, openExtensionLog, spawnExtension, type ExtensionLog, type
 import type { Isolation } from "../sandbox/for-candidate.ts";
 import type { McpServerInfo, McpSession } from "./client.ts";
 import { expandServer } from "../../catalog/dot-mcp-json.ts";
+import { templatesIn, unexpand } from "../../catalog/unexpand.ts";
+import { providerKeyProblem } from "../../catalog/permissions/passed-variables.ts";
 import { isHttpConfig, type McpServerConfig } from "../../catalog/manifest-mcp.ts";
 import { fillPromptArguments, promptUsage } from "./prompt-args.ts";
 import { ServerStdinClosedError } from "./server-errors.ts";
@@ -68,18 +70,25 @@ export class McpDriver implements ExtensionDriver {
     else this.process?.log(message);
   }
 
+  /** `message` with the values of the entry's `${VAR}`s shown as `${VAR}` again (an error may quote the expanded URL). */
+  private shown(message: string): string {
+    return unexpand(message, templatesIn(this.config), process.env);
+  }
+
   start(): void {
     const { ext, sink } = this.context;
     this.waitNoLongerThanHello();
     let config: McpServerConfig;
     try {
+      const keyProblem = ext.candidate.scope === "project" ? providerKeyProblem({ mcp: this.config }) : undefined;
+      if (keyProblem) throw new Error(keyProblem);
       config = ext.source ? expandServer(this.config) : this.config;
     } catch (err) {
-      return ext.fail(`cannot start: ${ext.source}: ${(err as Error).message}`);
+      return ext.fail(`cannot start: ${ext.source ? `${ext.source}: ` : ""}${(err as Error).message}`);
     }
     this.started = config;
     if (isHttpConfig(config)) {
-      this.httpLog = openExtensionLog(sink.logPath(ext.name), `connecting to MCP server ${ext.name}: ${config.url}`);
+      this.httpLog = openExtensionLog(sink.logPath(ext.name), `connecting to MCP server ${ext.name}: ${(this.config as typeof config).url}`);
       return this.begin();
     }
     const isolation = sink.isolationFor?.(ext.candidate);
@@ -155,7 +164,7 @@ export class McpDriver implements ExtensionDriver {
         log: (message) => this.log(message),
         onListsChanged: () => this.register(),
         onClosed: () => this.connectionClosed(),
-        onFatal: (reason) => ext.fail(reason),
+        onFatal: (reason) => ext.fail(this.shown(reason)),
       });
     } catch (err) {
       if (ext.stopping) return; // zot is stopping it: not the server's failure
@@ -163,7 +172,7 @@ export class McpDriver implements ExtensionDriver {
       // than the SDK's "connection closed" or a write to its closed stdin.
       const closed = (err as { code?: unknown }).code === CONNECTION_CLOSED || err instanceof ServerStdinClosedError;
       if (closed && this.process && await exitsWithin(this.process.exited, EXIT_REPORT_MS)) return;
-      return ext.fail(`${closed ? "closed the connection during" : "answered"} MCP initialize${closed ? "" : " wrongly"}: ${(err as Error).message}`);
+      return ext.fail(`${closed ? "closed the connection during" : "answered"} MCP initialize${closed ? "" : " wrongly"}: ${this.shown((err as Error).message)}`);
     }
     if (ext.phase !== "starting" || ext.stopping) {
       await session.close();

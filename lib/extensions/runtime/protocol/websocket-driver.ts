@@ -1,6 +1,7 @@
 // The WebSocket driver: zot's protocol with an extension at a URL (one frame per text message).
-// Connecting (headers' `${VAR}`s expanded then, certificates verified, plain ws:// only to this
-// machine unless the manifest says `insecure`), pings that find a dead peer, and a shutdown that
+// Connecting (headers' `${VAR}`s expanded then and never shown: messages show the manifest's
+// `${VAR}`s; a header value HTTP cannot carry is a diagnostic of the extension, not a crash;
+// certificates verified, plain ws:// only to this machine unless the manifest says `insecure`), pings that find a dead peer, and a shutdown that
 // waits for `shutdown_ack` or the close. A refused or dropped connection fails the record like a
 // crash; reconnecting is the host's (a fresh record, after a backoff).
 import { readFileSync } from "node:fs";
@@ -8,7 +9,9 @@ import { resolve } from "node:path";
 import type { WebSocket } from "ws";
 import type { ExtensionFrame } from "../../../protocol/index.ts";
 import { expandVariables } from "../../catalog/dot-mcp-json.ts";
-import { unsafeUrlProblem } from "../../catalog/manifest-url.ts";
+import { headerProblem, unsafeUrlProblem } from "../../catalog/manifest-url.ts";
+import { unexpand } from "../../catalog/unexpand.ts";
+import { providerKeyProblem } from "../../catalog/permissions/passed-variables.ts";
 import type { DriverContext, ExtensionDriver, RemoteDescription } from "../extension.ts";
 import { openExtensionLog, type ExtensionLog } from "../spawn.ts";
 import { FramedDriver } from "./framed-driver.ts";
@@ -16,6 +19,8 @@ import { socketStreams } from "./socket-streams.ts";
 
 interface Target {
   url: string;
+  /** The URL as the manifest writes it, `${VAR}`s unexpanded: what messages show. */
+  shownUrl: string;
   headers: Record<string, string>;
   ca?: Buffer;
 }
@@ -62,24 +67,38 @@ export class WebSocketDriver extends FramedDriver {
     try {
       target = this.target();
     } catch (err) {
-      return ext.fail(`cannot start: ${(err as Error).message}`);
+      return ext.fail(`cannot start: ${this.shown((err as Error).message)}`);
     }
     this.reconnectable = true;
     void import("ws").then(({ WebSocket }) => this.connect(WebSocket, target), (err: Error) => ext.fail(`cannot start: ${err.message}`));
   }
 
+  /** `message` with every value the manifest's `${VAR}`s expand to shown as `${VAR}` again. */
+  private shown(message: string): string {
+    const manifest = this.ext.candidate.loaded!.manifest;
+    return unexpand(message, [manifest.url!, ...Object.values(manifest.headers ?? {})], process.env);
+  }
+
   /** The URL, headers and CA as connecting uses them (variables expanded now, never recorded). */
   private target(): Target {
     const manifest = this.ext.candidate.loaded!.manifest;
+    const keyProblem = this.ext.candidate.scope === "project" ? providerKeyProblem(manifest) : undefined;
+    if (keyProblem) throw new Error(keyProblem);
     const env = process.env;
     const url = expandVariables(manifest.url!, env);
+    const shownUrl = manifest.url!;
+    if (!URL.canParse(url) || !/^wss?:\/\//i.test(url)) throw new Error(`url ${shownUrl} is not a ws:// or wss:// URL once its variables are expanded`);
     const problem = unsafeUrlProblem(url, manifest.insecure);
     if (problem) throw new Error(problem);
     const headers = Object.fromEntries(Object.entries(manifest.headers ?? {}).map(([k, v]) => [k, expandVariables(v, env)]));
-    if (!manifest.ca) return { url, headers };
+    for (const [name, value] of Object.entries(headers)) {
+      const headerIssue = headerProblem(name, value);
+      if (headerIssue) throw new Error(`${headerIssue} (once its variables are expanded)`);
+    }
+    if (!manifest.ca) return { url, shownUrl, headers };
     const caFile = resolve(this.ext.dir, manifest.ca);
     try {
-      return { url, headers, ca: readFileSync(caFile) };
+      return { url, shownUrl, headers, ca: readFileSync(caFile) };
     } catch (err) {
       throw new Error(`ca ${caFile}: ${(err as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (err as Error).message}`);
     }
@@ -89,24 +108,31 @@ export class WebSocketDriver extends FramedDriver {
     const { ext, timeouts, limits } = this.context;
     if (ext.stopping || ext.phase !== "starting") return;
     const started = Date.now();
-    const socket = new WebSocketClass(target.url, {
-      headers: target.headers, ...(target.ca ? { ca: target.ca } : {}),
-      // The frame limit per message (plus a tolerated newline); a larger one closes with 1009.
-      maxPayload: limits.maxFrameBytes + 1, handshakeTimeout: timeouts.hello, perMessageDeflate: false,
-    });
+    let socket: WebSocket;
+    try {
+      socket = new WebSocketClass(target.url, {
+        headers: target.headers, ...(target.ca ? { ca: target.ca } : {}),
+        // The frame limit per message (plus a tolerated newline); a larger one closes with 1009.
+        maxPayload: limits.maxFrameBytes + 1, handshakeTimeout: timeouts.hello, perMessageDeflate: false,
+      });
+    } catch (err) {
+      // The client checks the URL and headers as it builds the request, and throws.
+      return ext.fail(`cannot connect to ${target.shownUrl}: ${this.shown((err as Error).message)}`);
+    }
     this.socket = socket;
     this.closed = new Promise((r) => socket.once("close", () => r()));
     socket.on("unexpected-response", (_request, response) => {
-      ext.fail(`cannot connect to ${target.url}: the server answered the upgrade with HTTP ${response.statusCode}`);
+      ext.fail(`cannot connect to ${target.shownUrl}: the server answered the upgrade with HTTP ${response.statusCode}`);
       socket.terminate();
     });
     socket.on("error", (err) => {
       if (ext.stopping) return;
-      ext.fail(this.connectedAfterMs === null ? `cannot connect to ${target.url}: ${err.message}` : `disconnected: ${err.message}`);
+      const why = this.shown(err.message);
+      ext.fail(this.connectedAfterMs === null ? `cannot connect to ${target.shownUrl}: ${why}` : `disconnected: ${why}`);
     });
     socket.on("close", (code, reason) => {
       if (ext.stopping || ext.phase === "failed" || ext.phase === "stopped") return;
-      const why = `code ${code}${reason.length ? `: ${reason.toString()}` : ""}`;
+      const why = `code ${code}${reason.length ? `: ${this.shown(reason.toString())}` : ""}`;
       ext.fail(`the server closed the connection (${why}) ${ext.phase === "starting" ? "before sending hello" : "unexpectedly"}`);
     });
     socket.on("pong", () => (this.awaitingPong = false));

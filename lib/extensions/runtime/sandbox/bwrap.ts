@@ -5,7 +5,8 @@
 //   (system folders read-only, a private /tmp, /dev and /proc), a user namespace without any
 //   capability (so root cannot remount what it was given read-only), what only root may read in
 //   /etc hidden, and no network namespace unless the plan allows network;
-// - isolated (full access): the whole file system and network as they are, in a PID namespace.
+// - isolated (full access): the whole file system and network as they are, in a PID namespace
+//   with its own /proc.
 import { execFile } from "node:child_process";
 import { lstatSync, readlinkSync } from "node:fs";
 import type { SandboxPlan } from "./plan.ts";
@@ -24,8 +25,11 @@ const RESOLVER_PATHS = ["/run/systemd/resolve", "/run/resolvconf"];
 
 /** The namespaces and process rules every confined sandbox gets (the probe tries exactly these). */
 const CONFINED = ["--unshare-user", "--cap-drop", "ALL", "--unshare-pid", "--unshare-ipc", "--die-with-parent", "--new-session"];
-/** The namespace a full-access extension gets: its process tree only. */
-const ISOLATED = ["--unshare-pid", "--die-with-parent", "--new-session"];
+/**
+ * The namespace a full-access extension gets: its process tree only, with a /proc of its own, so
+ * no process outside it is visible (zot's /proc/<pid>/environ keeps the keys it started with).
+ */
+const ISOLATED = ["--unshare-pid", "--die-with-parent", "--new-session", "--proc", "/proc"];
 
 /**
  * bwrap's arguments (without the program) for `plan`, ending with `--` before the command.

@@ -5,7 +5,7 @@
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import type { ZotPaths } from "../../../paths.ts";
+import { extensionFileName, type ZotPaths } from "../../../paths.ts";
 import type { Candidate } from "../../catalog/candidate.ts";
 import { grantFromManifest, type PermissionGrant } from "../../catalog/permissions/manifest-permissions.ts";
 import { projectKey } from "../../catalog/trust/gate.ts";
@@ -31,18 +31,27 @@ export type Isolation =
   /** Declared permissions, but --no-sandbox runs it unconfined (it still gets the variables they name). */
   | { kind: "disabled"; dataDir: string; env: string[] };
 
-const safeName = (name: string) => name.replace(/[^A-Za-z0-9._-]/g, "_");
+/** Folders of `extension-data/` that are not a global extension's: a global extension of that name gets its own, escaped. */
+const RESERVED_DATA_FOLDERS = new Set(["projects"]);
+
+/** The folder name of a global extension's data: its file name, with a reserved name's first letter escaped (`projects` → `%70rojects`). */
+function globalDataFolder(name: string): string {
+  const file = extensionFileName(name);
+  if (!RESERVED_DATA_FOLDERS.has(file.toLowerCase())) return file;
+  return `%${file.charCodeAt(0).toString(16).toUpperCase()}${file.slice(1)}`;
+}
 
 /**
  * hello_ack's data_dir. A project's extensions keep their state in a folder of that project's
  * under `$ZOT_HOME/extension-data/projects/`, outside the code the project's trust is pinned to
  * (and apart from any other project's, or a global extension's of the same name). A global or
- * --ext extension in a sandbox gets `extension-data/<name>` (its own folder stays read-only);
+ * --ext extension in a sandbox gets `extension-data/<name>` (one name to one folder, never
+ * `projects`; its own folder stays read-only);
  * one with full access keeps its own folder, as the protocol describes.
  */
 export function extensionDataDir(paths: ZotPaths, candidate: Pick<Candidate, "name" | "dir" | "scope">, cwd: string, confined: boolean): string {
-  if (candidate.scope === "project") return join(paths.home, "extension-data", "projects", projectDataKey(cwd), safeName(candidate.name));
-  return confined ? join(paths.home, "extension-data", safeName(candidate.name)) : candidate.dir;
+  if (candidate.scope === "project") return join(paths.home, "extension-data", "projects", projectDataKey(cwd), extensionFileName(candidate.name));
+  return confined ? join(paths.home, "extension-data", globalDataFolder(candidate.name)) : candidate.dir;
 }
 
 /** A short, stable folder name for a project (its real path hashed). */
