@@ -4,6 +4,7 @@
 // that only speak stdio never load (or, vendored, bundle) it.
 import { MAX_FRAME_BYTES } from "../protocol/index.ts";
 import { messageBytes, messageLine, wsUrl } from "../protocol/socket-message.ts";
+import { checkUpgrade, isLoopbackName } from "../protocol/socket-access.ts";
 import type { RunOutcome } from "./connection.ts";
 import { describeError } from "./errors.ts";
 import type { LineSource } from "./reader.ts";
@@ -19,6 +20,13 @@ export interface ServeOptions {
   path?: string;
   /** How long close() waits for a socket's closing handshake before dropping it (default 1000 ms). */
   closeGraceMs?: number;
+  /**
+   * A token every connection must present (`Authorization: Bearer …` or `?token=…`; a manifest
+   * sends it with `"headers": {"Authorization": "Bearer ${VAR}"}`); absent: none is asked. On a
+   * loopback host, browser pages of other origins (and `Origin: null`) and foreign Host names are
+   * refused either way.
+   */
+  token?: string;
 }
 
 export interface ServeHandle {
@@ -116,7 +124,13 @@ export async function serveSessions(options: ServeOptions, deps: ServeDeps): Pro
   const ws = await loadWs();
   const OPEN = ws.WebSocket.OPEN;
   // Two bytes over the limit: room for the tolerated "\r\n"; beyond that ws closes with 1009.
-  const server = new ws.WebSocketServer({ host, port, path, maxPayload: MAX_FRAME_BYTES + 2 });
+  const rules = { loopbackOnly: isLoopbackName(host), ...(options.token ? { token: options.token } : {}), tokenAtUpgrade: true };
+  const server = new ws.WebSocketServer({ host, port, path, maxPayload: MAX_FRAME_BYTES + 2,
+    verifyClient: ({ req }, done) => {
+      const verdict = checkUpgrade(req, rules);
+      if (verdict.ok) done(true);
+      else done(false, verdict.status, verdict.reason);
+    } });
   await new Promise<void>((resolve, reject) => {
     server.once("listening", resolve);
     server.once("error", reject);

@@ -132,7 +132,7 @@ describe("rpc commands", () => {
     world = await makeWorld([{ text: "one" }, { text: "two" }, { text: "three" }]);
     const c = rpc(world, ["-e", KIT]);
     const system = (i: number) => JSON.stringify(world!.server.requests[i]!.body.system);
-    const pidIn = (text: string) => /\[kit pid (\d+)\]/.exec(text)?.[1];
+    const pidIn = (text: string) => /\[kit pid (\d+@pid:\[\d+\])\]/.exec(text)?.[1];
     const ask = async (message: string, n: number) => {
       await c.call({ type: "prompt", message });
       await c.waitFor(() => c.lines.filter((l) => l.type === "done").length === n);

@@ -72,10 +72,10 @@ describe.each([bunFromSource, denoFromSource(join(scratch, "deno"))])("WebSocket
 
   it("zot ext serve serves the kit; a zot on the same runtime calls its tool through a url manifest", async () => {
     world = await makeWorld([{ tool_calls: [{ id: "w1", name: "weather", args: { city: "Oslo" } }], stop: "tool_use" }, { text: "foggy" }]);
-    const { match: url } = await startZot(["ext", "serve", KIT, "--port", "0"], /listening on (ws:\/\/\S+)/);
+    const { match: url } = await startZot(["ext", "serve", KIT, "--port", "0"], /listening on (ws:\/\/\S+)/, { ZOT_SERVE_TOKEN: "s3rve" });
     const dir = join(world.home, "extensions", "remote-kit");
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, "extension.json"), JSON.stringify({ name: "kit", url }));
+    writeFileSync(join(dir, "extension.json"), JSON.stringify({ name: "kit", url, headers: { Authorization: "Bearer s3rve" } }));
 
     const r = await runZot(["--mode", "json", "--no-session", "weather in Oslo?"]);
     expect(r.code, r.stderr).toBe(0);

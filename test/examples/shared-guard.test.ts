@@ -17,9 +17,12 @@ afterEach(async () => {
   world = server = undefined;
 });
 
-/** `zot ext serve` of the guard on a free port; resolves with the port once it listens. */
+const TOKEN = "shared-guard-token";
+
+/** `zot ext serve` of the guard on a free port with TOKEN; resolves with the port once it listens. */
 async function serveGuard(env: Record<string, string>): Promise<number> {
-  server = spawn(process.execPath, [ZOT, "ext", "serve", join(EXAMPLES, "guard"), "--port", "0"], { env, stdio: ["ignore", "ignore", "pipe"] });
+  server = spawn(process.execPath, [ZOT, "ext", "serve", join(EXAMPLES, "guard"), "--port", "0"], { env: { ...env, ZOT_SERVE_TOKEN: TOKEN },
+    stdio: ["ignore", "ignore", "pipe"] });
   return Number((await waitForOutput(server, "stderr", /listening on ws:\/\/[^:]+:(\d+)/)).match);
 }
 
@@ -33,7 +36,8 @@ describe("the shared guard example", () => {
     cpSync(join(EXAMPLES, "shared-guard"), installed, { recursive: true });
     const manifest = JSON.parse(readFileSync(join(installed, "extension.json"), "utf8"));
     writeFileSync(join(installed, "extension.json"), JSON.stringify({ ...manifest, url: manifest.url.replace("8765", String(port)) }));
-    const runs = await Promise.all([world.run(["-p", "clean up"]), world.run(["-p", "clean up too"])]);
+    const env = { ZOT_SERVE_TOKEN: TOKEN };
+    const runs = await Promise.all([world.run(["-p", "clean up"], { env }), world.run(["-p", "clean up too"], { env })]);
     for (const r of runs) {
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toBe("understood\n");

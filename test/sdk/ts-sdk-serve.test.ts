@@ -69,6 +69,16 @@ async function greet(client: WsClient, cwd: string): Promise<void> {
 }
 
 describe.each(runtimes)("ext.serve on $runtime", ({ command }) => {
+  it("refuses a browser page of another site, an opaque Origin (null) and a foreign Host name (403), and serves a plain client", async () => {
+    const served = await startServed(command());
+    const attempt = (headers: Record<string, string>) => connectWsClient(served.url, sockets, headers).then(() => "opened", (e: Error) => e.message);
+    expect(await attempt({ Origin: "https://evil.example" })).toMatch(/403/);
+    expect(await attempt({ Origin: "null" })).toMatch(/403/);
+    expect(await attempt({ Host: "evil.example" })).toMatch(/403/);
+    expect(await attempt({ Origin: "http://localhost:3000" })).toBe("opened");
+    expect(await attempt({})).toBe("opened");
+  });
+
   it("each connection is its own zot session: replies, notes and call_tool reach the zot that asked", async () => {
     const served = await startServed(command());
     expect(served.url).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/ext$/);
@@ -116,6 +126,19 @@ describe.each(runtimes)("ext.serve on $runtime", ({ command }) => {
 });
 
 describe("ext.serve", () => {
+  it("with a token, a connection without it or with a wrong one is refused (401)", async () => {
+    const ext = createExtension({ name: "tokened", version: "1.0.0" });
+    const served = await ext.serve({ token: "serve-secret" });
+    try {
+      const attempt = (url: string, headers: Record<string, string> = {}) => connectWsClient(url, sockets, headers).then(() => "opened", (e: Error) => e.message);
+      expect(await attempt(served.url)).toMatch(/401/);
+      expect(await attempt(`${served.url}?token=guess`)).toMatch(/401/);
+      expect(await attempt(served.url, { Authorization: "Bearer serve-secret" })).toBe("opened");
+    } finally {
+      await served.close();
+    }
+  });
+
   it("a zot host connects to the served extension's url and calls its tool, which sees the host's cwd", async () => {
     const served = await startServed(runtimes[0]!.command());
     const sb = await sandbox();

@@ -11,8 +11,8 @@ export interface WsClient {
   closed: Promise<number>;
 }
 
-export async function connectWsClient(url: string, opened: Set<WebSocket>): Promise<WsClient> {
-  const socket = new WebSocket(url);
+export async function connectWsClient(url: string, opened: Set<WebSocket>, headers: Record<string, string> = {}): Promise<WsClient> {
+  const socket = new WebSocket(url, { headers });
   opened.add(socket);
   const frames: Array<Record<string, unknown>> = [];
   let seen = 0;

@@ -5,7 +5,8 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, unlinkSync, wri
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ContentCache, describeChanges, folderContent } from "../../../lib/extensions/catalog/trust/content.ts";
+import { ContentCache, describeChanges, execOutside, folderContent } from "../../../lib/extensions/catalog/trust/content.ts";
+import { execFileSync } from "node:child_process";
 
 let dir: string;
 let root: string;
@@ -48,5 +49,36 @@ describe("folder content", () => {
     const before = folderContent(dir).entries;
     for (let i = 0; i < 6; i++) writeFileSync(join(dir, `new-${i}.js`), "");
     expect(describeChanges(before, folderContent(dir).entries)).toBe("new-0.js added, new-1.js added, new-2.js added, new-3.js added and 2 more");
+  });
+});
+
+describe("what runs from outside the folder is pinned too", () => {
+  it("a symlink to a file outside, an exec outside, and a FIFO: content changes are seen, and a FIFO is never read", () => {
+    const base = mkdtempSync(join(tmpdir(), "zot-pin-"));
+    try {
+      const dir = join(base, "ext");
+      const outside = join(base, "elsewhere");
+      mkdirSync(dir);
+      mkdirSync(outside);
+      writeFileSync(join(outside, "real.py"), "print(1)\n");
+      writeFileSync(join(outside, "run.sh"), "#!/bin/sh\necho 1\n");
+      symlinkSync(join(outside, "real.py"), join(dir, "main.py"));
+      execFileSync("mkfifo", [join(dir, "pipe")]);
+      const pinned = execOutside(dir, "../elsewhere/run.sh");
+      expect(pinned).toEqual([join(dir, "../elsewhere/run.sh")]);
+      const before = folderContent(dir, new ContentCache(), pinned);
+      expect(before.entries.find((e) => e.path === "pipe")).toMatchObject({ kind: "special", value: "fifo" });
+      writeFileSync(join(outside, "real.py"), "print(2)\n");
+      const afterLink = folderContent(dir, new ContentCache(), pinned);
+      expect(describeChanges(before.entries, afterLink.entries)).toBe("main.py changed");
+      writeFileSync(join(outside, "run.sh"), "#!/bin/sh\necho 2\n");
+      const afterExec = folderContent(dir, new ContentCache(), pinned);
+      expect(describeChanges(afterLink.entries, afterExec.entries)).toBe(`exec ${pinned[0]} changed`);
+      writeFileSync(join(dir, "inside.sh"), "#!/bin/sh\n");
+      expect(execOutside(dir, "./inside.sh")).toEqual([]);
+      expect(execOutside(dir, "python3")).toEqual([]);
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
   });
 });

@@ -1,18 +1,21 @@
 // What a trusted project extension is: the content of its folder. Every entry's path, kind and
-// mode, a file's bytes (SHA-256) and a symlink's target (never followed) make one digest, so an
-// edit to any file of the code (node_modules included) asks for trust again. File hashes are
+// mode, a file's bytes (SHA-256) and a symlink's target make one digest, so an edit to any file of
+// the code (node_modules included) asks for trust again. What a symlink leads to is pinned too
+// (the file's bytes, or a folder outside this one as its own content), and so is an `exec` outside
+// the folder: what will run is pinned wherever it is. FIFOs, sockets and devices are recorded by
+// kind and never read (a FIFO would block the check). File hashes are
 // cached by size, mtime, ctime and inode in `$ZOT_HOME/cache/content.json`: a start re-reads only
 // what changed, and what it costs is one lstat per entry.
-import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { sep } from "node:path";
+import { isAbsolute, relative, resolve, sep } from "node:path";
 import { writeFileAtomic } from "../../../fs/atomic-write.ts";
 
 export interface ContentEntry {
   /** Relative to the folder, with "/" separators. */
   path: string;
-  kind: "file" | "dir" | "link";
+  kind: "file" | "dir" | "link" | "special";
   /** Permission bits. */
   mode: number;
   /** A file's SHA-256, a link's target. */
@@ -77,8 +80,38 @@ export function sha256(): import("node:crypto").Hash {
   return createHash("sha256");
 }
 
-/** The content of `dir` (which must be a real folder path), through `cache`. */
-export function folderContent(dir: string, cache: ContentCache = new ContentCache()): FolderContent {
+const inside = (path: string, dir: string) => {
+  const rel = relative(dir, path);
+  return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+};
+
+/** What a path outside the folder leads to, for a link's or an exec's pin: a file's bytes, a folder's content. */
+function targetPin(path: string, root: string, visited: Set<string>): string {
+  let real: string;
+  try {
+    real = realpathSync(path);
+  } catch {
+    return "missing";
+  }
+  // What lies inside this folder is pinned by its own entry.
+  if (inside(real, root)) return "inside";
+  const info = statSync(real);
+  if (info.isFile()) return `file ${sha256().update(readFileSync(real)).digest("hex")}`;
+  if (!info.isDirectory()) return "special";
+  // A folder outside is pinned as its own content, once.
+  if (visited.has(real)) return "dir";
+  return `dir ${contentOf(real, new ContentCache(), [], new Set([...visited, real])).digest}`;
+}
+
+/**
+ * The content of `dir` (which must be a real folder path), through `cache`. `pinned`: files
+ * outside it that it runs (an `exec` outside its folder), pinned by their bytes.
+ */
+export function folderContent(dir: string, cache: ContentCache = new ContentCache(), pinned: string[] = []): FolderContent {
+  return contentOf(dir, cache, pinned, new Set([dir]));
+}
+
+function contentOf(dir: string, cache: ContentCache, pinned: string[], visited: Set<string>): FolderContent {
   const entries: ContentEntry[] = [];
   const digest = sha256();
   const { known, seen } = cache.begin(dir);
@@ -93,7 +126,8 @@ export function folderContent(dir: string, cache: ContentCache = new ContentCach
       const rel = `${prefix}${name}`;
       const info = lstatSync(path);
       const mode = info.mode & 0o7777;
-      if (info.isSymbolicLink()) add({ path: rel, kind: "link", mode, value: readlinkSync(path) });
+      if (info.isSymbolicLink()) add({ path: rel, kind: "link", mode, value: `${readlinkSync(path)}\0${targetPin(path, dir, visited)}` });
+      else if (!info.isFile() && !info.isDirectory()) add({ path: rel, kind: "special", mode, value: info.isFIFO() ? "fifo" : info.isSocket() ? "socket" : "device" });
       else if (info.isDirectory()) {
         add({ path: rel, kind: "dir", mode });
         walk(path, `${rel}/`);
@@ -109,8 +143,22 @@ export function folderContent(dir: string, cache: ContentCache = new ContentCach
     }
   };
   walk(dir, "");
+  for (const file of pinned) add({ path: `exec ${file}`, kind: "file", mode: 0, value: targetPin(file, dir, visited) });
   cache.end(dir, known, seen);
   return { digest: digest.digest("hex"), entries };
+}
+
+/** The program a manifest's `exec` names when it lies outside the extension's folder (to pin it); none for a bare command. */
+export function execOutside(dir: string, exec: string | undefined): string[] {
+  if (!exec || !(isAbsolute(exec) || /[\\/]/.test(exec))) return [];
+  const path = resolve(dir, exec);
+  let real: string;
+  try {
+    real = realpathSync(path);
+  } catch {
+    return [path];
+  }
+  return inside(real, realpathSync(dir)) ? [] : [path];
 }
 
 /** What changed from `before` to `after`, in a few words for the trust question. */

@@ -12,7 +12,7 @@ import type { Candidate, TrustProblem } from "../candidate.ts";
 import { runsAsExtension } from "../manifest.ts";
 import { widenedScopes } from "./compare.ts";
 import type { ZotPaths } from "../../../paths.ts";
-import { ContentCache, describeChanges, folderContent, type ContentEntry } from "./content.ts";
+import { ContentCache, describeChanges, execOutside, folderContent, type ContentEntry } from "./content.ts";
 import { contentCachePath, manifestHash, trustedContentPath, type ExtensionGrantRecord, type TrustFile } from "./store.ts";
 
 /** Decides one candidate; undefined: it may start. */
@@ -44,7 +44,7 @@ async function contentChange(candidate: Candidate, record: ExtensionGrantRecord,
   let now;
   try {
     const c = await cache();
-    now = folderContent(realpathSync(candidate.dir), c);
+    now = folderContent(realpathSync(candidate.dir), c, execOutside(candidate.dir, candidate.loaded?.manifest.exec));
     await c.save();
   } catch (err) {
     return `its folder cannot be read (${(err as Error).message})`;

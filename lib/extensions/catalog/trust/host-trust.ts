@@ -2,7 +2,6 @@
 // the REPL) one question about the project's untrusted extensions, whose yes is recorded.
 import type { ZotPaths } from "../../../paths.ts";
 import type { Candidate } from "../candidate.ts";
-import { runsAsExtension } from "../manifest.ts";
 import { readConfig } from "../../../config.ts";
 import { describeGrant, grantFromManifest } from "../permissions/manifest-permissions.ts";
 import { variableLines } from "../permissions/passed-variables.ts";
@@ -45,9 +44,8 @@ export function pendingOf(candidate: Candidate, passed: readonly string[] = [], 
   const manifest = candidate.loaded?.manifest;
   const kind = candidate.loaded?.kind;
   return { name: candidate.name, dir: candidate.dir, reason: candidate.trust?.message ?? "not trusted", ...(replaces ? { replaces } : {}),
-    permissions: runsAsExtension(kind)
-      ? [...describeGrant(grantFromManifest(manifest?.permissions)), ...(manifest ? variableLines(manifest, passed) : [])]
-      : [`a ${kind} bundle: runs no program`] };
+    permissions: kind === "theme" || kind === "skills" ? [`a ${kind} bundle: runs no program`]
+      : [...describeGrant(grantFromManifest(manifest?.permissions)), ...(manifest ? variableLines(manifest, passed) : [])] };
 }
 
 export function recordedTrust(paths: ZotPaths, options: RecordedTrustOptions): HostTrust {

@@ -4,7 +4,7 @@ import type { Manifest } from "../manifest.ts";
 import { projectKey } from "./gate.ts";
 import { realpathSync } from "node:fs";
 import { writeFileAtomic } from "../../../fs/atomic-write.ts";
-import { ContentCache, folderContent } from "./content.ts";
+import { ContentCache, execOutside, folderContent } from "./content.ts";
 import { contentCachePath, grantRecord, trustedContentPath, updateTrust, type ExtensionGrantRecord } from "./store.ts";
 
 /** Records the user's approval of a global extension's manifest as it is now. */
@@ -38,7 +38,7 @@ export async function trustProject(paths: ZotPaths, cwd: string, trusted: Truste
   for (const ext of trusted) {
     let digest: string | undefined;
     if (!ext.source) {
-      const content = folderContent(realpathSync(ext.dir), cache);
+      const content = folderContent(realpathSync(ext.dir), cache, execOutside(ext.dir, ext.manifest.exec));
       await writeFileAtomic(trustedContentPath(paths, content.digest), JSON.stringify(content.entries));
       digest = content.digest;
     }
