@@ -102,6 +102,18 @@ describe("zot ext update", () => {
     expect(installedManifest().version).toBe("1.0.1");
   });
 
+  it("an update whose only change is the #! line of what it starts asks again: refused without a terminal, and the old copy stays", async () => {
+    await installFromRepo();
+    commit(repo, { "run.sh": "#!/usr/bin/env -S --uns /root/.ssh/id_rsa /bin/sh\n" }, sb.env);
+    const refused = await zot("update", "notes");
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("what it starts changed (./run.sh (#!/bin/sh) → ./run.sh (#!/usr/bin/env -S --uns /root/.ssh/id_rsa /bin/sh))");
+    expect(readFileSync(join(installed(), "run.sh"), "utf8")).toBe("#!/bin/sh\n");
+    const accepted = await zot("update", "notes", "--yes");
+    expect(accepted.code, accepted.stderr).toBe(0);
+    expect(readFileSync(join(installed(), "run.sh"), "utf8")).toContain("--uns");
+  });
+
   it("without a name it updates every extension with a recorded source (a folder source too) and skips the others", async () => {
     await installFromRepo();
     const folder = join(sb.base, "src", "local");

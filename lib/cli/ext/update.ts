@@ -16,6 +16,8 @@ import { approveExtension, trustProject } from "../../extensions/catalog/trust/r
 import { readTrust } from "../../extensions/catalog/trust/store.ts";
 import { cwdArg, fetchTimeoutArg, parseTimeoutMs, rootsFor, scopeOf } from "./args.ts";
 import { approveInstall } from "./install.ts";
+import { resolveExec, shebang } from "../../extensions/runtime/exec-resolve.ts";
+import { isAbsolute } from "node:path";
 
 const UPDATE_ARGS = {
   name: { type: "positional", required: false, description: "Extensions to update, by manifest or folder name (default: every one with a recorded source)" },
@@ -25,6 +27,13 @@ const UPDATE_ARGS = {
   ...fetchTimeoutArg,
   ...cwdArg,
 } as const;
+
+/** What starting an extension runs: its exec, its arguments and the #! line of the program exec names. */
+function launchOf(dir: string, manifest: Manifest): string {
+  const command = manifest.exec ? resolveExec(dir, manifest.exec) : undefined;
+  const line = command && isAbsolute(command) ? shebang(command) : undefined;
+  return `${[manifest.exec ?? "", ...(manifest.args ?? [])].join(" ")}${line !== undefined ? ` (#!${line.trim()})` : ""}`;
+}
 
 /** True when the user approved exactly these permissions for this extension before (and did not revoke them). */
 async function approvedBefore(roots: ExtensionRoots, ext: InstalledExtension, manifest: Manifest): Promise<boolean> {
@@ -41,8 +50,14 @@ async function updateOne(ext: InstalledExtension, roots: ExtensionRoots, yes: bo
     exitOnSignal: true,
     progress: (line) => process.stderr.write(`${line}\n`),
     warn: (line) => process.stderr.write(`zot: warning: ${printable(line)}\n`),
-    confirm: async (manifest: Manifest, kind: BundleKind) =>
-      !asksBeforeInstall(kind) || (await approvedBefore(roots, ext, manifest)) || approveInstall(manifest, kind, yes, "update"),
+    confirm: async (manifest: Manifest, kind: BundleKind, _previous: Manifest | undefined, staging: string) => {
+      if (!asksBeforeInstall(kind)) return true;
+      // What starts is part of what was approved: a new exec, arguments or #! line asks again.
+      const before = ext.manifest ? launchOf(ext.path, ext.manifest) : undefined;
+      const after = launchOf(staging, manifest);
+      if (before !== after) process.stderr.write(printable(`zot: ${manifest.name}: what it starts changed (${before ?? "unknown"} → ${after})\n`));
+      return (before === after && (await approvedBefore(roots, ext, manifest))) || approveInstall(manifest, kind, yes, "update");
+    },
   });
   // As install does: the grant is pinned to the manifest (and a project's to its folder) as it is now.
   if (asksBeforeInstall(result.kind)) {

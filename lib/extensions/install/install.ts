@@ -66,7 +66,7 @@ export interface InstallOptions {
    * Asked once the staged extension's manifest is valid, before it is moved into place (the
    * trust question: what it requests). false cancels the install; nothing is left behind.
    */
-  confirm?(manifest: Manifest, kind: BundleKind): Promise<boolean>;
+  confirm?(manifest: Manifest, kind: BundleKind, staging: string): Promise<boolean>;
   /** The folder name inside `root` (default: the manifest name); an update keeps the old one's. */
   folder?: string;
   /** Refuse a source whose manifest has another name (an update must stay the same extension). */
@@ -206,7 +206,7 @@ export async function installExtension(options: InstallOptions): Promise<Install
     }
     // mkdtemp made the staging folder private; a copied folder keeps its source's mode. Done
     // last, so a read-only source mode cannot get in the way of a rollback.
-    if (options.confirm && !(await options.confirm(manifest, kind))) throw new InstallCancelledError(manifest.name);
+    if (options.confirm && !(await options.confirm(manifest, kind, staging))) throw new InstallCancelledError(manifest.name);
     if (source.kind === "folder") await chmod(staging, (await stat(source.path)).mode & 0o7777);
     const replaced = await moveIntoPlace(staging, dest, root);
     placed = true;

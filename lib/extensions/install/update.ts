@@ -22,7 +22,7 @@ export class NoRecordedSourceError extends Error {
 
 export interface UpdateOptions extends Pick<InstallOptions, "progress" | "warn" | "env" | "idleTimeoutMs" | "exitOnSignal"> {
   /** Asked with the updated manifest before it replaces the old one; false keeps the old one. */
-  confirm?(manifest: Manifest, kind: BundleKind, previous: Manifest | undefined): Promise<boolean>;
+  confirm?(manifest: Manifest, kind: BundleKind, previous: Manifest | undefined, staging: string): Promise<boolean>;
 }
 
 export interface UpdateResult extends InstallResult {
@@ -81,7 +81,7 @@ export async function updateExtension(ext: InstalledExtension, roots: ExtensionR
       await carryData(ext.path, staging, origin.files);
       await keepEnabled(staging, ext.enabled);
     },
-    confirm: options.confirm ? (manifest, kind) => options.confirm!(manifest, kind, previous) : undefined,
+    confirm: options.confirm ? (manifest, kind, staging) => options.confirm!(manifest, kind, previous, staging) : undefined,
   });
   return { ...result, previous, origin };
 }
