@@ -72,12 +72,12 @@ export function launchLine(request: LaunchRequest, command: string): LaunchLine 
     dataDir: isolation.dataDir, project: isolation.project, home: isolation.home, privateDirs: isolation.privateDirs, rootOnly: isolation.rootOnly,
     sdkDirs: sdk ? [sdk] : [], ...(bun ? { bun } : {}) }, isolation.program, isolation.options);
   const { plan } = wrapped;
-  const hidden = [...plan.hidden.files, ...plan.hidden.dirs];
+  const hidden = [...plan.hidden.files, ...plan.hidden.dirs, ...plan.masked];
   return { program: wrapped.command, args: wrapped.args, dataDir: plan.readWrite[0] ?? isolation.dataDir,
     env: confinedEnv(extensionEnv(), [...(isolation.grant.env ?? []), ...(request.allowEnv ?? [])], plan.network),
     isolation: { sandbox: wrapped.mechanism, pid_namespace: wrapped.mechanism === "bubblewrap", read_only: existing(plan.readOnly),
       read_write: existing(plan.readWrite), network: plan.network, hidden },
     notes: [`sandboxed with ${wrapped.mechanism}: read-only ${existing(plan.readOnly).join(", ")}; read-write ${existing(plan.readWrite).join(", ")}; `
-      + `network ${plan.network ? "allowed" : "none"}${hidden.length ? `; hidden (only root may read them): ${hidden.join(", ")}` : ""}`,
+      + `network ${plan.network ? "allowed" : "none"}${hidden.length ? `; hidden (only root may read them, or zot's own): ${hidden.join(", ")}` : ""}`,
     ...plan.warnings.map((w) => `warning: ${w}`)] };
 }

@@ -92,6 +92,25 @@ describe("escape 3: granted paths are resolved before they are mounted", () => {
   });
 });
 
+describe("escape 6: a grant that contains zot's home does not show it", () => {
+  for (const grant of ["{project}", "/"]) {
+    it(`fs.read and fs.write of ${grant}, with zot's home inside, neither read auth.json nor plant an extension; the data folder stays writable`, async () => {
+      writeFileSync(join(sb.paths.home, "auth.json"), '{"anthropic":"sk-ant-secret"}');
+      probeExtension(sb, { permissions: { fs: { read: [grant], write: [grant] } } });
+      // Started in the folder that holds zot's home (as a user starting zot in ~ is).
+      const t = await startHost(sb, { cwd: sb.root });
+      expect(t.host.reports()[0]!.errors).toEqual([]);
+      expect((await probe(t, sb, { action: "read", path: join(sb.paths.home, "auth.json") })).isError).toBe(true);
+      const planted = join(sb.paths.extensions, "planted", "extension.json");
+      await probe(t, sb, { action: "sh", command: `mkdir -p ${join(sb.paths.extensions, "planted")} && echo '{}' > ${planted}` });
+      expect(existsSync(planted)).toBe(false);
+      const data = join(sb.paths.home, "extension-data", "probe", "state.txt");
+      expect(await probe(t, sb, { action: "write", path: data })).toEqual({ text: "wrote", isError: false });
+      expect(existsSync(data)).toBe(true);
+    });
+  }
+});
+
 describe("escape 4: the #! line mounts only the interpreter that runs", () => {
   /** A sh extension whose first line is `line`, answering hello and listing `vault`. */
   function shebangExtension(name: string, line: string): string {

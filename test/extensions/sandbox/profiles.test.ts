@@ -46,7 +46,7 @@ describe("sandbox plans", () => {
 
 describe("bubblewrap command line", () => {
   it("drops every capability in a user namespace, unshares PID, IPC and network, has a session of its own, dies with zot, and mounts read-write paths after read-only ones", () => {
-    const plan = { readOnly: ["/usr", "/"], readWrite: ["/"], network: false, cwd: "/", warnings: [], hidden: { files: [], dirs: [] } };
+    const plan = { readOnly: ["/usr", "/"], readWrite: ["/"], network: false, cwd: "/", warnings: [], hidden: { files: [], dirs: [] }, masked: [] };
     const args = bwrapArgs(plan, "/usr/bin/node", ["main.js"], { tempGranted: false, systemPaths: [] });
     expect(args.slice(0, 9)).toEqual(["--unshare-user", "--cap-drop", "ALL", "--unshare-pid", "--unshare-ipc", "--die-with-parent", "--new-session",
       "--unshare-net", "--dev"]);
@@ -56,7 +56,7 @@ describe("bubblewrap command line", () => {
   });
 
   it("keeps the network namespace when network is allowed", () => {
-    const plan = { readOnly: [], readWrite: [], network: true, cwd: "/", warnings: [], hidden: { files: [], dirs: [] } };
+    const plan = { readOnly: [], readWrite: [], network: true, cwd: "/", warnings: [], hidden: { files: [], dirs: [] }, masked: [] };
     expect(bwrapArgs(plan, "/bin/sh", [], { tempGranted: true, systemPaths: [] })).not.toContain("--unshare-net");
   });
 });

@@ -45,6 +45,13 @@ export function bwrapArgs(plan: SandboxPlan, command: string, args: string[], op
     else out.push("--ro-bind", path, path);
   }
   for (const path of existing(plan.readWrite)) out.push("--bind", path, path);
+  // zot's own folders a grant showed are covered, then what the plan mounts inside them shown again.
+  for (const dir of existing(plan.masked)) {
+    out.push("--tmpfs", dir);
+    const inside = (path: string) => path !== dir && path.startsWith(`${dir}/`);
+    for (const path of existing(plan.readOnly).filter(inside)) out.push("--ro-bind", path, path);
+    for (const path of existing(plan.readWrite).filter(inside)) out.push("--bind", path, path);
+  }
   // Covered after everything is mounted, so no later bind can show them again.
   for (const file of plan.hidden.files) out.push("--ro-bind", "/dev/null", file);
   for (const dir of plan.hidden.dirs) out.push("--tmpfs", dir, "--remount-ro", dir);

@@ -27,6 +27,12 @@ export interface SandboxPlan {
   warnings: string[];
   /** Host files and folders covered inside (what only root may read, when zot runs as root). */
   hidden: RootOnlyEntries;
+  /**
+   * zot's own folders ($ZOT_HOME: keys, trust, settings, sessions, other extensions) that a grant
+   * would show (`{project}` started in the home folder, `~`, `/`): covered with an empty folder,
+   * with what the plan itself mounts inside them (its data folder, its own folder, the SDK) shown again.
+   */
+  masked: string[];
 }
 
 export interface SandboxContext {
@@ -74,7 +80,7 @@ function realOrSelf(path: string): string {
   }
 }
 
-const isUnder = (path: string, roots: string[]) => roots.some((root) => path === root || path.startsWith(`${root}/`));
+const isUnder = (path: string, roots: string[]) => roots.some((root) => root === "/" || path === root || path.startsWith(`${root}/`));
 
 /** Sandbox plan for an extension whose manifest declares permissions. */
 export function planSandbox(grant: PermissionGrant, context: SandboxContext, systemPaths = LINUX_SYSTEM_PATHS): SandboxPlan {
@@ -96,10 +102,12 @@ export function planSandbox(grant: PermissionGrant, context: SandboxContext, sys
   readOnly.push(...context.sdkDirs.map(realOrSelf), realOrSelf(context.dir));
   // Write grants first: a symlink inside a folder the sandbox can write is never followed.
   const readWrite = [realOrSelf(context.dataDir)];
+  const grants: string[] = [];
   const mount = (path: string, into: string[]) => {
     const resolved = resolveGrant(path, values, readWrite);
-    if (resolved.path) into.push(resolved.path);
-    else warnings.push(resolved.refused!);
+    if (!resolved.path) return void warnings.push(resolved.refused!);
+    into.push(resolved.path);
+    grants.push(resolved.path);
   };
   for (const path of grant.fs?.write ?? []) mount(path, readWrite);
   for (const path of grant.fs?.read ?? []) mount(path, readOnly);
@@ -108,8 +116,9 @@ export function planSandbox(grant: PermissionGrant, context: SandboxContext, sys
     warnings.push(`network lists hosts (${grant.network.join(", ")}), which zot's sandbox cannot enforce; `
       + `the extension runs without network. Declare "network": "all" to allow every host`);
   }
+  const masked = (context.privateDirs ?? []).map(realOrSelf).filter((dir) => grants.some((path) => isUnder(dir, [path])));
   return { readOnly: unique(readOnly), readWrite: unique(readWrite), network, cwd: realOrSelf(context.dir), warnings,
-    hidden: context.rootOnly ?? { files: [], dirs: [] } };
+    hidden: context.rootOnly ?? { files: [], dirs: [] }, masked };
 }
 
 function unique(paths: string[]): string[] {
