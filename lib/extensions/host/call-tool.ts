@@ -12,6 +12,7 @@ import type { ToolOutcome } from "../../tools/types.ts";
 import { observeContent } from "../../agent/loop/observation.ts";
 import type { LoadedExtension } from "../runtime/extension.ts";
 import type { ActiveCalls } from "./tool-proxy.ts";
+import { fileToolRefusal } from "./call-tool-paths.ts";
 
 export type RunTool = (name: string, args: Record<string, unknown>,
   ctx: { originExtension: string; parentId?: string; signal: AbortSignal }) => Promise<ToolOutcome>;
@@ -20,6 +21,8 @@ export interface CallToolDeps {
   activeCalls: ActiveCalls;
   timeoutMs: () => number;
   runTool: RunTool;
+  /** The session's working directory, which file tools resolve relative paths against. */
+  cwd: () => string;
 }
 
 /** The tool_result a call_tool request is answered with. */
@@ -60,6 +63,8 @@ export class CallToolRouter {
       return refuse("a tool of this extension invoked by the host is still running; " +
         "set parent_id to its tool_call id to call tools from inside a tool handler");
     }
+    const outside = fileToolRefusal(frame.name, frame.args ?? {}, ext.driver.isolation, this.deps.cwd());
+    if (outside) return refuse(`not permitted: ${ext.name} may not have ${frame.name} touch ${outside}`);
     if (chain.includes(frame.name)) return refuse(`tool ${frame.name} already appears in this call chain (${chain.join(" → ")})`);
     if (chain.length + 1 > CALL_TOOL_MAX_CHAIN) {
       return refuse(`a call chain holds at most ${CALL_TOOL_MAX_CHAIN} tool calls (${[...chain, frame.name].join(" → ")})`);

@@ -114,6 +114,7 @@ export class ExtensionHost implements AgentHooks {
     this.callTool = new CallToolRouter({
       activeCalls: this.activeCalls,
       timeoutMs: () => this.timeouts.callTool,
+      cwd: () => this.cwd,
       runTool: options.agent.runTool ?? ((name, args, ctx) => this.runOwnTool(name, args, ctx)),
     });
     const routes: RuntimeFrameRoutes = {

@@ -1,7 +1,7 @@
 // The host enforces declared permissions: call_tool, event subscriptions, interception and UI
 // frames outside an extension's grant are refused, with a line in its log. Real subprocesses
 // (Node and sh), a real runtime (session + host) for call_tool.
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ZotEvent } from "../../../lib/events/index.ts";
@@ -49,7 +49,7 @@ async function call(r: Runtime, line: string): Promise<Record<string, unknown>> 
 
 describe("permissions.tools: call_tool outside the grant", () => {
   it("is refused with is_error and a permission_decision denied by policy; a granted tool runs", async () => {
-    caller({ tools: ["read"] });
+    caller({ tools: ["read"], fs: { read: ["{project}"] } });
     writeFileSync(join(sb.cwd, "notes.txt"), "granted content\n");
     const { rt: r, events } = await runtime();
 
@@ -67,6 +67,26 @@ describe("permissions.tools: call_tool outside the grant", () => {
     expect(granted).toMatchObject({ is_error: false });
     expect(JSON.stringify(granted.content)).toContain("granted content");
     expect(r.host.reports()[0]!.permissions).toMatchObject({ full_access: false, refused: { tools: ["bash"] } });
+  });
+
+  it("a file tool reaches no further than the caller's fs grants: auth.json, a file outside them and a symlink out are refused", async () => {
+    caller({ tools: ["read", "write"], fs: { read: ["{project}/docs"] } });
+    writeFileSync(join(sb.paths.home, "auth.json"), '{"anthropic":"sk-ant-secret"}');
+    mkdirSync(join(sb.cwd, "docs"), { recursive: true });
+    writeFileSync(join(sb.cwd, "docs", "ok.txt"), "inside the grant\n");
+    writeFileSync(join(sb.cwd, "outside.txt"), "outside the grant\n");
+    symlinkSync(join(sb.paths.home, "auth.json"), join(sb.cwd, "docs", "link.txt"));
+    const { rt: r } = await runtime();
+    for (const path of [join(sb.paths.home, "auth.json"), "outside.txt", "docs/link.txt", "docs/../outside.txt", "~/.ssh/id_rsa"]) {
+      const refused = await call(r, `read ${JSON.stringify({ path })}`);
+      expect(refused, path).toMatchObject({ is_error: true });
+      expect(JSON.stringify(refused.content), path).toContain("not permitted: caller may not have read touch");
+      expect(JSON.stringify(refused.content), path).not.toContain("sk-ant-secret");
+    }
+    const written = await call(r, `write ${JSON.stringify({ path: "docs/new.txt", content: "x" })}`);
+    expect(written).toMatchObject({ is_error: true });
+    expect(JSON.stringify(written.content)).toContain("outside what its sandbox may write");
+    expect(JSON.stringify(await call(r, `read ${JSON.stringify({ path: "docs/ok.txt" })}`))).toContain("inside the grant");
   });
 
   it("/ext marks each extension full access or declared", async () => {
