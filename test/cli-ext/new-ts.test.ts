@@ -127,7 +127,7 @@ describe("zot ext new --lang ts", () => {
     const [report] = JSON.parse(doctor.stdout).extensions;
     expect(report).toMatchObject({ name: "hello", status: "error" });
     // The first line says why, not only the exit status.
-    expect(report.errors[0].split("\n")[0]).toMatch(/no TypeScript runtime on PATH.*exited with status 127 before sending hello/);
+    expect(report.errors[0].split("\n")[0]).toMatch(/exited with status 127 \(its stderr ends: hello: cannot start main\.ts: no TypeScript runtime on PATH\..*\) before sending hello/);
     expect(readFileSync(report.log_path, "utf8")).toContain("no TypeScript runtime on PATH");
   });
 });

@@ -364,11 +364,11 @@ function processThatCouldNotStart(line: LaunchLine, log: { logPath: string | und
 }
 
 /**
- * "exited with status 3" / "was killed by SIGKILL" / the spawn error; led by the extension's
- * last stderr line when it wrote one, since that usually says why ("no TypeScript runtime on PATH").
+ * "exited with status 3" / "was killed by SIGKILL" / the spawn error, with the extension's last
+ * stderr line when it wrote one: that usually says why ("no TypeScript runtime on PATH").
  */
 export function describeExit(status: ExitStatus): string {
   if (status.error) return status.error;
   const how = status.signal ? `was terminated by signal ${status.signal}` : `exited with status ${status.code ?? "unknown"}`;
-  return status.lastStderrLine ? `${status.lastStderrLine.replace(/[.;:]+$/, "")}; it ${how}` : how;
+  return status.lastStderrLine ? `${how} (its stderr ends: ${status.lastStderrLine})` : how;
 }

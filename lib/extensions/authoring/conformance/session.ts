@@ -62,9 +62,7 @@ export interface Session {
 
 /** "it exited with status 3" / "it was terminated by signal SIGKILL" / "it could not start (spawn … ENOENT)". */
 export function exitPhrase(status: ExitStatus): string {
-  if (status.error) return `it could not start (${status.error})`;
-  // Led by what it said on stderr, which already names it.
-  return status.lastStderrLine ? describeExit(status) : `it ${describeExit(status)}`;
+  return status.error ? `it could not start (${status.error})` : `it ${describeExit(status)}`;
 }
 
 /**
