@@ -1,15 +1,25 @@
 // `zot ext new --lang ts`: the vendored SDK is the current lib/sdk, and the launcher finds a
 // runtime (bun, deno, a bundled main.mjs under Node 20) or says clearly that there is none.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, realpathSync, symlinkSync } from "node:fs";
+import { mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { TS_SDK_BUNDLE } from "../../lib/extensions/authoring/templates/ts-sdk.generated.ts";
+import { TS_SDK_DECLARATIONS } from "../../lib/extensions/authoring/templates/sdk-declarations.ts";
 import { makeSandbox, REPO_ROOT, runZot, type Sandbox } from "./support/cli.ts";
 import { spawnExtension } from "./support/driver.ts";
 
 const BIN = join(REPO_ROOT, "node_modules", ".bin");
 const BUN = join(BIN, "bun");
+const TSC = join(BIN, "tsc");
+
+/** The names an ES module's source exports (its `export { … }` list and `export declare`/`export function` forms). */
+function valueExports(source: string): string[] {
+  const names = new Set<string>();
+  for (const m of source.matchAll(/^export \{([^}]*)\}/gm)) for (const n of m[1]!.split(",")) if (n.trim()) names.add(n.trim());
+  for (const m of source.matchAll(/^export (?:declare )?(?:function|class|const) (\w+)/gm)) names.add(m[1]!);
+  return [...names].sort();
+}
 
 let sb: Sandbox;
 let dir: string;
@@ -70,8 +80,36 @@ describe("zot ext new --lang ts", () => {
     await answersCommand();
   });
 
-  it("runs a main.mjs bundled as the README says under Node 20 when no TypeScript runtime is there", async () => {
-    const bundle = spawnSync(BUN, ["build", "main.ts", "--target=node", "--format=esm", "--outfile=main.mjs"], { cwd: dir, encoding: "utf8" });
+  it("runs as created under Node 20 with no TypeScript runtime on PATH (main.mjs is main.ts without types)", async () => {
+    vi.stubEnv("PATH", pathWith({ node: process.execPath }));
+    await answersCommand();
+  });
+
+  it("tsc --noEmit passes as created without @types/node, and the declarations type the SDK", () => {
+    const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+    expect(pkg).toMatchObject({ type: "module", private: true, scripts: { typecheck: "tsc --noEmit" } });
+    const ok = spawnSync(TSC, ["--noEmit", "-p", dir], { cwd: dir, encoding: "utf8" });
+    expect(ok.stdout + ok.stderr).toBe("");
+    expect(ok.status).toBe(0);
+    // A wrong argument is an error: the SDK is typed, not any.
+    writeFileSync(join(dir, "main.ts"), `${readFileSync(join(dir, "main.ts"), "utf8")}\ndisplay(42);\n`);
+    const bad = spawnSync(TSC, ["--noEmit", "-p", dir], { cwd: dir, encoding: "utf8" });
+    expect(bad.status).not.toBe(0);
+    expect(bad.stdout).toMatch(/main\.ts.*TS2345/);
+  });
+
+  it("the declarations name every export of the vendored SDK, and nothing it lacks", () => {
+    const declared = valueExports(TS_SDK_DECLARATIONS);
+    expect(declared).toEqual(valueExports(TS_SDK_BUNDLE));
+    expect(readFileSync(join(dir, "zot-sdk.d.mts"), "utf8")).toBe(TS_SDK_DECLARATIONS);
+  });
+
+  it("package.json's build remakes main.mjs from main.ts, and it runs under Node 20 alone", async () => {
+    rmSync(join(dir, "main.mjs"));
+    const build = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).scripts.build as string;
+    const [tool, ...args] = build.split(" ");
+    expect(tool).toBe("bun");
+    const bundle = spawnSync(BUN, args, { cwd: dir, encoding: "utf8" });
     expect(bundle.status, bundle.stderr).toBe(0);
     vi.stubEnv("PATH", pathWith({ node: process.execPath }));
     await answersCommand();
@@ -88,7 +126,8 @@ describe("zot ext new --lang ts", () => {
     expect(doctor.code).toBe(1);
     const [report] = JSON.parse(doctor.stdout).extensions;
     expect(report).toMatchObject({ name: "hello", status: "error" });
-    expect(report.errors.join("\n")).toMatch(/127/);
+    // The first line says why, not only the exit status.
+    expect(report.errors[0].split("\n")[0]).toMatch(/exited with status 127 \(its stderr ends: hello: cannot start main\.ts: no TypeScript runtime on PATH\..*\) before sending hello/);
     expect(readFileSync(report.log_path, "utf8")).toContain("no TypeScript runtime on PATH");
   });
 });

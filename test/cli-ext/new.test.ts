@@ -182,9 +182,13 @@ describe("zot ext new", () => {
     const lang = await zot("new", "other", "--lang", "cobol");
     expect(lang.code).toBe(2);
     expect(lang.stderr).toMatch(/^zot: --lang must be one of ts\|js\|python\|sh/);
-    const bad = await zot("new", "../evil");
+    const bad = await zot("new", "evil$name");
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/not a usable extension name/);
+    // A path is a place to scaffold into, but its last segment must still be a usable name.
+    const badPath = await zot("new", "../bad name");
+    expect(badPath.code).toBe(2);
+    expect(badPath.stderr).toMatch(/"bad name" is not a usable extension name/);
     expect(existsSync(join(sb.home, "evil"))).toBe(false);
     expect(existsSync(join(sb.globalRoot, "other"))).toBe(false);
   });

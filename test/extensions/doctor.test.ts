@@ -71,7 +71,7 @@ describe("zot ext doctor", () => {
       log_path: extensionLogPath(sb.paths, "healthy"),
     });
     expect(byName.disabled).toMatchObject({ status: "disabled", ready: null, errors: [] });
-    expect(byName.crashing).toMatchObject({ status: "error", ready: null, errors: [expect.stringMatching(/exited with status 2 before sending hello/)] });
+    expect(byName.crashing).toMatchObject({ status: "error", ready: null, errors: [expect.stringMatching(/exited with status 2 \(its stderr ends: exiting before hello on purpose\) before sending hello/)] });
     expect((byName.crashing!.errors as string[])[0]).toContain(`log: ${extensionLogPath(sb.paths, "crashing")}`);
     expect(byName["never-ready"]).toMatchObject({ status: "ok", ready: "auto", commands: ["slowpoke"] });
     expect(byName["deploy-a"]).toMatchObject({ scope: "project", status: "ok", conflicts: [expect.stringMatching(/\/deploy shadows the one of extension "deploy-b"/)] });
@@ -91,7 +91,7 @@ describe("zot ext doctor", () => {
     expect(stdout).toMatch(/- disabled 1\.0\.0 {2}\[global\] {2}disabled/);
     expect(stdout).toMatch(/✗ crashing 1\.0\.0 {2}\[global\] {2}error\n/);
     // Multi-line diagnostics keep their line breaks, indented under the label.
-    expect(stdout).toMatch(/\n {4}error: +extension "crashing" failed to start: exited with status 2 before sending hello\n {17}folder: /);
+    expect(stdout).toMatch(/\n {4}error: +extension "crashing" failed to start: exited with status 2 \(its stderr ends: exiting before hello on purpose\) before sending hello\n {17}folder: /);
     expect(stdout).toMatch(/✓ never-ready 1\.0\.0 {2}\[global\] {2}auto-ready in \d+ ms \(never sent ready\)/);
     expect(stdout).toMatch(/\n {4}conflict: +command \/Deploy is shadowed by extension "deploy-a"\n/);
     expect(stdout).toContain(`    log:       ${extensionLogPath(sb.paths, "healthy")}`);

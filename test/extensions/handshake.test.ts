@@ -66,7 +66,7 @@ describe("Lifecycle: spawn, logs and the hello handshake", () => {
     const report = t.host.reports().find((r) => r.name === "crashy")!;
     expect(report.status).toBe("error");
     const error = report.errors[0]!;
-    expect(error).toMatch(/extension "crashy" failed to start: exited with status 3 before sending hello/);
+    expect(error).toMatch(/extension "crashy" failed to start: exited with status 3 \(its stderr ends: exiting before hello on purpose\) before sending hello/);
     expect(error).toContain(`folder: ${dir}`);
     expect(error).toContain(`exec: ${process.execPath}`);
     expect(error).toContain("language: javascript");
@@ -194,7 +194,7 @@ describe("Lifecycle: registration and ready", () => {
     const response = await t.host.invokeCommand("boom", "");
     expect(response).toMatchObject({ error: expect.stringMatching(/boom/) });
     await waitFor(() => t!.of("ext_error").length > 0, "ext_error");
-    expect(t.of("ext_error")[0]!.message).toMatch(/extension "fragile" stopped: exited with status 7 unexpectedly/);
+    expect(t.of("ext_error")[0]!.message).toMatch(/extension "fragile" stopped: exited with status 7( \(its stderr ends: [^)]*\))? unexpectedly/);
     expect(t.host.commands().map((c) => c.name)).toEqual(["fine"]);
     expect(t.host.tools()).toEqual([]);
     expect(await t.host.invokeCommand("boom", "")).toMatchObject({ error: expect.stringMatching(/not running/) });

@@ -113,8 +113,14 @@ export function interpreterProblem(command: string): string | undefined {
  * interpreter that does not exist (the OS reports that as ENOENT on the script itself).
  */
 export function explainSpawnError(command: string, error: NodeJS.ErrnoException): string {
+  if (error.code === "EACCES" && existsSync(command) && !isExecutableFile(command)) return notExecutable(command);
   if (error.code !== "ENOENT") return error.message;
   return interpreterProblem(command) ?? notFound(command);
+}
+
+/** A script without its executable bit (lost by zip archives and some copies): how to fix it. */
+function notExecutable(path: string): string {
+  return `not executable: chmod +x ${path}`;
 }
 
 /** "spawn npx ENOENT: no executable npx on PATH (/usr/local/bin:/usr/bin)", or the path that does not exist. */
@@ -131,6 +137,6 @@ function notFound(command: string, pathVar = process.env.PATH ?? ""): string {
 export function notRunnable(command: string, pathVar = process.env.PATH): string | undefined {
   const located = isAbsolute(command) ? command : findOnPath(command, pathVar);
   if (!located || !existsSync(located)) return notFound(command, pathVar);
-  if (!isExecutableFile(located)) return `spawn ${command} EACCES`;
+  if (!isExecutableFile(located)) return notExecutable(located);
   return interpreterProblem(located);
 }

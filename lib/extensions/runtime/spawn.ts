@@ -3,7 +3,7 @@
 // to the file itself, so a chatty stderr can never block on the host). The host appends its own
 // diagnostics to the same log, prefixed `[zot]`.
 import { spawn, type ChildProcessByStdio } from "node:child_process";
-import { closeSync, fchmodSync, fstatSync, openSync, writeSync } from "node:fs";
+import { closeSync, fchmodSync, fstatSync, openSync, readSync, writeSync } from "node:fs";
 import { constants } from "node:os";
 import { dirname } from "node:path";
 import { PassThrough, type Readable, type Writable } from "node:stream";
@@ -25,6 +25,8 @@ export interface ExitStatus {
   error?: string;
   /** It exited while a process it started still held its stdout open (zot stopped reading). */
   stdoutHeldOpen?: boolean;
+  /** The last line it wrote on stderr in this run, usually why it gave up (e.g. a missing runtime). */
+  lastStderrLine?: string;
 }
 
 export interface SpawnRequest {
@@ -111,6 +113,33 @@ function openLog(path: string, header: string): number | undefined {
   }
 }
 
+/** How much of the log's end is read for the extension's last stderr line. */
+const STDERR_TAIL_BYTES = 4096;
+const STDERR_LINE_MAX = 300;
+
+/** The last line the extension wrote to its log since `from` (zot's own `[zot]` lines skipped). */
+function lastStderrLine(path: string, from: number): string | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, "r"); // the log's own descriptor is append-only
+    const end = fstatSync(fd).size;
+    const start = Math.max(from, end - STDERR_TAIL_BYTES);
+    if (end <= start) return undefined;
+    const buf = Buffer.alloc(end - start);
+    const n = readSync(fd, buf, 0, buf.length, start);
+    const lines = buf.subarray(0, n).toString("utf8").split(/\r?\n/).map((l) => l.trim());
+    const last = lines.filter((l) => l !== "" && !l.startsWith("[zot]")).pop();
+    if (!last) return undefined;
+    // Control characters out (it ends up on a terminal), and a bounded length.
+    const clean = last.replace(/[\u0000-\u001f\u007f-\u009f]/g, " ");
+    return clean.length > STDERR_LINE_MAX ? `${clean.slice(0, STDERR_LINE_MAX)}…` : clean;
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
 function writeLogLine(fd: number | undefined, message: string): void {
   if (fd === undefined) return;
   try {
@@ -161,6 +190,8 @@ export function spawnExtension(request: SpawnRequest): ExtensionProcess {
   const header = `\n[zot] ${new Date().toISOString()} zot ${ZOT_VERSION} starting ${request.name}: ` +
     `${[command, ...request.args].join(" ")} (in ${request.cwd ?? request.dir})\n`;
   let logFd = openLog(request.logPath, header);
+  /** Where this run's output starts in the log (taken before the spawn, which it can outrun). */
+  const runStart = logFd === undefined ? 0 : fstatSync(logFd).size;
   let line: ReturnType<typeof launchLine>;
   try {
     line = launchLine(request, command);
@@ -218,7 +249,9 @@ export function spawnExtension(request: SpawnRequest): ExtensionProcess {
     const killedBy = line.isolation.pid_namespace && code !== null ? signalOfStatus(code) : undefined;
     if (killedBy) return { code: null, signal: killedBy };
     const why = code === 127 ? interpreterProblem(command) : undefined;
-    return { code, signal, ...(why ? { error: why } : {}) };
+    if (why) return { code, signal, error: why };
+    const said = logFd === undefined ? undefined : lastStderrLine(request.logPath, runStart);
+    return { code, signal, ...(said ? { lastStderrLine: said } : {}) };
   };
   child.on("exit", (code, signal) => {
     let ended = false;
@@ -330,9 +363,12 @@ function processThatCouldNotStart(line: LaunchLine, log: { logPath: string | und
   };
 }
 
-/** "exited with status 3" / "was killed by SIGKILL" / the spawn error. */
+/**
+ * "exited with status 3" / "was killed by SIGKILL" / the spawn error, with the extension's last
+ * stderr line when it wrote one: that usually says why ("no TypeScript runtime on PATH").
+ */
 export function describeExit(status: ExitStatus): string {
   if (status.error) return status.error;
-  if (status.signal) return `was terminated by signal ${status.signal}`;
-  return `exited with status ${status.code ?? "unknown"}`;
+  const how = status.signal ? `was terminated by signal ${status.signal}` : `exited with status ${status.code ?? "unknown"}`;
+  return status.lastStderrLine ? `${how} (its stderr ends: ${status.lastStderrLine})` : how;
 }

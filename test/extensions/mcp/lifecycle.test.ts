@@ -78,7 +78,7 @@ describe("MCP extension lifecycle", () => {
     const t = await startHost(sb);
     const [error] = t.of("ext_error");
     expect(error).toMatchObject({ extension: "crashy", log_path: join(sb.paths.logs, "ext-crashy.log") });
-    expect(error!.message).toMatch(/extension "crashy" failed to start: exited with status 3 before answering MCP initialize/);
+    expect(error!.message).toMatch(/extension "crashy" failed to start: exited with status 3 \(its stderr ends: boom: missing config\) before answering MCP initialize/);
     expect(error!.message).toContain(`folder: ${dir}`);
     expect(error!.message).toContain(`command: ${process.execPath} ${script}`);
     expect(readFileSync(join(sb.paths.logs, "ext-crashy.log"), "utf8")).toContain("boom: missing config");

@@ -8,6 +8,7 @@ import { basename, join } from "node:path";
 import { terminateGroup } from "../../../process/group.ts";
 import { extensionLogPath, type ZotPaths } from "../../../paths.ts";
 import { loadManifest, type LoadedManifest } from "../../catalog/manifest.ts";
+import { ensurePythonSdk } from "../../runtime/sdk-env.ts";
 import { spawnExtension, type ExtensionProcess } from "../../runtime/spawn.ts";
 import { checkCommands, checkToolCancel, checkTools, lateResultNote } from "./calls.ts";
 import { ConformanceDriver } from "./driver.ts";
@@ -60,6 +61,8 @@ export async function testExtension(options: ConformanceOptions): Promise<Confor
   else list.pass("manifest", `exec ${[manifest.exec, ...(manifest.args ?? [])].join(" ")}`);
 
   const logPath = extensionLogPath(options.paths, manifest.name);
+  // As the host does: the single binary writes zot's Python SDK out before it starts extensions.
+  await ensurePythonSdk(options.paths.home);
   let driver: ConformanceDriver<ExtensionProcess>;
   try {
     // Started as the host does: its folder as cwd, its own process group, stderr to its log.

@@ -5,9 +5,17 @@ import {
 } from "../../../protocol/index.ts";
 import { ZOT_VERSION } from "../../../version.ts";
 import { hostCapabilities } from "../../runtime/extension.ts";
+import { judgeEarlyLine, type EarlyLine } from "../../runtime/protocol/first-frame.ts";
 import { commandRegistrationProblem, toolRegistrationProblem } from "../../runtime/registration-rules.ts";
 import type { StdoutLine } from "./driver.ts";
 import { exitPhrase, type Session } from "./session.ts";
+
+/** A stdout line as the host's handshake sees it (./first-frame.ts). */
+function earlyLine(line: StdoutLine): EarlyLine {
+  if (line.frame) return { frame: line.frame };
+  const type = line.json?.type;
+  return { invalid: { error: line.error ?? "not a JSON object", ...(typeof type === "string" ? { type } : {}) } };
+}
 
 /** "a notify frame" / "a line that is not JSON" for a detail line. */
 export function describeLine(line: StdoutLine): string {
@@ -21,23 +29,34 @@ export function describeLine(line: StdoutLine): string {
  */
 export async function checkHello(s: Session): Promise<StdoutLine | undefined> {
   const { driver, list, timeouts } = s;
-  const first = await driver.waitFor(() => true, timeouts.hello);
+  const ignored: string[] = [];
+  let first = await driver.waitFor(() => true, timeouts.hello);
+  // Lines zot ignores before hello (a banner) are diagnostics, as in zot, not a refusal.
+  while (first.kind === "line" && judgeEarlyLine(earlyLine(first.line), s.manifest.name).verdict === "ignored") {
+    ignored.push(describeLine(first.line));
+    first = await driver.waitFor(() => true, Math.max(0, timeouts.hello - driver.elapsed()), first.line.index + 1);
+  }
+  if (ignored.length) {
+    list.warn("before hello", `${ignored.length} line(s) before hello that are not frames, first ${ignored[0]}: ` +
+      "zot loads the extension, ignoring and logging them (write diagnostics to stderr instead)");
+  }
   let hello: StdoutLine | undefined;
   if (first.kind === "exited") {
     s.exitReported = true;
     list.fail("hello", `${exitPhrase(first.status)} before sending hello`);
   } else if (first.kind === "timeout") {
     list.fail("hello", `no stdout frame within ${timeouts.hello} ms (hello must be the first frame)`);
-  } else if (first.line.json?.type === "hello") {
+  } else if (first.line.frame?.type === "hello") {
     hello = first.line;
     list.pass("hello", `first frame, ${hello.at} ms after start`);
   } else {
+    const early = judgeEarlyLine(earlyLine(first.line), s.manifest.name);
     // zot refuses such an extension; a later hello still lets the other checks run.
     const left = Math.max(0, timeouts.hello - driver.elapsed());
     const later = await driver.waitFor((l) => l.json?.type === "hello", left);
     hello = later.kind === "line" ? later.line : undefined;
     if (later.kind === "exited") s.exitReported = true;
-    list.fail("hello", `the first stdout line was ${describeLine(first.line)}, not hello (zot refuses the extension)` +
+    list.fail("hello", `${early.verdict === "refused" ? early.why : `the first stdout line was ${describeLine(first.line)}`} (zot refuses the extension)` +
       (hello ? `; hello came ${hello.at} ms after start` : ""));
   }
   if (!hello) {
@@ -46,7 +65,9 @@ export async function checkHello(s: Session): Promise<StdoutLine | undefined> {
     return undefined;
   }
   const name = hello.json!.name;
-  if (name === s.manifest.name) list.pass("hello name", `"${name}" matches extension.json`);
+  const verdict = hello.frame ? judgeEarlyLine({ frame: hello.frame }, s.manifest.name) : undefined;
+  if (verdict?.verdict === "hello") list.pass("hello name", `"${name}" matches extension.json`);
+  else if (verdict?.verdict === "refused") list.fail("hello name", `${verdict.why} (zot refuses to load it; the other checks ran anyway)`);
   else {
     list.fail("hello name", `hello name ${JSON.stringify(name ?? null)} does not match the manifest name ` +
       `"${s.manifest.name}" (zot refuses to load it; the other checks ran anyway)`);

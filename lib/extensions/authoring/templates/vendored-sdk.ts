@@ -24,8 +24,8 @@ export function vendoredSdkSection(importer: string): string {
 into one ES module that imports only \`node:\` built-ins; \`${importer}\` imports it. Vendoring it
 means the extension runs offline, without a zot checkout or \`npm install\`, and keeps working when
 zot is upgraded. Only \`ext.serve()\` (serving the extension over WebSocket instead of \`ext.run()\`)
-loads one package, \`ws\`: built into Bun, \`npm install ws\` here for Node or Deno. It is plain JavaScript, so editors see its exports without type information; the
-typed API is the npm package \`@zot-cli/zot\` (\`mod.ts\` in zot's repository: \`createExtension\`,
+loads one package, \`ws\`: built into Bun, \`npm install ws\` here for Node or Deno. It is plain JavaScript; its types are
+\`zot-sdk.d.mts\` (written by the TypeScript template), and the same typed API is the npm package \`@zot-cli/zot\` (\`mod.ts\` in zot's repository: \`createExtension\`,
 \`display\`, \`prompt\`, \`textResult\`, \`errorResult\`, …). To move to a newer SDK, scaffold a throwaway extension with a
 newer zot and copy its \`${TS_SDK_FILE}\`.`;
 }

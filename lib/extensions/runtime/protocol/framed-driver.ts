@@ -7,6 +7,7 @@ import type { Readable, Writable } from "node:stream";
 import type { CommandResponseFrame, EventInterceptResponseFrame, ExtensionFrame, HelloFrame, OutgoingFrame } from "../../../protocol/index.ts";
 import { PROTOCOL_VERSION } from "../../../protocol/index.ts";
 import { ZOT_VERSION } from "../../../version.ts";
+import { judgeEarlyLine } from "./first-frame.ts";
 import { ExtensionConnection, type InvalidFrame, type Reply, type RequestOptions } from "../connection.ts";
 import type { CommandReply, DriverContext, DriverToolCall, ExtensionDriver } from "../extension.ts";
 import { hostCapabilities } from "../extension.ts";
@@ -128,14 +129,10 @@ export abstract class FramedDriver implements ExtensionDriver {
 
   private receiveFirst(frame: ExtensionFrame): void {
     const { ext, sink, timeouts } = this.context;
-    if (frame.type !== "hello") {
-      return ext.fail(`sent a ${frame.type} frame before hello (hello must be the first frame)`);
-    }
+    const early = judgeEarlyLine({ frame }, ext.name);
+    if (early.verdict !== "hello") return ext.fail(early.why);
     clearTimeout(this.helloTimer);
     const hello = frame as HelloFrame;
-    if (hello.name !== ext.name) {
-      return ext.fail(`hello name "${hello.name}" does not match the manifest name "${ext.name}"`);
-    }
     ext.version = hello.version;
     ext.capabilities = new Set(hello.capabilities ?? []);
     ext.phase = "registering";
@@ -184,7 +181,10 @@ export abstract class FramedDriver implements ExtensionDriver {
   private invalid(message: string, frame: InvalidFrame): void {
     const ext = this.ext;
     // A malformed hello is a handshake error now, not a hello timeout later.
-    if (ext.phase === "starting" && frame.type === "hello") return ext.fail(`sent an invalid hello: ${message}`);
+    if (ext.phase === "starting") {
+      const early = judgeEarlyLine({ invalid: { error: message, type: frame.type } }, ext.name);
+      if (early.verdict === "refused") return ext.fail(early.why);
+    }
     // Every request is answered: a malformed call_tool with an id fails now instead of leaving the
     // caller waiting for its own timeout. (call_tool_cancel is one-way: logging it is enough.)
     if (frame.type === "call_tool" && frame.id && ext.alive) this.answerInvalidCall(frame.id, frame.name, frame.error);
