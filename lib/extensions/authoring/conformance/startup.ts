@@ -5,12 +5,12 @@ import {
 } from "../../../protocol/index.ts";
 import { ZOT_VERSION } from "../../../version.ts";
 import { hostCapabilities } from "../../runtime/extension.ts";
-import { judgeEarlyLine, type EarlyLine } from "../../runtime/protocol/first-frame.ts";
+import { judgeEarlyLine, type EarlyLine } from "../../runtime/first-frame.ts";
 import { commandRegistrationProblem, toolRegistrationProblem } from "../../runtime/registration-rules.ts";
 import type { StdoutLine } from "./driver.ts";
 import { exitPhrase, type Session } from "./session.ts";
 
-/** A stdout line as the host's handshake sees it (./first-frame.ts). */
+/** A stdout line as the host's handshake sees it (runtime/first-frame.ts). */
 function earlyLine(line: StdoutLine): EarlyLine {
   if (line.frame) return { frame: line.frame };
   const type = line.json?.type;

@@ -7,7 +7,7 @@ import type { Readable, Writable } from "node:stream";
 import type { CommandResponseFrame, EventInterceptResponseFrame, ExtensionFrame, HelloFrame, OutgoingFrame } from "../../../protocol/index.ts";
 import { PROTOCOL_VERSION } from "../../../protocol/index.ts";
 import { ZOT_VERSION } from "../../../version.ts";
-import { judgeEarlyLine } from "./first-frame.ts";
+import { judgeEarlyLine } from "../first-frame.ts";
 import { ExtensionConnection, type InvalidFrame, type Reply, type RequestOptions } from "../connection.ts";
 import type { CommandReply, DriverContext, DriverToolCall, ExtensionDriver } from "../extension.ts";
 import { hostCapabilities } from "../extension.ts";
