@@ -44,6 +44,9 @@ export const SubscribeSchema = v.looseObject({
   // Unknown event names are tolerated here; the host ignores names it does not know.
   events: v.optional(strings("events")),
   intercept: v.optional(strings("intercept")),
+  /** With `intercept_v2`: the reply deadline it asks for its interceptions (the host caps it). */
+  intercept_timeout_ms: v.optional(v.pipe(v.number("intercept_timeout_ms must be a number"),
+    v.integer("intercept_timeout_ms must be a whole number"), v.minValue(1, "intercept_timeout_ms must be positive"))),
 });
 
 export const CallToolSchema = v.looseObject({
@@ -59,9 +62,14 @@ export const CallToolCancelSchema = v.looseObject({
   id: nonEmpty("id"),
 });
 
+/** A tool_call interceptor's answer about confirmation (`intercept_v2`): skip it, or insist on it. */
+export const INTERCEPT_DECISIONS = ["allow", "ask"] as const;
+
 /**
- * Reply to `event_intercept`. `modified_args` and `system_prompt` are checked by the host, not
- * here: an invalid value must keep the current args/prompt with a warning, not drop the reply.
+ * Reply to `event_intercept`. `modified_args`, `system_prompt` and `replace_content` are checked
+ * by the host, not here: an invalid value must keep the current value with a warning, not drop
+ * the reply. `decision`, `additional_context`, `replace_content` and `continue_with` are read
+ * only from an extension that said `intercept_v2` in its hello.
  */
 export const EventInterceptResponseSchema = v.looseObject({
   type: v.literal("event_intercept_response"),
@@ -71,6 +79,10 @@ export const EventInterceptResponseSchema = v.looseObject({
   modified_args: v.optional(v.unknown()),
   replace_text: v.optional(str("replace_text")),
   system_prompt: v.optional(v.unknown()),
+  decision: v.optional(v.picklist(INTERCEPT_DECISIONS, `decision must be one of ${INTERCEPT_DECISIONS.join(", ")}`)),
+  additional_context: v.optional(str("additional_context")),
+  replace_content: v.optional(v.unknown()),
+  continue_with: v.optional(str("continue_with")),
 });
 
 export const COMMAND_ACTIONS = ["prompt", "tool_prompt", "insert", "display", "open_panel", "noop"] as const;

@@ -16,6 +16,9 @@ export const WRITE_TIMEOUT_MS = 5_000;
 /** Reply deadline for `event_intercept` (including the request write for before_agent_start). */
 export const INTERCEPT_TIMEOUT_MS = 5_000;
 
+/** The longest interception deadline a subscription may ask for (`intercept_timeout_ms`, intercept_v2). */
+export const INTERCEPT_MAX_TIMEOUT_MS = 600_000;
+
 /** Reply deadline for a non-interactive `tool_call`, and for a `call_tool` request. */
 export const TOOL_CALL_TIMEOUT_MS = 60_000;
 export const CALL_TOOL_TIMEOUT_MS = 60_000;

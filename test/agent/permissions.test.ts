@@ -1,3 +1,4 @@
+import { NO_HOOKS } from "../../lib/agent/contracts/hooks.ts";
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -92,11 +93,8 @@ describe("Permissions: --no-yolo with a confirmer", () => {
       yolo: false,
       confirmer: confirmer.confirm,
       hooks: {
-        beforeAgentStart: async (i) => i.systemPrompt,
-        interceptTurnStart: async () => ({ block: false }),
+        ...NO_HOOKS,
         interceptToolCall: async (call) => ({ block: true, reason: "no writes today", args: call.toolArgs }),
-        interceptsAssistantMessage: () => false,
-        interceptAssistantMessage: async (text) => ({ block: false, text }),
       },
     });
     await h.session.prompt("go");

@@ -156,8 +156,8 @@ describe("zot ext doctor", () => {
     const result = await diagnoseExtensions({ cwd: sb.cwd, paths: sb.paths, provider: "anthropic", model: "m",
       builtinCommands: BUILTIN_COMMANDS.map((c) => c.name), drivers: extensionDrivers, timeouts: { ...FAST, intercept: 150 } });
     expect(result.extensions[0]!.interceptors).toEqual([
-      { event: "tool_call", on_failure: "block", on_failure_from: "manifest", probe: "timed_out", latency_ms: expect.any(Number), rewrote: false, rewrites: 0 },
-      { event: "turn_start", on_failure: "block", on_failure_from: "manifest", probe: "timed_out", latency_ms: expect.any(Number), rewrote: false, rewrites: 0 },
+      { event: "tool_call", on_failure: "block", on_failure_from: "manifest", probe: "timed_out", latency_ms: expect.any(Number), rewrote: false, rewrites: 0, timeout_ms: 150, timeout_requested: false },
+      { event: "turn_start", on_failure: "block", on_failure_from: "manifest", probe: "timed_out", latency_ms: expect.any(Number), rewrote: false, rewrites: 0, timeout_ms: 150, timeout_requested: false },
     ]);
     expect(result.extensions[0]!.interceptors[0]!.latency_ms).toBeGreaterThanOrEqual(140);
   });

@@ -20,7 +20,7 @@ export const PROGRAMMABLE = join(FIXTURES, "node-programmable", "ext.mjs");
 
 /** Short timeouts so failure paths take milliseconds, not the spec's seconds. */
 export const FAST: HostTimeouts = {
-  hello: 3000, mcpStart: 15_000, ready: 300, readyIdle: 250, intercept: 1500, toolCall: 1500, callTool: 1500, command: 3000, shutdownGrace: 400, write: 2000,
+  hello: 3000, mcpStart: 15_000, ready: 300, readyIdle: 250, intercept: 1500, interceptMax: 600_000, toolCall: 1500, callTool: 1500, command: 3000, shutdownGrace: 400, write: 2000,
   ping: 1000, reconnect: 50, reconnectMax: 400,
 };
 

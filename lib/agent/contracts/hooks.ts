@@ -2,6 +2,8 @@
 // host implements them; a run without extensions uses `NO_HOOKS`. Contract: hooks never throw — a failing or slow
 // interceptor means "allow, unchanged" (the spec's fail-open rule), decided by the host.
 
+import type { ToolContent } from "../../tools/types.ts";
+
 export interface BeforeAgentStartInput {
   sessionId: string;
   agentRunId: string;
@@ -29,6 +31,60 @@ export interface InterceptedToolCall {
   args: Record<string, unknown>;
   /** The interceptors whose rewrites made `args`, in order (absent: the model's own arguments). */
   rewrittenBy?: string[];
+  /**
+   * What interceptors said about confirmation: "ask" (some interceptor insists on it) wins over
+   * "allow" (skip it); absent: the permission policy alone decides.
+   */
+  permission?: { decision: "allow" | "ask"; by: string; reason?: string };
+  /** Text for the model, given with the call's result. */
+  context?: string[];
+}
+
+/** A settled call as tool_result interception sees it. */
+export interface ToolResultInput {
+  toolId: string;
+  toolName: string;
+  toolArgs: Record<string, unknown>;
+  status: string;
+  isError: boolean;
+  content: ToolContent[];
+  originExtension?: string;
+}
+
+/** What the tool_result chain decided: the content the model gets, and text added after it. */
+export interface InterceptedToolResult {
+  content: ToolContent[];
+  /** The interceptors that replaced the content, in order. */
+  replacedBy?: string[];
+  context?: string[];
+}
+
+/** A prompt about to reach the model. */
+export interface PromptInput {
+  text: string;
+  imageCount: number;
+}
+
+/** What the user_prompt_submit chain decided. */
+export interface InterceptedPrompt {
+  block: boolean;
+  reason?: string;
+  extension?: string;
+  /** Text for the model, given with the prompt. */
+  context?: string[];
+}
+
+/** The agent is about to end its run: the last text the user saw, and how often it was continued. */
+export interface AgentEndInput {
+  text: string;
+  /** Continuations in a row already made by this chain for this prompt (0 the first time). */
+  continuations: number;
+}
+
+/** What the before_agent_end chain decided: undefined `continueWith` lets the run end. */
+export interface InterceptedAgentEnd {
+  continueWith?: string;
+  extension?: string;
 }
 
 /** What the turn_start interceptor chain decided. */
@@ -57,6 +113,12 @@ export interface AgentHooks {
   /** True while any extension intercepts assistant_message: then text must not stream live. */
   interceptsAssistantMessage(): boolean;
   interceptAssistantMessage(text: string, signal?: AbortSignal): Promise<InterceptedAssistantMessage>;
+  /** The chain over a settled call's result before the model gets it. */
+  interceptToolResult(result: ToolResultInput, signal?: AbortSignal): Promise<InterceptedToolResult>;
+  /** The chain over a prompt about to reach the model (it is not in the transcript yet). */
+  interceptPrompt(prompt: PromptInput, signal?: AbortSignal): Promise<InterceptedPrompt>;
+  /** The chain at the end of a run: an interceptor may continue the agent with a prompt. */
+  interceptAgentEnd(end: AgentEndInput, signal?: AbortSignal): Promise<InterceptedAgentEnd>;
 }
 
 export const NO_HOOKS: AgentHooks = {
@@ -65,4 +127,7 @@ export const NO_HOOKS: AgentHooks = {
   interceptToolCall: async (call) => ({ block: false, args: call.toolArgs }),
   interceptsAssistantMessage: () => false,
   interceptAssistantMessage: async (text) => ({ block: false, text }),
+  interceptToolResult: async (result) => ({ content: result.content }),
+  interceptPrompt: async () => ({ block: false }),
+  interceptAgentEnd: async () => ({}),
 };

@@ -28,6 +28,8 @@ export interface LoopEnv {
   emit: Emitter;
   signal: AbortSignal;
   maxSteps: number;
+  /** before_agent_end continuations in a row after which the run ends anyway (default 8, as Claude Code). */
+  maxContinuations?: number;
   runTool: (call: ToolCallRequest) => Promise<SettledToolCall>;
   /** Runs before each model step (automatic compaction). */
   beforeStep?: (signal: AbortSignal) => Promise<void>;

@@ -7,17 +7,23 @@
 //   an extension intercepts assistant_message) and tool_use_* while call arguments stream →
 //   assistant_message interception → assistant_message →
 //   tool_call per call → turn_end → usage → per call: runToolCall (interception, confirmation,
-//   permission_decision, execution, tool_result) → next step.
+//   permission_decision, execution, tool_result) → next step. When a response calls no tool, the
+//   before_agent_end chain may continue the run with a prompt (at most `maxContinuations` in a row).
 import { isAbortError, raceAbort } from "./abort.ts";
 import type { LoopEnv, RunResult } from "../contracts/loop-options.ts";
 import type { SettledToolCall } from "../contracts/tool-call.ts";
 import { serialAdmission } from "./tool-runner.ts";
 import { toolBlamedBy } from "../../providers/errors.ts";
-import type { AssistantMessage, ToolCallBlock, ToolResultMessage } from "../../providers/types.ts";
+import type { AssistantMessage, ToolCallBlock, ToolResultMessage, UserMessage } from "../../providers/types.ts";
 import type { Tool } from "../../tools/types.ts";
+import { userMessageEvent } from "../stream-blocks.ts";
+
+/** Claude Code's cap on consecutive Stop-hook continuations: the run ends after this many in a row. */
+export const DEFAULT_MAX_CONTINUATIONS = 8;
 
 export async function runAgentLoop(env: LoopEnv): Promise<RunResult> {
   let visible = "";
+  let continuations = 0;
   // An aborted run always ends with a turn_end whose stop is aborted (json/rpc clients wait for
   // it). When the abort came between responses, that turn_end is for clients only: for
   // extensions a turn_end ends a model response.
@@ -68,7 +74,15 @@ export async function runAgentLoop(env: LoopEnv): Promise<RunResult> {
 
       if (message.stop === "aborted" || (env.signal.aborted && calls.length === 0)) return aborted();
       if (message.stop === "error") return { stop: "error", error: message.error ?? "the model request failed", text: visible };
-      if (calls.length === 0) return { stop: message.stop, text: visible };
+      if (calls.length === 0) {
+        const next = await continuation(env, visible, continuations);
+        if (next === undefined) return { stop: message.stop, text: visible };
+        continuations++;
+        const prompt: UserMessage = { role: "user", content: [{ type: "text", text: next }], timestamp: Date.now() };
+        env.append(prompt);
+        env.emit.host(userMessageEvent(prompt));
+        continue;
+      }
 
       for (const batch of toolBatches(calls, env.tools())) {
         const admission = batch.length > 1 ? serialAdmission() : undefined;
@@ -88,6 +102,22 @@ export async function runAgentLoop(env: LoopEnv): Promise<RunResult> {
     if (isAbortError(err) || env.signal.aborted) return aborted();
     return { stop: "error", error: (err as Error)?.message ?? String(err), text: visible };
   }
+}
+
+/**
+ * The prompt a before_agent_end interceptor continues the run with, or undefined to end it (also
+ * once the cap on consecutive continuations is reached, with a note saying so).
+ */
+async function continuation(env: LoopEnv, text: string, continuations: number): Promise<string | undefined> {
+  const decision = await raceAbort(env.hooks.interceptAgentEnd({ text, continuations }, env.signal), env.signal);
+  if (decision.continueWith === undefined) return undefined;
+  const cap = env.maxContinuations ?? DEFAULT_MAX_CONTINUATIONS;
+  if (continuations >= cap) {
+    env.emit.host({ type: "ext_notify", extension: decision.extension ?? "extension", level: "warn",
+      message: `the run ends: it was already continued ${cap} times in a row, the most allowed` });
+    return undefined;
+  }
+  return decision.continueWith;
 }
 
 /**

@@ -39,6 +39,11 @@ export interface PermissionRequest {
   /** Called right before the confirmer is asked (emits tool_confirmation_requested). */
   onAsk: (preview: string) => void;
   signal: AbortSignal;
+  /**
+   * An interceptor's word on confirmation: "allow" approves without asking; "ask" asks even in
+   * yolo mode or after an "always" answer, and denies where nobody can be asked.
+   */
+  interception?: { decision: "allow" | "ask"; by: string; reason?: string };
 }
 
 export interface PermissionPolicyOptions {
@@ -71,8 +76,16 @@ export class PermissionPolicy {
   }
 
   async decide(request: PermissionRequest): Promise<PermissionVerdict> {
-    if (this.yolo) return { decision: "approved", source: "yolo" };
-    if (this.approvedSession || this.approvedTools.has(request.toolName)) return { decision: "approved", source: "remembered" };
+    const insists = request.interception?.decision === "ask";
+    if (request.interception?.decision === "allow" && !this.yolo) {
+      return { decision: "approved", source: "policy", reason: `allowed by ${request.interception.by}${request.interception.reason ? `: ${request.interception.reason}` : ""}` };
+    }
+    if (insists && !this.confirmer) {
+      const why = request.interception!.reason ? ` (${request.interception!.reason})` : "";
+      return { decision: "denied", source: "policy", reason: `${request.interception!.by} asks for confirmation${why}, and nobody can confirm in this mode` };
+    }
+    if (!insists && this.yolo) return { decision: "approved", source: "yolo" };
+    if (!insists && (this.approvedSession || this.approvedTools.has(request.toolName))) return { decision: "approved", source: "remembered" };
     if (!this.confirmer) {
       if (!this.warned) {
         this.warned = true;

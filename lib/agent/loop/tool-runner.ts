@@ -4,7 +4,7 @@
 // one tool_result event and never throws: failure is data (status + executed + content).
 import { isAbortError, raceAbort } from "./abort.ts";
 import type { Emitter } from "../contracts/emitter.ts";
-import type { AgentHooks } from "../contracts/hooks.ts";
+import type { AgentHooks, InterceptedToolCall, InterceptedToolResult, ToolResultInput } from "../contracts/hooks.ts";
 import type { Admission, SettledToolCall, ToolCallRequest } from "../contracts/tool-call.ts";
 import { observeResult } from "./observation.ts";
 import type { PermissionPolicy } from "./permissions.ts";
@@ -61,6 +61,9 @@ export async function runToolCall(call: ToolCallRequest, env: ToolRunEnv): Promi
     finish(args, { content: [{ type: "text", text }], isError: true, status, executed: false }, raw);
   /** The interceptors that rewrote the call's arguments: named in every decision about it. */
   let rewrittenBy: string[] | undefined;
+  let interception: InterceptedToolCall["permission"];
+  /** What tool_call interceptors added for the model, given after the result. */
+  let callContext: string[] = [];
   const decide = (decision: "approved" | "denied" | "cancelled", source: "user" | "remembered" | "policy" | "yolo", stage: "pre_execution" | "tool_execution", reason?: string) =>
     env.emit.lifecycle({
       type: "permission_decision",
@@ -108,6 +111,8 @@ export async function runToolCall(call: ToolCallRequest, env: ToolRunEnv): Promi
       );
       if (isJsonObject(verdict.args)) args = verdict.args;
       if (verdict.rewrittenBy?.length) rewrittenBy = verdict.rewrittenBy;
+      interception = verdict.permission;
+      callContext = verdict.context ?? [];
       if (verdict.block) {
         const reason = verdict.reason?.trim() ? verdict.reason : `${call.toolName} was blocked by an extension.`;
         decide("denied", "policy", "pre_execution", reason);
@@ -133,6 +138,7 @@ export async function runToolCall(call: ToolCallRequest, env: ToolRunEnv): Promi
         type: "tool_confirmation_requested", tool_id: call.toolId, tool_name: call.toolName, tool_preview: preview, ...origin,
       }),
       signal: env.signal,
+      ...(interception ? { interception } : {}),
     });
     decide(verdict.decision, verdict.source, "pre_execution", verdict.reason);
     if (verdict.decision === "denied") return { refused: refuse(args, "blocked", `${call.toolName} was not run: ${verdict.reason ?? "permission denied"}.`) };
@@ -167,14 +173,34 @@ export async function runToolCall(call: ToolCallRequest, env: ToolRunEnv): Promi
     decide("denied", "policy", "tool_execution", textOf(outcome.content) || `${call.toolName} refused by ${String(outcome.details.policy)} policy`);
   }
   if (outcome.activateTools?.length) env.onActivateTools?.(outcome.activateTools);
+  const content = await interceptedContent(Array.isArray(outcome.content) ? outcome.content : [], callContext, {
+    toolId: call.toolId, toolName: call.toolName, toolArgs: args, status, isError,
+    ...(call.originExtension !== undefined ? { originExtension: call.originExtension } : {}),
+  }, env);
   return finish(args, {
-    content: Array.isArray(outcome.content) ? outcome.content : [],
+    content,
     isError,
     status,
     executed: true,
     ...(outcome.activateTools ? { activateTools: outcome.activateTools } : {}),
     ...(outcome.details ? { details: outcome.details } : {}),
   });
+}
+
+/**
+ * The content the model gets for an executed call: what tool_result interceptors made of the
+ * tool's output, then the context tool_call and tool_result interceptors added, as text blocks.
+ */
+async function interceptedContent(content: ToolContent[], callContext: string[],
+  result: Omit<ToolResultInput, "content">, env: ToolRunEnv): Promise<ToolContent[]> {
+  let intercepted: InterceptedToolResult = { content };
+  try {
+    intercepted = await raceAbort(env.hooks.interceptToolResult({ ...result, content }, env.signal), env.signal);
+  } catch {
+    // Cancelled while interceptors looked at it: the tool's own output stands.
+  }
+  const context = [...callContext, ...(intercepted.context ?? [])];
+  return [...intercepted.content, ...context.map((text) => ({ type: "text" as const, text }))];
 }
 
 /** The one-line preview for confirmations: the tool's own, else its arguments as JSON. */

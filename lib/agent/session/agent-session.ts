@@ -4,7 +4,7 @@
 // prompt ends with exactly one `done` host event (also when it is withdrawn, see SessionJobs).
 import { EventBus } from "../event-bus.ts";
 import { SessionEmitter } from "./emitter.ts";
-import { NO_HOOKS, type AgentHooks } from "../contracts/hooks.ts";
+import { NO_HOOKS, type AgentHooks, type InterceptedPrompt } from "../contracts/hooks.ts";
 import type { RunResult } from "../contracts/loop-options.ts";
 import type { SettledToolCall } from "../contracts/tool-call.ts";
 import { runAgentLoop } from "../loop/loop.ts";
@@ -205,9 +205,16 @@ export class AgentSession {
     if (!text.trim() && images.length === 0) return Promise.reject(new Error("empty prompt: give text or images"));
     this.reportRepairs();
     return this.jobs.submitPrompt(text, images.length, async (signal) => {
+      // Interceptors see the prompt as it is about to reach the model: a block keeps it out of the transcript.
+      const verdict = await this.hooks.interceptPrompt({ text, imageCount: images.length }, signal).catch(() => ({ block: false } as InterceptedPrompt));
+      if (signal.aborted) return { stop: "aborted", text: "" };
+      if (verdict.block) return { stop: "blocked", error: verdict.reason?.trim() ? verdict.reason : "the prompt was blocked by an extension", text: "" };
       const notes = (await this.options.pendingNotes?.(this.transcript.id).catch(() => [])) ?? [];
       const prompted = userMessage(text, images);
-      const message = notes.length ? { ...prompted, content: [...notes.map((note) => ({ type: "text" as const, text: note })), ...prompted.content] } : prompted;
+      const textBlocks = (texts: readonly string[]) => texts.map((t) => ({ type: "text" as const, text: t }));
+      const added = verdict.context ?? [];
+      const message = notes.length || added.length
+        ? { ...prompted, content: [...textBlocks(notes), ...prompted.content, ...textBlocks(added)] } : prompted;
       this.transcript.append(message);
       this.emitter.host(userMessageEvent(message));
       return this.runLoop(signal);

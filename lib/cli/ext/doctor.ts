@@ -83,11 +83,13 @@ function permissionLines(report: ExtensionReport): Array<[string, string]> {
 
 const REWRITTEN: Record<string, string> = {
   tool_call: "tool arguments", assistant_message: "the assistant's text", before_agent_start: "the system prompt",
+  tool_result: "tool results",
 };
 
 function describeGuard(g: ExtensionReport["interceptors"][number]): string {
   const policy = `${g.event}: on_failure ${g.on_failure}${g.on_failure_from === "default" ? " (default)" : ` (${g.on_failure_from})`}`;
-  const rewrites = g.rewrote || g.rewrites > 0 ? `, rewrites ${REWRITTEN[g.event] ?? "what it intercepts"}` : "";
+  const rewrites = (g.rewrote || g.rewrites > 0 ? `, rewrites ${REWRITTEN[g.event] ?? "what it intercepts"}` : "")
+    + (g.timeout_requested ? `, deadline ${g.timeout_ms} ms (asked for)` : "");
   if (g.probe === null) return `${policy}${rewrites}`;
   const probe = g.probe === "answered" ? `answered in ${g.latency_ms} ms` : g.probe === "timed_out" ? `no answer within ${g.latency_ms} ms`
     : `failed after ${g.latency_ms} ms`;

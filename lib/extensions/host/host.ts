@@ -7,7 +7,8 @@ import { join } from "node:path";
 import { isLifecycleEvent, type HostEvent } from "../../events/index.ts";
 import type { EventBus } from "../../agent/event-bus.ts";
 import type {
-  AgentHooks, BeforeAgentStartInput, InterceptedAssistantMessage, InterceptedToolCall, InterceptedTurnStart, ProposedToolCall,
+  AgentEndInput, AgentHooks, BeforeAgentStartInput, InterceptedAgentEnd, InterceptedAssistantMessage, InterceptedPrompt,
+  InterceptedToolCall, InterceptedToolResult, InterceptedTurnStart, PromptInput, ProposedToolCall, ToolResultInput,
 } from "../../agent/contracts/hooks.ts";
 import { extensionLogPath, type ZotPaths } from "../../paths.ts";
 import type { CommandResponseFrame } from "../../protocol/index.ts";
@@ -175,7 +176,7 @@ export class ExtensionHost implements AgentHooks {
   /** The doctor's data: one report per discovered folder, in load order. */
   reports(): ExtensionReport[] {
     return buildReports(this.set.candidates, this.set.byCandidate, this.set.registry, this.options.paths, (ext) => this.probes.get(ext),
-      this.set.themeReader);
+      this.set.themeReader, this.timeouts.intercept);
   }
 
   /**
@@ -289,6 +290,18 @@ export class ExtensionHost implements AgentHooks {
 
   interceptAssistantMessage(text: string, signal?: AbortSignal): Promise<InterceptedAssistantMessage> {
     return this.interceptors.assistantMessage(text, signal);
+  }
+
+  interceptToolResult(result: ToolResultInput, signal?: AbortSignal): Promise<InterceptedToolResult> {
+    return this.interceptors.points.toolResult(result, signal);
+  }
+
+  interceptPrompt(prompt: PromptInput, signal?: AbortSignal): Promise<InterceptedPrompt> {
+    return this.interceptors.points.prompt(prompt, signal);
+  }
+
+  interceptAgentEnd(end: AgentEndInput, signal?: AbortSignal): Promise<InterceptedAgentEnd> {
+    return this.interceptors.points.agentEnd(end, signal);
   }
 
   // Lifecycle ----------------------------------------------------------------------------------

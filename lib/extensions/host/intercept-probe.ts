@@ -28,6 +28,10 @@ export interface InterceptorReport {
   rewrote: boolean | null;
   /** How many times it rewrote what it intercepted in this session. */
   rewrites: number;
+  /** Its reply deadline: the host's, or the longer one its subscription asked for (intercept_v2). */
+  timeout_ms: number;
+  /** Whether `timeout_ms` is the one its subscription asked for. */
+  timeout_requested: boolean;
 }
 
 const PROBE_TEXT = "(zot ext doctor probe)";
@@ -37,6 +41,10 @@ function probePayload(event: string, host: { cwd: string; provider: string; mode
     case "tool_call": return { tool_id: "zot-doctor-probe", tool_name: "zot_doctor_probe", tool_args: {} };
     case "turn_start": return { step: 1 };
     case "assistant_message": return { text: PROBE_TEXT };
+    case "tool_result": return { tool_id: "zot-doctor-probe", tool_name: "zot_doctor_probe", tool_args: {}, status: "completed",
+      result: { content: [{ type: "text", text: PROBE_TEXT }], is_error: false } };
+    case "user_prompt_submit": return { text: PROBE_TEXT };
+    case "before_agent_end": return { text: PROBE_TEXT, continuations: 0 };
     default: return { session_id: "zot-doctor-probe", agent_run_id: "zot-doctor-probe", ...host, system_prompt: "" };
   }
 }
@@ -49,7 +57,7 @@ export async function probeInterceptors(ext: LoadedExtension, host: { cwd: strin
     if (!ext.alive) break;
     const started = performance.now();
     const reply = await ext.driver.intercept({ event, ...probePayload(event, host) },
-      { idKind: "probe", timeoutMs, deadlineIncludesWrite: event === "before_agent_start" });
+      { idKind: "probe", timeoutMs: ext.interceptTimeoutMs ?? timeoutMs, deadlineIncludesWrite: event === "before_agent_start" });
     const latency = Math.round(performance.now() - started);
     probes.push({ event, outcome: reply.ok ? "answered" : reply.reason === "timeout" ? "timed_out" : "failed", latency_ms: latency,
       rewrote: reply.ok && rewrites(event, reply.frame) });
@@ -65,13 +73,14 @@ function rewrites(event: string, frame: EventInterceptResponseFrame): boolean {
   return false;
 }
 
-export function interceptorReports(ext: LoadedExtension, probes: InterceptorProbe[] | undefined): InterceptorReport[] {
+export function interceptorReports(ext: LoadedExtension, probes: InterceptorProbe[] | undefined, hostTimeoutMs: number): InterceptorReport[] {
   return [...ext.intercepts].map((event) => {
     const probe = probes?.find((p) => p.event === event);
     return {
       event, on_failure: ext.permissions.failurePolicy(event), on_failure_from: ext.permissions.failurePolicySource(event),
       probe: probe?.outcome ?? null, latency_ms: probe?.latency_ms ?? null, rewrote: probe?.rewrote ?? null,
       rewrites: ext.rewrites.get(event) ?? 0,
+      timeout_ms: ext.interceptTimeoutMs ?? hostTimeoutMs, timeout_requested: ext.interceptTimeoutMs !== undefined,
     };
   });
 }

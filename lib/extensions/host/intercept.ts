@@ -20,6 +20,7 @@ import { isJsonObject, sameJson, SYSTEM_PROMPT_MAX_BYTES, type EventInterceptRes
 import { absentGuardRefusal, type AbsentGuard } from "../catalog/permissions/absent-guards.ts";
 import type { Reply } from "../runtime/connection.ts";
 import type { LoadedExtension } from "../runtime/extension.ts";
+import { guardRefusal, InterceptPoints, toolCallExtras, type Consulting } from "./intercept-points.ts";
 
 export interface InterceptDeps {
   /** Live extensions in load order. */
@@ -35,13 +36,12 @@ type Response = EventInterceptResponseFrame;
 /** An answer, or why there is none: the interceptor failed (timeout, crash, invalid) or the caller cancelled. */
 type Answer = { ok: true; frame: Response } | { ok: false; cancelled: boolean };
 
-/** The reason a fail-closed guard's failure gives. */
-export const guardRefusal = (name: string): string => `refused: guard ${name} did not answer`;
+export { guardRefusal };
 
 /** Consecutive interception timeouts after which an extension is no longer consulted. */
 export const INTERCEPT_TIMEOUTS_BEFORE_CUTOFF = 3;
 
-export class InterceptorChains {
+export class InterceptorChains implements Consulting {
   /** Timeouts in a row per extension; a reload brings new LoadedExtension objects, so a clean slate. */
   private readonly timeoutsInARow = new WeakMap<LoadedExtension, number>();
   private readonly cutOff = new WeakSet<LoadedExtension>();
@@ -73,7 +73,7 @@ export class InterceptorChains {
     return ext.intercepts.has(event) || (!ext.alive && ext.permissions.declaresIntercept(event));
   }
 
-  private failsClosed(ext: LoadedExtension, event: string): boolean {
+  failsClosed(ext: LoadedExtension, event: string): boolean {
     return ext.permissions.failurePolicy(event) === "block";
   }
 
@@ -98,7 +98,7 @@ export class InterceptorChains {
 
   private async ask(ext: LoadedExtension, payload: Record<string, unknown> & { event: string },
     signal: AbortSignal | undefined, deadlineIncludesWrite = false): Promise<Answer> {
-    const timeoutMs = this.deps.timeoutMs();
+    const timeoutMs = ext.interceptTimeoutMs ?? this.deps.timeoutMs();
     const reply: Reply<Response> = await ext.driver.intercept(payload, { idKind: "intercept", timeoutMs, signal, deadlineIncludesWrite });
     if (reply.ok) {
       this.countTimeout(ext, true);
@@ -122,7 +122,7 @@ export class InterceptorChains {
   }
 
   /** An answer the host cannot use: a fail-closed guard refuses, any other is warned about and ignored. */
-  private unusable(ext: LoadedExtension, event: string, message: string): boolean {
+  unusable(ext: LoadedExtension, event: string, message: string): boolean {
     const closed = this.failsClosed(ext, event);
     this.deps.warn(ext, `${message}; ${closed ? "refused (on_failure: block)" : event === "before_agent_start" ? "prompt kept" : "ignored"}`);
     return closed;
@@ -132,7 +132,7 @@ export class InterceptorChains {
    * Asks `ext` unless it is a fail-closed guard that cannot answer. "refuse": the guard's failure
    * refuses the action; undefined: no usable answer, go on (fail-open, or cancelled).
    */
-  private async consult(ext: LoadedExtension, payload: Record<string, unknown> & { event: string },
+  async consult(ext: LoadedExtension, payload: Record<string, unknown> & { event: string },
     signal: AbortSignal | undefined, deadlineIncludesWrite = false): Promise<Response | "refuse" | undefined> {
     if (!this.consulted(ext, payload.event)) return "refuse"; // in the chain only as a fail-closed guard
     const answer = await this.ask(ext, payload, signal, deadlineIncludesWrite);
@@ -156,8 +156,12 @@ export class InterceptorChains {
     // Those that failed to answer under a fail-open policy allow whatever runs: not asked again.
     const indifferent = new Set<LoadedExtension>();
     const rewrittenBy: string[] = [];
-    const outcome = (block: boolean, reason?: string): InterceptedToolCall =>
-      ({ block, ...(reason !== undefined ? { reason } : {}), args, ...(rewrittenBy.length ? { rewrittenBy } : {}) });
+    // intercept_v2 answers, per interceptor: its last answer counts (a re-pass asks again).
+    const extras = new Map<LoadedExtension, Response>();
+    const outcome = (block: boolean, reason?: string): InterceptedToolCall => ({
+      block, ...(reason !== undefined ? { reason } : {}), args, ...(rewrittenBy.length ? { rewrittenBy } : {}),
+      ...(block ? {} : toolCallExtras(chain, extras)),
+    });
     for (let pass = 0; chain.some((ext) => !approved.has(ext) && !indifferent.has(ext)); pass++) {
       if (pass > chain.length) {
         return outcome(true, `refused: the tool_call interceptors kept rewriting the arguments (${rewrittenBy.join(", ")}); a rewrite shown its own result must leave it unchanged`);
@@ -175,6 +179,7 @@ export class InterceptorChains {
           continue;
         }
         if (response.block) return outcome(true, response.reason || `blocked by extension "${ext.name}"`);
+        if (ext.interceptV2) extras.set(ext, response);
         const rewrite = response.modified_args;
         if (rewrite !== undefined && !isJsonObject(rewrite)) {
           if (this.unusable(ext, "tool_call", "tool_call interception: modified_args must be a JSON object")) return outcome(true, guardRefusal(ext.name));
@@ -200,6 +205,9 @@ export class InterceptorChains {
     }
     return outcome(false);
   }
+
+  /** The chains the intercept_v2 points add (intercept-points.ts). */
+  readonly points = new InterceptPoints(this);
 
   async turnStart(step: number, signal?: AbortSignal): Promise<InterceptedTurnStart> {
     if (this.promptRefusal) return { block: true, ...this.promptRefusal };

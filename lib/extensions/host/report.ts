@@ -5,6 +5,7 @@ import { extensionLogPath, type ZotPaths } from "../../paths.ts";
 import { runsAsExtension, type BundleKind, type Manifest } from "../catalog/manifest.ts";
 import { grantFromManifest, grantJson, type GrantJson, type ManifestPermissions } from "../catalog/permissions/manifest-permissions.ts";
 import type { RefusalKind } from "../catalog/permissions/extension-permissions.ts";
+import { INTERCEPT_TIMEOUT_MS } from "../../protocol/index.ts";
 import { interceptorReports, type InterceptorProbe, type InterceptorReport } from "./intercept-probe.ts";
 import type { Candidate, DiscoveryScope } from "../catalog/candidate.ts";
 import type { LoadedExtension, ReadyMode } from "../runtime/extension.ts";
@@ -127,7 +128,7 @@ function base(c: Candidate, paths: ZotPaths): ExtensionReport {
 /** One report per discovery candidate, in load order. */
 export function buildReports(candidates: readonly Candidate[], loaded: ReadonlyMap<Candidate, LoadedExtension>, registry: ExtensionRegistry,
   paths: ZotPaths, probes: (ext: LoadedExtension) => InterceptorProbe[] | undefined = () => undefined,
-  readThemes?: typeof readBundleThemes): ExtensionReport[] {
+  readThemes?: typeof readBundleThemes, interceptTimeoutMs = INTERCEPT_TIMEOUT_MS): ExtensionReport[] {
   return candidates.map((c) => {
     const report = base(c, paths);
     switch (c.decision) {
@@ -167,7 +168,7 @@ export function buildReports(candidates: readonly Candidate[], loaded: ReadonlyM
     report.running = ext.alive;
     report.log_path = ext.logPath ?? report.log_path;
     report.permissions = permissionsOf(c.loaded?.manifest, ext);
-    report.interceptors = interceptorReports(ext, probes(ext));
+    report.interceptors = interceptorReports(ext, probes(ext), interceptTimeoutMs);
     report.isolation = ext.driver.isolation;
     const described = ext.driver.describe?.();
     if (described && "mcp" in described) report.mcp = mcpReport(described.mcp);

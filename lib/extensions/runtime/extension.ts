@@ -5,7 +5,7 @@
 // driver speaks MCP through the SDK, and the host calls only `ExtensionDriver`, so a new kind
 // of extension is one more driver. Runtime frames reach the host through `ExtensionSink`.
 import type { ExtensionFrame, RegisterToolFrame } from "../../protocol/index.ts";
-import { isInterceptableEventName, isLifecycleEventName } from "../../protocol/index.ts";
+import { INTERCEPT_V2, isInterceptableEventName, isLifecycleEventName, needsInterceptV2 } from "../../protocol/index.ts";
 import type { Candidate, DiscoveryScope } from "../catalog/candidate.ts";
 import { failureMessage } from "./diagnostics.ts";
 import { droppedRegistrationMessage } from "./registration-rules.ts";
@@ -48,7 +48,7 @@ export interface ExtensionSink {
 
 /** Capabilities this host advertises in `hello_ack`. */
 export function hostCapabilities(interactive: boolean): string[] {
-  const caps = ["commands", "tools", "deferred_tools", "events", "intercept", "panels", "call_tool", "tool_cancel"];
+  const caps = ["commands", "tools", "deferred_tools", "events", "intercept", INTERCEPT_V2, "panels", "call_tool", "tool_cancel"];
   return interactive ? [...caps, "interactive_tools"] : caps;
 }
 
@@ -153,6 +153,8 @@ export class LoadedExtension {
   readonly intercepts = new Set<string>();
   /** Rewrites its interception made this session, by event (for doctor and /ext). */
   readonly rewrites = new Map<string, number>();
+  /** The interception reply deadline its subscription asked for (capped by the host); absent: the host's. */
+  interceptTimeoutMs: number | undefined;
   readonly errors: string[] = [];
   readonly warnings: string[];
   /** Its grant and guard policies (manifest `permissions` / `on_failure`, user config). */
@@ -170,6 +172,7 @@ export class LoadedExtension {
   allowEnv: string[] = [];
   private settle!: () => void;
   private startedAt = Date.now();
+  private readonly interceptMaxMs: number;
   private shuttingDown = false;
 
   constructor(
@@ -181,6 +184,7 @@ export class LoadedExtension {
   ) {
     // First: the permissions below may already log, and logging is the driver's.
     this.driver = driverFor({ ext: this, sink, timeouts, limits });
+    this.interceptMaxMs = timeouts.interceptMax;
     const manifest = candidate.loaded!.manifest;
     this.name = manifest.name;
     this.dir = candidate.dir;
@@ -249,8 +253,25 @@ export class LoadedExtension {
     this.sink.onRegistrationDropped(this, message);
   }
 
-  /** Its `subscribe`: names outside the grant are never delivered nor consulted (the doctor lists them as refused). */
-  subscribe(events: string[], intercepts: string[]): void {
+  /** It said `intercept_v2` in its hello: the interception additions apply to it. */
+  get interceptV2(): boolean {
+    return this.capabilities.has(INTERCEPT_V2);
+  }
+
+  /**
+   * Its `subscribe`: names outside the grant are never delivered nor consulted (the doctor lists
+   * them as refused). The additions (new points, a longer deadline) need `intercept_v2`.
+   */
+  subscribe(events: string[], intercepts: string[], interceptTimeoutMs?: number): void {
+    if (interceptTimeoutMs !== undefined) {
+      if (!this.interceptV2) this.log(`subscribe: intercept_timeout_ms needs the ${INTERCEPT_V2} capability in hello; ignored`);
+      else {
+        if (interceptTimeoutMs > this.interceptMaxMs) {
+          this.warn(`asked for a ${interceptTimeoutMs} ms interception deadline; the host allows at most ${this.interceptMaxMs} ms`);
+        }
+        this.interceptTimeoutMs = Math.min(interceptTimeoutMs, this.interceptMaxMs);
+      }
+    }
     for (const name of events) {
       if (!isLifecycleEventName(name)) this.log(`subscribe: unknown event "${name}" ignored`);
       else if (!this.permissions.allowsEvent(name)) {
@@ -258,8 +279,10 @@ export class LoadedExtension {
       } else this.events.add(name);
     }
     for (const name of intercepts) {
-      if (!isInterceptableEventName(name)) this.log(`subscribe: "${name}" cannot be intercepted; ignored (observe it with events instead)`);
-      else if (!this.permissions.allowsIntercept(name)) {
+      if (!isInterceptableEventName(name) || (needsInterceptV2(name) && !this.interceptV2)) {
+        this.log(`subscribe: "${name}" cannot be intercepted${isInterceptableEventName(name) ? ` without the ${INTERCEPT_V2} capability in hello` : ""}; `
+          + "ignored (observe it with events instead)");
+      } else if (!this.permissions.allowsIntercept(name)) {
         this.permissions.refuse("intercept", name, `subscribe: intercept "${name}" is not in permissions.intercept; it is not consulted`);
       } else this.intercepts.add(name);
     }

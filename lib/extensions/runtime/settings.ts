@@ -1,6 +1,6 @@
 // Timeouts and limits of the host, with the spec's values as defaults. Tests shrink them.
 import {
-  CALL_TOOL_TIMEOUT_MS, HELLO_TIMEOUT_MS, INTERCEPT_TIMEOUT_MS, MAX_FRAME_BYTES, OUTBOUND_QUEUE_MAX_BYTES,
+  CALL_TOOL_TIMEOUT_MS, HELLO_TIMEOUT_MS, INTERCEPT_MAX_TIMEOUT_MS, INTERCEPT_TIMEOUT_MS, MAX_FRAME_BYTES, OUTBOUND_QUEUE_MAX_BYTES,
   OUTBOUND_QUEUE_MAX_FRAMES, READY_IDLE_MS, READY_TIMEOUT_MS, SHUTDOWN_GRACE_MS, TOOL_CALL_TIMEOUT_MS, WRITE_TIMEOUT_MS,
 } from "../../protocol/index.ts";
 
@@ -22,6 +22,8 @@ export interface HostTimeouts {
   readyIdle: number;
   /** `event_intercept` reply deadline. */
   intercept: number;
+  /** The longest interception deadline a subscription may ask for (`intercept_timeout_ms`). */
+  interceptMax: number;
   /** Non-interactive extension `tool_call` reply deadline. */
   toolCall: number;
   /** `call_tool` request deadline. */
@@ -55,6 +57,7 @@ export const DEFAULT_TIMEOUTS: HostTimeouts = {
   ready: READY_TIMEOUT_MS,
   readyIdle: READY_IDLE_MS,
   intercept: INTERCEPT_TIMEOUT_MS,
+  interceptMax: INTERCEPT_MAX_TIMEOUT_MS,
   toolCall: TOOL_CALL_TIMEOUT_MS,
   callTool: CALL_TOOL_TIMEOUT_MS,
   command: TOOL_CALL_TIMEOUT_MS,

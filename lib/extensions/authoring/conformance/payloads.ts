@@ -63,6 +63,13 @@ export function interceptPayload(event: InterceptableEventName, info: SessionInf
     case "before_agent_start":
       return { event, session_id: info.sessionId, agent_run_id: "conformance-run-1", cwd: info.cwd,
         provider: info.provider, model: info.model, system_prompt: "You are a helpful coding agent." };
+    case "tool_result":
+      return { event, session_id: info.sessionId, cwd: info.cwd, tool_id: "conformance-tool-1", tool_name: "bash",
+        tool_args: { command: "echo hi" }, status: "completed", result: { content: [{ type: "text", text: "hi\n" }], is_error: false } };
+    case "user_prompt_submit":
+      return { event, session_id: info.sessionId, cwd: info.cwd, text: "hello" };
+    case "before_agent_end":
+      return { event, session_id: info.sessionId, cwd: info.cwd, text: "done", continuations: 0 };
   }
 }
 

@@ -5,7 +5,7 @@
 // same holds for `on_failure` in the manifest of one of the user's own guards (global or --ext)
 // that is not running, unless the user disabled it: `zot ext disable` is the user's word too.
 // (A guard that was started and then failed is refused by the interceptor chain itself.)
-import { INTERCEPTABLE_EVENTS } from "../../../events/names.ts";
+import { INTERCEPTABLE_EVENTS, needsInterceptV2 } from "../../../events/names.ts";
 import type { Candidate } from "../candidate.ts";
 import { nameKey } from "../names.ts";
 import type { Manifest } from "../manifest.ts";
@@ -33,11 +33,12 @@ export function namedInterceptEvents(manifest: Pick<Manifest, "permissions" | "o
 /**
  * The events a fail-closed policy covers while its extension cannot answer: those set to block,
  * where the policy or the manifest names events; every interceptable event for a plain "block"
- * whose manifest names none (what it would subscribe to is not known, so nothing may pass).
+ * whose manifest names none (what it would subscribe to is not known, so nothing may pass; the
+ * `intercept_v2` points are left out there, as what they guard is refused before them anyway).
  */
 export function eventsGuardedWhenAbsent(policy: OnFailure, manifest: Pick<Manifest, "permissions" | "on_failure"> | undefined): Set<string> {
   const candidates = typeof policy === "object" ? Object.keys(policy) : [...namedInterceptEvents(manifest)];
-  const events = candidates.length > 0 ? candidates : [...INTERCEPTABLE_EVENTS];
+  const events = candidates.length > 0 ? candidates : INTERCEPTABLE_EVENTS.filter((event) => !needsInterceptV2(event));
   return new Set(events.filter((event) => explicitFailurePolicy(policy, event) === "block"));
 }
 

@@ -118,7 +118,7 @@ export abstract class FramedDriver implements ExtensionDriver {
         return ext.registrationChanged();
       }
       case "subscribe":
-        return ext.subscribe(frame.events ?? [], frame.intercept ?? []);
+        return ext.subscribe(frame.events ?? [], frame.intercept ?? [], frame.intercept_timeout_ms);
       case "ready":
         if (ext.phase === "registering") this.becomeReady("ready");
         return;
