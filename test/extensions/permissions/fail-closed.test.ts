@@ -134,8 +134,8 @@ describe("on_failure from the user's config.json", () => {
     // relaxed (allow by config) is asked first and allows; strict (block by config) then refuses.
     expect(await t.host.interceptToolCall(call)).toEqual(refusedBy("strict"));
     const reports = Object.fromEntries(t.host.reports().map((r) => [r.name, r]));
-    expect(reports.relaxed!.interceptors).toEqual([{ event: "tool_call", on_failure: "allow", on_failure_from: "config", probe: null, latency_ms: null, rewrote: null, rewrites: 0 }]);
-    expect(reports.strict!.interceptors).toEqual([{ event: "tool_call", on_failure: "block", on_failure_from: "config", probe: null, latency_ms: null, rewrote: null, rewrites: 0 }]);
+    expect(reports.relaxed!.interceptors).toEqual([{ event: "tool_call", on_failure: "allow", on_failure_from: "config", probe: null, latency_ms: null, rewrote: null, rewrites: 0, timeout_ms: 150, timeout_requested: false }]);
+    expect(reports.strict!.interceptors).toEqual([{ event: "tool_call", on_failure: "block", on_failure_from: "config", probe: null, latency_ms: null, rewrote: null, rewrites: 0, timeout_ms: 150, timeout_requested: false }]);
     expect(reports.typo!.warnings).toEqual([expect.stringMatching(/^config\.json extensions\.typo\.on_failure: .*interceptable events.*; ignored/)]);
   });
 });
