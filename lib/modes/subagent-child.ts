@@ -4,6 +4,7 @@
 // cancelled, or died) the run is aborted and the child shuts down and exits.
 import { createRuntime, type Runtime } from "../app/runtime.ts";
 import { decodeSpec, type SubagentChildSpec } from "../app/subagents/child-spec.ts";
+import { SUBAGENT_ID_VAR, SUBAGENT_TYPE_VAR } from "../process/escapees.ts";
 import { eventStream, streamingFrontend } from "./event-stream.ts";
 import { EXIT_FAILURE, EXIT_INTERRUPTED, exitCodeOf } from "./exit-code.ts";
 import { stoppingOutput } from "./mode-output.ts";
@@ -40,6 +41,8 @@ export async function runSubagentChild(env: Record<string, string | undefined> =
     return EXIT_FAILURE;
   }
   const spec: SubagentChildSpec = decoded;
+  env[SUBAGENT_ID_VAR] = spec.agentId;
+  if (spec.agentType) env[SUBAGENT_TYPE_VAR] = spec.agentType;
   // The parent stopped reading: stop the task, as when it closes stdin.
   const output = stoppingOutput(process.stdout, err, "the task was stopped");
   const sink = ndjsonSink(output);

@@ -13,6 +13,9 @@ import { randomHex } from "../random-id.ts";
 export const RUN_MARKER_VAR = "ZOT_EXTENSION_RUN";
 /** The one that marks a subagent's processes (its own extensions get their own RUN_MARKER_VAR). */
 export const AGENT_MARKER_VAR = "ZOT_AGENT_RUN";
+/** A subagent child's id and agent type, so what it runs (hooks) knows it works for a parent agent. */
+export const SUBAGENT_ID_VAR = "ZOT_SUBAGENT_ID";
+export const SUBAGENT_TYPE_VAR = "ZOT_SUBAGENT_TYPE";
 
 export function newRunMarker(): string {
   return randomHex(9);

@@ -11,6 +11,8 @@ export interface SubagentChildSpec {
   config: RunConfig;
   prompt: string;
   agentId: string;
+  /** Its agent type, when it has one. */
+  agentType?: string;
   /** How deep this child is (1 for a child of the user's agent). */
   depth: number;
   /** Children at this depth get no agent tool. */

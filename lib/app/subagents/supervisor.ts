@@ -295,7 +295,8 @@ export class SubagentSupervisor implements AgentDelegate {
         bus.lifecycle({ type: "subagent_start", ...ids }, { session: identity });
         outcome = await runChild({
           self: this.self,
-          spec: { config, prompt: record.prompt, agentId: record.id, depth: this.depth + 1, maxDepth: this.maxDepth },
+          spec: { config, prompt: record.prompt, agentId: record.id, ...(record.type ? { agentType: record.type } : {}),
+            depth: this.depth + 1, maxDepth: this.maxDepth },
           env: this.options.env,
           signal: controller.signal,
           limitMs: this.limitMs,

@@ -99,7 +99,7 @@ export const trustCommand = defineCommand({
       const shown = await describeAll(chosen, roots.paths.config, cwd) + await showReplacedGuards(roots.paths, chosen, installed)
         + showAgents(agents) + showSkills(skills);
       if (!(await approve(shown, `Trust ${what} in ${cwd}?`, args.yes === true))) return 1;
-      await trustProject(roots.paths, cwd, chosen.map((e) => ({ manifest: e.manifest!, dir: e.path, source: e.source })), Boolean(name),
+      await trustProject(roots.paths, cwd, chosen.map((e) => ({ manifest: e.manifest!, dir: e.path, source: e.source, pinnedDir: e.pinnedDir })), Boolean(name),
         name ? {} : { agents: Object.fromEntries(agents.map((a) => [basename(a.file), subagentTypeFileHash(a.text)])),
           skills: Object.fromEntries(skills.map((f) => [f.path, f.sha256])) });
       process.stdout.write(printable(`${shown}Trusted ${what} in ${cwd}; `

@@ -26,8 +26,10 @@ export interface Candidate {
   warnings: string[];
   /** For `shadowed`: the folder that claimed the name. */
   shadowedBy?: string;
-  /** Set when the candidate comes from a file rather than a folder: the project's `.mcp.json`. */
+  /** Set when the candidate comes from a file rather than a folder: the project's `.mcp.json`, a settings file's hooks. */
   source?: string;
+  /** For a candidate from a file: the folder whose content trust pins with it (a project's `.claude/hooks`). */
+  pinnedDir?: string;
 }
 
 /** Why the trust gate held a candidate back. */

@@ -1,6 +1,7 @@
 // Startup discovery: which extension folders exist, in which order they load, and which copy of
 // a name wins. Explicit `--ext` paths come first, then `<cwd>/.zot/extensions/*`, then the
-// servers of `<cwd>/.mcp.json`, then `$ZOT_HOME/extensions/*`. The first candidate of a manifest
+// servers of `<cwd>/.mcp.json`, the hooks of `<cwd>/.claude/settings{,.local}.json`, then
+// `$ZOT_HOME/extensions/*` and the hooks of config.json (hook-sources.ts). The first candidate of a manifest
 // name (in that order) that will be used claims it; later ones are reported as shadowed, and
 // disabled or untrusted ones claim nothing. Folders without a manifest are ignored in the search
 // roots (state leftovers), but an explicit path must have one.
@@ -12,6 +13,7 @@ import type { Candidate, DiscoveryScope, TrustProblem } from "./candidate.ts";
 import { execOutsideFolder } from "./exec-outside-folder.ts";
 import { loadManifest, MANIFEST_FILE, runsAsExtension } from "./manifest.ts";
 import { MCP_JSON_FILE, readMcpJson } from "./dot-mcp-json.ts";
+import { projectHookCandidates, userHooksCandidate } from "./hook-sources.ts";
 import type { TrustGate } from "./trust/gate.ts";
 import { nameKey } from "./names.ts";
 
@@ -98,11 +100,13 @@ export async function discoverExtensions(options: DiscoveryOptions): Promise<Can
     return { key: await canonical(abs), candidate };
   });
   if (options.discover !== false) {
-    const [project, mcpJson, global] = await Promise.all([
+    const [project, mcpJson, projectHooks, global, userHooks] = await Promise.all([
       scanRoot(projectExtensionsDir(resolve(options.cwd))), mcpJsonCandidates(resolve(options.cwd)),
-      scanRoot(resolve(options.paths.extensions)),
+      projectHookCandidates(resolve(options.cwd)), scanRoot(resolve(options.paths.extensions)), userHooksCandidate(options.paths.config),
     ]);
-    looks.push(...project.map((dir) => look(dir, "project")), ...mcpJson, ...global.map((dir) => look(dir, "global")));
+    const fromFile = (c: Candidate) => Promise.resolve({ key: `${c.source}#${c.name}`, candidate: c });
+    looks.push(...project.map((dir) => look(dir, "project")), ...mcpJson, ...projectHooks.map(fromFile),
+      ...global.map((dir) => look(dir, "global")), ...(userHooks ? [fromFile(userHooks)] : []));
   }
   const seen = new Set<string>();
   const candidates: Candidate[] = [];

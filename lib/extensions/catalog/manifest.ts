@@ -31,17 +31,20 @@ export const ManifestSchema = v.looseObject({
   prefix: v.optional(v.boolean("prefix must be true or false")),
   /** A WebSocket extension: zot connects to `url` instead of spawning `exec`. */
   ...UrlFields,
+  /** Hooks in Claude Code's settings shape (hook-settings.ts): run by the hook runner. */
+  hooks: v.optional(v.record(v.string(), v.unknown(), "hooks must be an object of events")),
 }, (issue) => (issue.path?.length ? `${issuePath(issue)} is required` : "extension.json must hold a JSON object"));
 export type Manifest = v.InferOutput<typeof ManifestSchema>;
 
 /** What kind of bundle a manifest describes: protocol, WebSocket and MCP extensions run; the others never do. */
-export type BundleKind = "protocol" | "websocket" | "mcp" | "theme" | "skills";
+export type BundleKind = "protocol" | "websocket" | "mcp" | "hooks" | "theme" | "skills";
 
 /** The kinds that are started (spawned or connected to) as extensions. */
-export const runsAsExtension = (kind: BundleKind | undefined): boolean => kind === "protocol" || kind === "websocket" || kind === "mcp";
+export const runsAsExtension = (kind: BundleKind | undefined): boolean =>
+  kind === "protocol" || kind === "websocket" || kind === "mcp" || kind === "hooks";
 
 /** The kinds `zot ext install` asks about: they run code, or send the session to a server. */
-export const asksBeforeInstall = (kind: BundleKind): boolean => kind === "protocol" || kind === "websocket";
+export const asksBeforeInstall = (kind: BundleKind): boolean => kind === "protocol" || kind === "websocket" || kind === "hooks";
 
 export class ManifestError extends Error {
   constructor(readonly dir: string, message: string) {
@@ -65,11 +68,12 @@ export function checkManifest(dir: string, data: unknown, hasTheme: boolean): Lo
   if (!parsed.success) throw new ManifestError(dir, describeIssues(parsed.issues));
   const manifest = parsed.output;
   let kind: BundleKind = "protocol";
-  if ([manifest.exec, manifest.mcp, manifest.url].filter((x) => x !== undefined).length > 1) {
-    throw new ManifestError(dir, "exec, url and mcp exclude each other (one way to reach the extension)");
+  if ([manifest.exec, manifest.mcp, manifest.url, manifest.hooks].filter((x) => x !== undefined).length > 1) {
+    throw new ManifestError(dir, "exec, url, mcp and hooks exclude each other (one way to run the extension)");
   }
   if (manifest.mcp) kind = "mcp";
   else if (manifest.url) kind = "websocket";
+  else if (manifest.hooks) kind = "hooks";
   else if (!manifest.exec) {
     if (hasTheme) kind = "theme";
     else if (manifest.skills && manifest.skills.length > 0) kind = "skills";

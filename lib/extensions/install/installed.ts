@@ -51,6 +51,8 @@ export interface InstalledExtension {
   error?: string;
   /** Declared in a file rather than a folder (a project's .mcp.json): managed by editing that file. */
   source?: string;
+  /** For one declared in a file: the folder trust pins with it (a project's `.claude/hooks`). */
+  pinnedDir?: string;
   /** Why it does not start until the user approves it (project not trusted, a stale or revoked grant). */
   needsApproval?: string;
   /** Where `zot ext install` got it from (its .zot-install.json), what `zot ext update` fetches again. */
@@ -72,7 +74,8 @@ async function toInstalled(candidate: Candidate): Promise<InstalledExtension | u
   const { dir, scope, loaded, source } = candidate;
   if (source) {
     // No folder of its own: the path is the file, the folder column its server name.
-    return { name: candidate.name, folder: candidate.name, path: source, scope, source, manifest: loaded?.manifest,
+    return { name: candidate.name, folder: candidate.name, path: source, scope, source,
+      ...(candidate.pinnedDir ? { pinnedDir: candidate.pinnedDir } : {}), manifest: loaded?.manifest,
       kind: loaded?.kind, enabled: loaded?.enabled ?? true, shadowed: candidate.decision === "shadowed",
       ...(loaded ? {} : { error: candidate.error ?? "invalid server entry" }) };
   }

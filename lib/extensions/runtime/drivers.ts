@@ -1,7 +1,8 @@
 // The drivers zot ships, by bundle kind: what the application hands the extension host.
 import type { DriverFactories } from "./extension.ts";
+import { createHooksDriver } from "./hooks/hooks-driver.ts";
 import { createMcpDriver } from "./mcp/mcp-driver.ts";
 import { createProtocolDriver } from "./protocol/protocol-driver.ts";
 import { createWebSocketDriver } from "./protocol/websocket-driver.ts";
 
-export const extensionDrivers: DriverFactories = { protocol: createProtocolDriver, websocket: createWebSocketDriver, mcp: createMcpDriver };
+export const extensionDrivers: DriverFactories = { protocol: createProtocolDriver, websocket: createWebSocketDriver, mcp: createMcpDriver, hooks: createHooksDriver };

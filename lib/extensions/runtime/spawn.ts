@@ -48,6 +48,8 @@ export interface SpawnRequest {
    * the extension, so running it never changes its folder, and a planted .pyc there is never loaded.
    */
   pythonCacheDir?: string;
+  /** "pipe": its stderr is read by the caller (a hook's reason) instead of going to the log. */
+  stderr?: "log" | "pipe";
 }
 
 /** A running (or failed-to-start) extension subprocess. */
@@ -55,6 +57,8 @@ export interface ExtensionProcess {
   readonly pid: number | undefined;
   readonly stdin: Writable;
   readonly stdout: Readable;
+  /** Its stderr, when the request asked for a pipe. */
+  readonly stderr?: Readable;
   /** The executable actually started. */
   readonly command: string;
   /** The log path, when the log could be opened. */
@@ -206,15 +210,15 @@ export function spawnExtension(request: SpawnRequest): ExtensionProcess {
   const problem = line.program !== command ? notRunnable(command) : undefined;
   if (problem) return processThatCouldNotStart(line, { logPath: logFd === undefined ? undefined : request.logPath, fd: logFd }, problem);
   const marker = newRunMarker();
-  let child: ChildProcessByStdio<Writable, Readable, null>;
+  let child: ChildProcessByStdio<Writable, Readable, Readable | null>;
   try {
     child = spawn(line.program, line.args, {
       cwd: request.cwd ?? request.dir,
       env: { ...line.env, ...(request.pythonCacheDir ? { PYTHONPYCACHEPREFIX: request.pythonCacheDir } : {}), ...request.env, [RUN_MARKER_VAR]: marker },
       detached: true, // its own process group: signals reach everything it forks
-      stdio: ["pipe", "pipe", logFd ?? "ignore"],
+      stdio: ["pipe", "pipe", request.stderr === "pipe" ? "pipe" : logFd ?? "ignore"],
       windowsHide: true,
-    }) as ChildProcessByStdio<Writable, Readable, null>;
+    }) as ChildProcessByStdio<Writable, Readable, Readable | null>;
   } catch (err) {
     if (logFd !== undefined) closeSync(logFd);
     throw err;
@@ -301,6 +305,7 @@ export function spawnExtension(request: SpawnRequest): ExtensionProcess {
     pid,
     stdin: child.stdin,
     stdout: child.stdout,
+    ...(child.stderr ? { stderr: child.stderr } : {}),
     command,
     logPath: logFd === undefined ? undefined : request.logPath,
     exited,

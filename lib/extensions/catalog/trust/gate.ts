@@ -39,12 +39,14 @@ export interface GateOptions {
 /** What the folder of a project extension holds now, compared with what was trusted: undefined when the same. */
 async function contentChange(candidate: Candidate, record: ExtensionGrantRecord, options: GateOptions, cache: () => Promise<ContentCache>):
   Promise<string | undefined> {
-  if (candidate.source) return undefined; // an .mcp.json server: its entry is the manifest, already pinned
+  // An .mcp.json server: its entry is the manifest, already pinned; a settings file's hooks pin their scripts' folder.
+  const pinned = pinnedFolder(candidate);
+  if (pinned === undefined) return undefined;
   if (!record.content_sha256) return "it was trusted before zot pinned the content of extension folders";
   let now;
   try {
     const c = await cache();
-    now = folderContent(realpathSync(candidate.dir), c, execOutside(candidate.dir, candidate.loaded?.manifest.exec));
+    now = folderContent(realpathSync(pinned), c, execOutside(candidate.dir, candidate.loaded?.manifest.exec));
     await c.save();
   } catch (err) {
     return `its folder cannot be read (${(err as Error).message})`;
@@ -57,6 +59,11 @@ async function contentChange(candidate: Candidate, record: ExtensionGrantRecord,
     return "its files changed since you trusted this project";
   }
   return `its files changed since you trusted this project (${describeChanges(before, now.entries)})`;
+}
+
+/** The folder whose content trust pins for a candidate: its own, or for one from a file, the folder named with it. */
+export function pinnedFolder(c: { dir: string; source?: string | undefined; pinnedDir?: string | undefined }): string | undefined {
+  return c.source ? c.pinnedDir : c.dir;
 }
 
 export function trustGate(trust: TrustFile, options: GateOptions): TrustGate {

@@ -56,7 +56,7 @@ export function recordedTrust(paths: ZotPaths, options: RecordedTrustOptions): H
       async askProject(pending: Candidate[], cwd: string, replaces?: ReadonlyMap<Candidate, string>) {
         const policies = userFailurePolicies(await readConfig(paths.config));
         if (!(await ask(pending.map((c) => pendingOf(c, passedEnv(policies, c, cwd), replaces?.get(c)))))) return false;
-        await trustProject(paths, cwd, pending.map((c) => ({ manifest: c.loaded!.manifest, dir: c.dir, source: c.source })), true);
+        await trustProject(paths, cwd, pending.map((c) => ({ manifest: c.loaded!.manifest, dir: c.dir, source: c.source, pinnedDir: c.pinnedDir })), true);
         return true;
       },
     } : {}),

@@ -1,7 +1,7 @@
 // Writing grants: approving (install, `zot ext trust`), revoking, and trusting a project.
 import type { ZotPaths } from "../../../paths.ts";
 import type { Manifest } from "../manifest.ts";
-import { projectKey } from "./gate.ts";
+import { pinnedFolder, projectKey } from "./gate.ts";
 import { realpathSync } from "node:fs";
 import { writeFileAtomic } from "../../../fs/atomic-write.ts";
 import { ContentCache, execOutside, folderContent } from "./content.ts";
@@ -21,7 +21,8 @@ export async function revokeExtension(paths: ZotPaths, manifest: Manifest): Prom
 export interface TrustedExtension {
   manifest: Manifest;
   dir: string;
-  source?: string;
+  source?: string | undefined;
+  pinnedDir?: string | undefined;
 }
 
 /**
@@ -37,8 +38,9 @@ export async function trustProject(paths: ZotPaths, cwd: string, trusted: Truste
   const records = new Map<string, ExtensionGrantRecord>();
   for (const ext of trusted) {
     let digest: string | undefined;
-    if (!ext.source) {
-      const content = folderContent(realpathSync(ext.dir), cache, execOutside(ext.dir, ext.manifest.exec));
+    const pinned = pinnedFolder(ext);
+    if (pinned !== undefined) {
+      const content = folderContent(realpathSync(pinned), cache, execOutside(ext.dir, ext.manifest.exec));
       await writeFileAtomic(trustedContentPath(paths, content.digest), JSON.stringify(content.entries));
       digest = content.digest;
     }
