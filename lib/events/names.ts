@@ -10,9 +10,10 @@ export const LIFECYCLE_EVENTS = Object.keys(LIFECYCLE_PAYLOAD_SCHEMAS) as readon
 /**
  * Interception points an extension may subscribe to only after both sides named the
  * `INTERCEPT_V2` capability (an older host or extension never sees them). `before_agent_end`
- * has no event of its own: it is the moment the agent is about to end its run.
+ * (the agent is about to end its run) and `tool_confirmation` (the user is about to be asked to
+ * confirm a call) have no event of their own.
  */
-export const INTERCEPT_V2_EVENTS = ["tool_result", "user_prompt_submit", "before_agent_end"] as const;
+export const INTERCEPT_V2_EVENTS = ["tool_result", "user_prompt_submit", "before_agent_end", "tool_confirmation"] as const;
 
 /** Interception points: `before_agent_start` and `before_agent_end` are ones without an event of their own. */
 export const INTERCEPTABLE_EVENTS = ["before_agent_start", "tool_call", "turn_start", "assistant_message", ...INTERCEPT_V2_EVENTS] as const;

@@ -3,6 +3,7 @@
 // interceptor means "allow, unchanged" (the spec's fail-open rule), decided by the host.
 
 import type { ToolContent } from "../../tools/types.ts";
+import type { ConfirmationAnswer } from "../loop/permissions.ts";
 
 export interface BeforeAgentStartInput {
   sessionId: string;
@@ -74,6 +75,14 @@ export interface InterceptedPrompt {
   context?: string[];
 }
 
+/** A call the user is about to be asked to confirm. */
+export interface ConfirmationInput {
+  toolId: string;
+  toolName: string;
+  toolArgs: Record<string, unknown>;
+  preview: string;
+}
+
 /** The agent is about to end its run: the last text the user saw, and how often it was continued. */
 export interface AgentEndInput {
   text: string;
@@ -119,6 +128,8 @@ export interface AgentHooks {
   interceptPrompt(prompt: PromptInput, signal?: AbortSignal): Promise<InterceptedPrompt>;
   /** The chain at the end of a run: an interceptor may continue the agent with a prompt. */
   interceptAgentEnd(end: AgentEndInput, signal?: AbortSignal): Promise<InterceptedAgentEnd>;
+  /** The chain before the user is asked to confirm a call: an interceptor may answer in their place. */
+  interceptConfirmation(input: ConfirmationInput, signal?: AbortSignal): Promise<ConfirmationAnswer | undefined>;
 }
 
 export const NO_HOOKS: AgentHooks = {
@@ -130,4 +141,5 @@ export const NO_HOOKS: AgentHooks = {
   interceptToolResult: async (result) => ({ content: result.content }),
   interceptPrompt: async () => ({ block: false }),
   interceptAgentEnd: async () => ({}),
+  interceptConfirmation: async () => undefined,
 };

@@ -44,6 +44,18 @@ export interface PermissionRequest {
    * yolo mode or after an "always" answer, and denies where nobody can be asked.
    */
   interception?: { decision: "allow" | "ask"; by: string; reason?: string };
+  /**
+   * Asked right before the user would be: an interceptor of the confirmation may answer for
+   * them (intercept_v2's tool_confirmation point). Undefined: the user is asked.
+   */
+  answerFirst?: (preview: string) => Promise<ConfirmationAnswer | undefined>;
+}
+
+/** An interceptor's answer in the user's place. */
+export interface ConfirmationAnswer {
+  decision: "allow" | "deny";
+  by: string;
+  reason?: string;
 }
 
 export interface PermissionPolicyOptions {
@@ -98,6 +110,11 @@ export class PermissionPolicy {
       preview = request.preview();
     } catch (err) {
       return { decision: "denied", source: "policy", reason: `could not preview the call: ${(err as Error)?.message ?? String(err)}` };
+    }
+    const early = await request.answerFirst?.(preview).catch(() => undefined);
+    if (early) {
+      const reason = `${early.decision === "allow" ? "allowed" : "denied"} by ${early.by}${early.reason ? `: ${early.reason}` : ""}`;
+      return { decision: early.decision === "allow" ? "approved" : "denied", source: "policy", reason };
     }
     const diff = await request.change?.().catch(() => undefined);
     request.onAsk(preview);

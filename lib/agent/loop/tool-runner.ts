@@ -139,6 +139,7 @@ export async function runToolCall(call: ToolCallRequest, env: ToolRunEnv): Promi
       }),
       signal: env.signal,
       ...(interception ? { interception } : {}),
+      answerFirst: (preview) => env.hooks.interceptConfirmation({ toolId: call.toolId, toolName: call.toolName, toolArgs: args, preview }, env.signal),
     });
     decide(verdict.decision, verdict.source, "pre_execution", verdict.reason);
     if (verdict.decision === "denied") return { refused: refuse(args, "blocked", `${call.toolName} was not run: ${verdict.reason ?? "permission denied"}.`) };

@@ -129,6 +129,10 @@ export function renderReport(report: ExtensionReport): string {
     if (r?.connect_ms != null) field("connect:", `${r.connect_ms} ms${r.handshake_ms != null ? `, handshake ${r.handshake_ms} ms (hello → ready)` : ""}`);
     field("process:", "remote: files, network and exec are the server's; zot enforces its tools, events, intercept and ui grants");
   } else if (report.exec) field("exec:", `${report.exec}${report.language ? ` (${report.language})` : ""}`);
+  for (const h of report.hooks ?? []) {
+    const on = `${h.event}${h.matcher ? ` [${h.matcher}]` : ""}${h.if ? ` if ${h.if}` : ""}`;
+    field("hook:", `${on}: ${h.command} (timeout ${h.timeout_s} s${h.async ? ", async" : ""})`);
+  }
   if (report.commands.length) field("commands:", report.commands.map((c) => `/${c}`).join(", "));
   if (report.tools.length) {
     field("tools:", report.tools.map((t) => `${t.name}${t.deferred ? " (deferred)" : ""}${t.interactive ? " (interactive)" : ""}`).join(", "));

@@ -6,8 +6,9 @@ import type { DriverFactories } from "../runtime/extension.ts";
 import { join } from "node:path";
 import { isLifecycleEvent, type HostEvent } from "../../events/index.ts";
 import type { EventBus } from "../../agent/event-bus.ts";
+import type { ConfirmationAnswer } from "../../agent/loop/permissions.ts";
 import type {
-  AgentEndInput, AgentHooks, BeforeAgentStartInput, InterceptedAgentEnd, InterceptedAssistantMessage, InterceptedPrompt,
+  AgentEndInput, AgentHooks, ConfirmationInput, BeforeAgentStartInput, InterceptedAgentEnd, InterceptedAssistantMessage, InterceptedPrompt,
   InterceptedToolCall, InterceptedToolResult, InterceptedTurnStart, PromptInput, ProposedToolCall, ToolResultInput,
 } from "../../agent/contracts/hooks.ts";
 import { extensionLogPath, type ZotPaths } from "../../paths.ts";
@@ -302,6 +303,10 @@ export class ExtensionHost implements AgentHooks {
 
   interceptAgentEnd(end: AgentEndInput, signal?: AbortSignal): Promise<InterceptedAgentEnd> {
     return this.interceptors.points.agentEnd(end, signal);
+  }
+
+  interceptConfirmation(input: ConfirmationInput, signal?: AbortSignal): Promise<ConfirmationAnswer | undefined> {
+    return this.interceptors.points.confirmation(input, signal);
   }
 
   // Lifecycle ----------------------------------------------------------------------------------

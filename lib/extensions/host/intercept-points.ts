@@ -5,10 +5,11 @@
 // subscribe to these points, and only their tool_call answers add a decision or context.
 import * as v from "valibot";
 import type {
-  AgentEndInput, InterceptedAgentEnd, InterceptedPrompt, InterceptedToolCall, InterceptedToolResult, PromptInput, ToolResultInput,
+  AgentEndInput, ConfirmationInput, InterceptedAgentEnd, InterceptedPrompt, InterceptedToolCall, InterceptedToolResult, PromptInput, ToolResultInput,
 } from "../../agent/contracts/hooks.ts";
 import { ExtensionContentSchema, splitSupportedBlocks, type EventInterceptResponseFrame } from "../../protocol/index.ts";
 import type { ToolContent } from "../../tools/types.ts";
+import type { ConfirmationAnswer } from "../../agent/loop/permissions.ts";
 import { absentGuardRefusal, type AbsentGuard } from "../catalog/permissions/absent-guards.ts";
 import type { LoadedExtension } from "../runtime/extension.ts";
 
@@ -122,5 +123,27 @@ export class InterceptPoints {
       if (response && response !== "refuse" && response.continue_with?.trim()) return { continueWith: response.continue_with, extension: ext.name };
     }
     return {};
+  }
+
+  /**
+   * tool_confirmation: before the user is asked, an interceptor may answer for them; a `block`
+   * denies (and wins over another's allow), `decision: "allow"` approves. A fail-closed guard
+   * that cannot answer denies.
+   */
+  async confirmation(input: ConfirmationInput, signal?: AbortSignal): Promise<ConfirmationAnswer | undefined> {
+    const absent = this.chains.absentGuard("tool_confirmation");
+    if (absent) return { decision: "deny", by: absent.name, reason: absentGuardRefusal(absent) };
+    let allowed: ConfirmationAnswer | undefined;
+    for (const ext of this.chains.interceptors("tool_confirmation")) {
+      if (signal?.aborted) return undefined;
+      const response = await this.chains.consult(ext, {
+        event: "tool_confirmation", tool_id: input.toolId, tool_name: input.toolName, tool_args: input.toolArgs, tool_preview: input.preview,
+      }, signal);
+      if (response === "refuse") return { decision: "deny", by: ext.name, reason: guardRefusal(ext.name) };
+      if (!response) continue;
+      if (response.block) return { decision: "deny", by: ext.name, ...(response.reason ? { reason: response.reason } : {}) };
+      if (response.decision === "allow") allowed ??= { decision: "allow", by: ext.name, ...(response.reason ? { reason: response.reason } : {}) };
+    }
+    return allowed;
   }
 }

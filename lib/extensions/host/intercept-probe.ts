@@ -45,6 +45,7 @@ function probePayload(event: string, host: { cwd: string; provider: string; mode
       result: { content: [{ type: "text", text: PROBE_TEXT }], is_error: false } };
     case "user_prompt_submit": return { text: PROBE_TEXT };
     case "before_agent_end": return { text: PROBE_TEXT, continuations: 0 };
+    case "tool_confirmation": return { tool_id: "zot-doctor-probe", tool_name: "zot_doctor_probe", tool_args: {}, tool_preview: PROBE_TEXT };
     default: return { session_id: "zot-doctor-probe", agent_run_id: "zot-doctor-probe", ...host, system_prompt: "" };
   }
 }

@@ -6,6 +6,7 @@ import { runsAsExtension, type BundleKind, type Manifest } from "../catalog/mani
 import { grantFromManifest, grantJson, type GrantJson, type ManifestPermissions } from "../catalog/permissions/manifest-permissions.ts";
 import type { RefusalKind } from "../catalog/permissions/extension-permissions.ts";
 import { INTERCEPT_TIMEOUT_MS } from "../../protocol/index.ts";
+import { parseHooks } from "../catalog/hook-settings.ts";
 import { interceptorReports, type InterceptorProbe, type InterceptorReport } from "./intercept-probe.ts";
 import type { Candidate, DiscoveryScope } from "../catalog/candidate.ts";
 import type { LoadedExtension, ReadyMode } from "../runtime/extension.ts";
@@ -38,6 +39,15 @@ export interface RemoteReport {
 
 export type ReportStatus = "ok" | "error" | "disabled" | "shadowed" | "needs_approval";
 
+export interface HookReport {
+  event: string;
+  matcher: string;
+  if: string | null;
+  command: string;
+  timeout_s: number;
+  async: boolean;
+}
+
 export interface ExtensionReport {
   name: string;
   path: string;
@@ -69,6 +79,8 @@ export interface ExtensionReport {
   remote?: RemoteReport;
   /** A theme bundle's themes, by name. */
   themes?: string[];
+  /** Hooks in Claude Code's shape: each command hook, what it runs on, and its timeout. */
+  hooks?: HookReport[];
   /** null when the manifest could not be read. */
   permissions: PermissionsReport | null;
   /** Each intercepted event: its failure policy and, in doctor, how its probe went. */
@@ -122,7 +134,14 @@ function base(c: Candidate, paths: ZotPaths): ExtensionReport {
     interceptors: [],
     isolation: null,
     ...(c.source ? { source: c.source } : {}),
+    ...(manifest?.hooks !== undefined ? { hooks: hooksReport(manifest.hooks, c.source ?? c.dir) } : {}),
   };
+}
+
+/** A hooks bundle's hooks as doctor lists them (what cannot run is among its warnings once it started). */
+function hooksReport(hooks: unknown, where: string): HookReport[] {
+  return parseHooks(hooks, where).hooks
+    .map((h) => ({ event: h.event, matcher: h.matcher, if: h.if ?? null, command: h.command, timeout_s: h.timeoutS, async: h.async }));
 }
 
 /** One report per discovery candidate, in load order. */

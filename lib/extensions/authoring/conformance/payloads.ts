@@ -70,6 +70,9 @@ export function interceptPayload(event: InterceptableEventName, info: SessionInf
       return { event, session_id: info.sessionId, cwd: info.cwd, text: "hello" };
     case "before_agent_end":
       return { event, session_id: info.sessionId, cwd: info.cwd, text: "done", continuations: 0 };
+    case "tool_confirmation":
+      return { event, session_id: info.sessionId, cwd: info.cwd, tool_id: "conformance-tool-1", tool_name: "bash",
+        tool_args: { command: "echo hi" }, tool_preview: "echo hi" };
   }
 }
 

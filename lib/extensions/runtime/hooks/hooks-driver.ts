@@ -198,13 +198,14 @@ export class HooksDriver implements ExtensionDriver {
 
   // Interception points -----------------------------------------------------------------------
 
-  async intercept(payload: Payload, options: { signal?: AbortSignal | undefined }): Promise<Reply<EventInterceptResponseFrame>> {
+  async intercept(payload: Payload, options: { idKind: string; signal?: AbortSignal | undefined }): Promise<Reply<EventInterceptResponseFrame>> {
     if (!this.ext.alive) {
       return { ok: false, reason: "disconnected", message: "the hook runner is not running", delivered: false, written: NEVER_WRITTEN };
     }
     let answer: Answer = {};
     try {
-      answer = await this.answer(payload, options.signal);
+      // Doctor's probe runs no hook: a hook's side effects (a log, a loop's state file) are not a health check's to cause.
+      if (options.idKind !== "probe") answer = await this.answer(payload, options.signal);
     } catch (err) {
       this.log(`${payload.event}: ${(err as Error).message}`);
     }
