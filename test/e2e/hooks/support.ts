@@ -30,26 +30,31 @@ export interface HookWorld extends World {
   record: string;
   /** What the hooks received, in order. */
   records(): HookRecord[];
-  /** Writes a JSON reply file for the `json` mode and returns its path. */
-  reply(name: string, value: unknown): string;
 }
 
 /** A hook entry: `{event: [{matcher, hooks: [{type: "command", command, …}]}]}`. */
 export const hook = (command: string, extra: Record<string, unknown> = {}) => ({ type: "command", command, ...extra });
 
-export async function hooksWorld(script: Turn[], hooks: Record<string, unknown>, config: Record<string, unknown> = {}): Promise<HookWorld> {
+type Reply = (name: string, value: unknown) => string;
+
+/**
+ * A world whose config.json holds `hooks` (or what `hooks(reply)` returns: `reply` writes a JSON
+ * reply file for the `json` mode and gives its path).
+ */
+export async function hooksWorld(script: Turn[], hooks: Record<string, unknown> | ((reply: Reply) => Record<string, unknown>),
+  config: Record<string, unknown> = {}): Promise<HookWorld> {
   const world = await makeWorld(script);
   const record = join(world.home, "..", "record.jsonl");
   world.env.HOOK_RECORD = record;
-  writeFileSync(join(world.home, "config.json"), JSON.stringify({ ...config, hooks }));
+  const reply: Reply = (name, value) => {
+    const path = join(world.home, "..", `${name}.json`);
+    writeFileSync(path, typeof value === "string" ? value : JSON.stringify(value));
+    return path;
+  };
+  writeFileSync(join(world.home, "config.json"), JSON.stringify({ ...config, hooks: typeof hooks === "function" ? hooks(reply) : hooks }));
   return Object.assign(world, {
     record,
     records: () => (existsSync(record) ? readFileSync(record, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as HookRecord) : []),
-    reply(name: string, value: unknown) {
-      const path = join(world.home, "..", `${name}.json`);
-      writeFileSync(path, typeof value === "string" ? value : JSON.stringify(value));
-      return path;
-    },
   });
 }
 
