@@ -16,6 +16,7 @@ import { serveSessions, type ServeHandle, type ServeOptions } from "./serve.ts";
 import { currentSession, Session } from "./session.ts";
 import { HandlerRegistry, type CommandHandler, type ToolHandler } from "./registry.ts";
 import type {
+  AgentEndInterceptor,
   AssistantMessageInterceptor,
   Awaitable,
   BeforeAgentStartInterceptor,
@@ -30,8 +31,11 @@ import type {
   PanelView,
   ToolCallInterceptor,
   ToolCallXInterceptor,
+  ToolConfirmationInterceptor,
   ToolDefinition,
+  ToolResultInterceptor,
   TurnStartInterceptor,
+  UserPromptInterceptor,
 } from "./types.ts";
 import { encodeOutbound, type OutboundFrame, type WritableLike } from "./writer.ts";
 
@@ -50,6 +54,11 @@ export interface ExtensionOptions {
   exitProcess?: boolean;
   /** Default `callTool` timeout (the host's own limit is 60 s). */
   callToolTimeoutMs?: number;
+  /**
+   * A longer deadline for this extension's interception answers than the host's 5 s, up to the
+   * host's maximum (intercept_v2; doctor shows it). For a guard that asks a slow service.
+   */
+  interceptTimeoutMs?: number;
 }
 
 type Mode = "setup" | "run" | "serve";
@@ -80,6 +89,12 @@ export class Extension {
     }
     this.name = options.name;
     this.version = options.version;
+    if (options.interceptTimeoutMs !== undefined) {
+      if (!Number.isInteger(options.interceptTimeoutMs) || options.interceptTimeoutMs < 1) {
+        throw new TypeError("createExtension: interceptTimeoutMs must be a positive whole number of milliseconds");
+      }
+      this.registry.interceptTimeoutMs = options.interceptTimeoutMs;
+    }
     this.stderr = options.stderr ?? process.stderr;
   }
 
@@ -133,9 +148,32 @@ export class Extension {
     return this.intercept("toolCall", fn);
   }
 
-  /** Richer tool-call guard: block, or rewrite args via `modifiedArgs`. Wins over interceptToolCall. */
+  /**
+   * Richer tool-call guard: block, rewrite args via `modifiedArgs`, skip or insist on the user's
+   * confirmation (`decision`), add `additionalContext` for the model. Wins over interceptToolCall.
+   */
   interceptToolCallX(fn: ToolCallXInterceptor): this {
     return this.intercept("toolCallX", fn);
+  }
+
+  /** A call's result before the model gets it: replace it, or add context (intercept_v2). */
+  interceptToolResult(fn: ToolResultInterceptor): this {
+    return this.intercept("toolResult", fn);
+  }
+
+  /** A prompt before it reaches the model: block it, or add context (intercept_v2). */
+  interceptUserPrompt(fn: UserPromptInterceptor): this {
+    return this.intercept("userPrompt", fn);
+  }
+
+  /** The agent is about to end its run: continue it with a prompt (intercept_v2). */
+  interceptAgentEnd(fn: AgentEndInterceptor): this {
+    return this.intercept("agentEnd", fn);
+  }
+
+  /** The user is about to be asked to confirm a call: answer in their place (intercept_v2). */
+  interceptToolConfirmation(fn: ToolConfirmationInterceptor): this {
+    return this.intercept("toolConfirmation", fn);
   }
 
   /** Block a turn before the model is called (`reason` is shown to the user). */

@@ -15,6 +15,10 @@ export function interceptedEvents(interceptors: Interceptors): InterceptableEven
   if (interceptors.toolCall || interceptors.toolCallX) names.push("tool_call");
   if (interceptors.turnStart) names.push("turn_start");
   if (interceptors.assistantMessage) names.push("assistant_message");
+  if (interceptors.toolResult) names.push("tool_result");
+  if (interceptors.userPrompt) names.push("user_prompt_submit");
+  if (interceptors.agentEnd) names.push("before_agent_end");
+  if (interceptors.toolConfirmation) names.push("tool_confirmation");
   return names;
 }
 
@@ -70,6 +74,8 @@ async function decide(request: Request, i: Interceptors, log: (message: string) 
           if (isJsonObject(d.modifiedArgs)) out.modified_args = d.modifiedArgs;
           else log(`tool_call interceptor returned modifiedArgs that is not a JSON object; args kept`);
         }
+        if (!d.block && (d.decision === "allow" || d.decision === "ask")) out.decision = d.decision;
+        if (!d.block && nonEmpty(d.additionalContext)) out.additional_context = d.additionalContext;
         return out;
       }
       if (!i.toolCall) return {};
@@ -89,10 +95,46 @@ async function decide(request: Request, i: Interceptors, log: (message: string) 
       if (!d.block && typeof d.replaceText === "string" && d.replaceText !== "") out.replace_text = d.replaceText;
       return out;
     }
+    case "tool_result": {
+      if (!i.toolResult) return {};
+      const result = isJsonObject(request.result) ? request.result : {};
+      const d = (await i.toolResult({
+        toolId: str(request.tool_id) ?? "", toolName: str(request.tool_name) ?? "",
+        args: isJsonObject(request.tool_args) ? request.tool_args : {}, status: str(request.status) ?? "",
+        isError: result.is_error === true, content: Array.isArray(result.content) ? result.content.filter(isJsonObject) : [],
+      })) ?? {};
+      const out: JsonObject = {};
+      if (Array.isArray(d.replaceContent)) out.replace_content = d.replaceContent;
+      if (nonEmpty(d.additionalContext)) out.additional_context = d.additionalContext;
+      return out;
+    }
+    case "user_prompt_submit": {
+      if (!i.userPrompt) return {};
+      const d = (await i.userPrompt({ text: str(request.text) ?? "", imageCount: typeof request.image_count === "number" ? request.image_count : 0 })) ?? {};
+      const out = blockFields(d.block, d.reason);
+      if (!d.block && nonEmpty(d.additionalContext)) out.additional_context = d.additionalContext;
+      return out;
+    }
+    case "before_agent_end": {
+      if (!i.agentEnd) return {};
+      const d = (await i.agentEnd({ text: str(request.text) ?? "", continuations: typeof request.continuations === "number" ? request.continuations : 0 })) ?? {};
+      return nonEmpty(d.continueWith) ? { continue_with: d.continueWith } : {};
+    }
+    case "tool_confirmation": {
+      if (!i.toolConfirmation) return {};
+      const d = (await i.toolConfirmation({
+        toolId: str(request.tool_id) ?? "", toolName: str(request.tool_name) ?? "",
+        args: isJsonObject(request.tool_args) ? request.tool_args : {}, preview: str(request.tool_preview) ?? "",
+      })) ?? {};
+      if (d.block) return blockFields(true, d.reason);
+      return d.allow ? { decision: "allow", ...(nonEmpty(d.reason) ? { reason: d.reason } : {}) } : {};
+    }
     default:
       return {};
   }
 }
+
+const nonEmpty = (value: unknown): value is string => typeof value === "string" && value.trim() !== "";
 
 function blockFields(block: boolean | undefined, reason: unknown): JsonObject {
   const out: JsonObject = {};

@@ -1,7 +1,7 @@
 // Everything an extension registers: commands, tools, event handlers, interceptors and panel
 // callbacks, plus the frames that announce them. Registration order is announcement order.
 import { interceptedEvents } from "./intercept.ts";
-import { isJsonObject } from "../protocol/index.ts";
+import { INTERCEPT_V2, isJsonObject } from "../protocol/index.ts";
 import type { Response } from "./responses.ts";
 import type { ToolResult } from "./results.ts";
 import type {
@@ -49,6 +49,8 @@ export class HandlerRegistry {
   readonly tools = new Map<string, RegisteredTool>();
   readonly events = new Map<string, EventHandler[]>();
   readonly interceptors: Interceptors = {};
+  /** The interception deadline the subscription asks for (intercept_v2; the host caps it). */
+  interceptTimeoutMs: number | undefined;
   readonly panelKeys = new Map<string, PanelKeyHandler>();
   readonly panelCloses = new Map<string, PanelCloseHandler>();
 
@@ -99,7 +101,8 @@ export class HandlerRegistry {
     if (this.tools.size > 0) caps.push("tools");
     if (this.events.size > 0 || interceptedEvents(this.interceptors).length > 0) caps.push("events");
     if (this.panelKeys.size > 0 || this.panelCloses.size > 0) caps.push("panels");
-    caps.push("tool_cancel", "call_tool");
+    // This SDK reads and writes the interception additions (an older host ignores the name).
+    caps.push("tool_cancel", "call_tool", INTERCEPT_V2);
     for (const cap of extra) if (!caps.includes(cap)) caps.push(cap);
     return caps;
   }
@@ -129,6 +132,7 @@ export class HandlerRegistry {
       type: "subscribe",
       ...(events.length > 0 ? { events } : {}),
       ...(intercept.length > 0 ? { intercept } : {}),
+      ...(intercept.length > 0 && this.interceptTimeoutMs !== undefined ? { intercept_timeout_ms: this.interceptTimeoutMs } : {}),
     };
   }
 

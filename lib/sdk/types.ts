@@ -94,11 +94,72 @@ export interface ToolCallVerdict {
   reason?: string;
 }
 
-/** Rich tool-call decision; `{}` allows unchanged. `modifiedArgs` must be a JSON object. */
+/**
+ * Rich tool-call decision; `{}` allows unchanged. `modifiedArgs` must be a JSON object. With a
+ * host that speaks intercept_v2: `decision` "allow" skips the user's confirmation, "ask" insists
+ * on it; `additionalContext` is given to the model with the call's result.
+ */
 export interface ToolCallDecision {
   block?: boolean;
   reason?: string;
   modifiedArgs?: JsonObject;
+  decision?: "allow" | "ask";
+  additionalContext?: string;
+}
+
+/** A call that ran, as tool_result interception sees it (intercept_v2). */
+export interface ToolResultEvent {
+  toolId: string;
+  toolName: string;
+  args: JsonObject;
+  status: string;
+  isError: boolean;
+  content: JsonObject[];
+}
+
+/** `replaceContent` is what the model gets instead of the output; `additionalContext` comes after it. */
+export interface ToolResultDecision {
+  replaceContent?: JsonObject[];
+  additionalContext?: string;
+}
+
+/** A prompt about to reach the model (intercept_v2). */
+export interface UserPromptEvent {
+  text: string;
+  imageCount: number;
+}
+
+/** `block` keeps the prompt from the model (with `reason` for the user); `additionalContext` goes with it. */
+export interface UserPromptDecision {
+  block?: boolean;
+  reason?: string;
+  additionalContext?: string;
+}
+
+/** The agent is about to end its run (intercept_v2): its last text, and how often it was continued in a row. */
+export interface AgentEndEvent {
+  text: string;
+  continuations: number;
+}
+
+/** `continueWith` continues the agent with that prompt instead of ending. */
+export interface AgentEndDecision {
+  continueWith?: string;
+}
+
+/** The user is about to be asked to confirm a call (intercept_v2). */
+export interface ToolConfirmationEvent {
+  toolId: string;
+  toolName: string;
+  args: JsonObject;
+  preview: string;
+}
+
+/** `allow` approves in the user's place, `block` denies (with `reason`); `{}` asks the user. */
+export interface ToolConfirmationDecision {
+  allow?: boolean;
+  block?: boolean;
+  reason?: string;
 }
 
 export interface TurnStartDecision {
@@ -120,10 +181,19 @@ export type ToolCallXInterceptor = (tool: string, args: JsonObject) => Awaitable
 export type TurnStartInterceptor = (step: number) => Awaitable<TurnStartDecision | undefined | void>;
 export type AssistantMessageInterceptor = (text: string) => Awaitable<AssistantMessageDecision | undefined | void>;
 
+export type ToolResultInterceptor = (result: ToolResultEvent) => Awaitable<ToolResultDecision | undefined | void>;
+export type UserPromptInterceptor = (prompt: UserPromptEvent) => Awaitable<UserPromptDecision | undefined | void>;
+export type AgentEndInterceptor = (end: AgentEndEvent) => Awaitable<AgentEndDecision | undefined | void>;
+export type ToolConfirmationInterceptor = (call: ToolConfirmationEvent) => Awaitable<ToolConfirmationDecision | undefined | void>;
+
 export interface Interceptors {
   beforeAgentStart?: BeforeAgentStartInterceptor;
   toolCall?: ToolCallInterceptor;
   toolCallX?: ToolCallXInterceptor;
   turnStart?: TurnStartInterceptor;
   assistantMessage?: AssistantMessageInterceptor;
+  toolResult?: ToolResultInterceptor;
+  userPrompt?: UserPromptInterceptor;
+  agentEnd?: AgentEndInterceptor;
+  toolConfirmation?: ToolConfirmationInterceptor;
 }

@@ -43,6 +43,7 @@ from typing import Any, Callable, Dict, List, Optional
 __all__ = [
     "Extension", "HostInfo", "ToolContext", "Response", "ToolResult", "BeforeAgentStartEvent",
     "ToolCallDecision", "TurnStartDecision", "AssistantMessageDecision",
+    "ToolResultEvent", "ToolResultDecision", "UserPromptDecision", "AgentEndDecision", "ToolConfirmationDecision",
     "CallToolError", "CallToolTimeout", "FrameTooLarge",
     "prompt", "display", "insert", "noop", "open_panel", "tool_prompt",
     "text_block", "image_block", "text_result", "error_result", "image_result",
@@ -54,7 +55,10 @@ MAX_FRAME_BYTES = 4 * 1024 * 1024  # per frame, newline excluded, both direction
 SYSTEM_PROMPT_MAX_BYTES = 1024 * 1024  # encoded before_agent_start replacement
 CALL_TOOL_TIMEOUT = 60.0  # seconds, the host's own deadline for call_tool
 NOTIFY_LEVELS = ("info", "success", "warn", "error")
-INTERCEPTABLE = ("before_agent_start", "tool_call", "turn_start", "assistant_message")
+INTERCEPTABLE = ("before_agent_start", "tool_call", "turn_start", "assistant_message",
+                 # intercept_v2: hosts that know them consult these too (older hosts ignore them)
+                 "tool_result", "user_prompt_submit", "before_agent_end", "tool_confirmation")
+INTERCEPT_V2 = "intercept_v2"
 LIFECYCLE_EVENTS = (
     "session_start", "session_end", "user_prompt_submit", "turn_start", "turn_end", "tool_call",
     "tool_result", "tool_confirmation_requested", "permission_decision", "assistant_message",
@@ -204,10 +208,54 @@ def image_result(data_b64: str, mime_type: str) -> ToolResult:
 
 @dataclass
 class ToolCallDecision:
-    """Zero value allows. ``modified_args`` (a dict) replaces the args unless blocking."""
+    """Zero value allows. ``modified_args`` (a dict) replaces the args unless blocking.
+    intercept_v2: ``decision`` "allow" skips the user's confirmation, "ask" insists on it;
+    ``additional_context`` is given to the model with the call's result."""
     block: bool = False
     reason: str = ""
     modified_args: Optional[Dict[str, Any]] = None
+    decision: Optional[str] = None
+    additional_context: str = ""
+
+
+@dataclass
+class ToolResultEvent:
+    """A call that ran, before the model gets its result (intercept_v2)."""
+    tool_id: str
+    tool_name: str
+    args: Dict[str, Any]
+    status: str
+    is_error: bool
+    content: List[Dict[str, Any]]
+
+
+@dataclass
+class ToolResultDecision:
+    """``replace_content`` (content blocks) is what the model gets instead; ``additional_context`` follows it."""
+    replace_content: Optional[List[Dict[str, Any]]] = None
+    additional_context: str = ""
+
+
+@dataclass
+class UserPromptDecision:
+    """``block`` keeps the prompt from the model (``reason`` for the user); ``additional_context`` goes with it."""
+    block: bool = False
+    reason: str = ""
+    additional_context: str = ""
+
+
+@dataclass
+class AgentEndDecision:
+    """``continue_with`` continues the agent with that prompt instead of ending its run."""
+    continue_with: str = ""
+
+
+@dataclass
+class ToolConfirmationDecision:
+    """``allow`` approves in the user's place, ``block`` denies (with ``reason``); the zero value asks the user."""
+    allow: bool = False
+    block: bool = False
+    reason: str = ""
 
 
 @dataclass
@@ -359,13 +407,16 @@ class Extension:
     are binary streams (default: the process's own)."""
 
     def __init__(self, name: str, version: str, *, capabilities: Optional[List[str]] = None,
-                 stdin: Any = None, stdout: Any = None):
+                 stdin: Any = None, stdout: Any = None, intercept_timeout_ms: Optional[int] = None):
         if not isinstance(name, str) or not name:
             raise ValueError("extension name must be a non-empty str (the manifest's name)")
         self.name = name
         self.version = _text("version", version)
         self.host: Optional[HostInfo] = None
         self._extra_caps = list(capabilities or [])
+        if intercept_timeout_ms is not None and (not isinstance(intercept_timeout_ms, int) or intercept_timeout_ms < 1):
+            raise ValueError("intercept_timeout_ms must be a positive int (milliseconds)")
+        self._intercept_timeout_ms = intercept_timeout_ms  # intercept_v2: a longer deadline, capped by the host
         self._in = stdin if stdin is not None else sys.__stdin__.buffer
         self._out = stdout if stdout is not None else sys.__stdout__.buffer
         if stdout is None and sys.stdout is sys.__stdout__:
@@ -493,6 +544,22 @@ class Extension:
     def intercept_assistant_message(self, fn: Callable[[str], Optional[AssistantMessageDecision]]) -> Callable:
         return self._intercept("assistant_message", fn)
 
+    def intercept_tool_result(self, fn: Callable[[ToolResultEvent], Optional[ToolResultDecision]]) -> Callable:
+        """A call's result before the model gets it: replace it or add context (intercept_v2)."""
+        return self._intercept("tool_result", fn)
+
+    def intercept_user_prompt(self, fn: Callable[[str], Optional[UserPromptDecision]]) -> Callable:
+        """A prompt before it reaches the model: block it or add context (intercept_v2)."""
+        return self._intercept("user_prompt_submit", fn)
+
+    def intercept_agent_end(self, fn: Callable[[str, int], Optional[AgentEndDecision]]) -> Callable:
+        """The agent is about to end its run (its last text, continuations so far): continue it (intercept_v2)."""
+        return self._intercept("before_agent_end", fn)
+
+    def intercept_tool_confirmation(self, fn: Callable[[str, Dict[str, Any], str], Optional[ToolConfirmationDecision]]) -> Callable:
+        """The user is about to be asked to confirm a call (tool, args, preview): answer for them (intercept_v2)."""
+        return self._intercept("tool_confirmation", fn)
+
     def on_panel_key(self, panel_id: str, fn: Callable[[str, str], None]) -> None:
         """``fn(key, text)`` for keys while ``panel_id`` is focused (text only for key "rune")."""
         with self._lock:
@@ -619,7 +686,7 @@ class Extension:
     def _capabilities(self) -> List[str]:
         used = {"commands": self._commands, "tools": self._tools,
                 "events": self._events or self._intercepts, "panels": self._panel_keys or self._panel_closes}
-        caps = [c for c, on in used.items() if on] + ["tool_cancel", "call_tool"]
+        caps = [c for c, on in used.items() if on] + ["tool_cancel", "call_tool", INTERCEPT_V2]
         return caps + [c for c in dict.fromkeys(self._extra_caps) if c not in caps]
 
     def run(self) -> None:
@@ -680,6 +747,8 @@ class Extension:
             intercept = self._intercepted()
             if intercept:
                 subscribe["intercept"] = intercept
+                if self._intercept_timeout_ms is not None:
+                    subscribe["intercept_timeout_ms"] = self._intercept_timeout_ms
             if len(subscribe) > 1:
                 self._send(subscribe)
             if self._phase != "closed":
@@ -881,6 +950,8 @@ class Extension:
                     self._apply_block(d, response)
                     if not d.block and d.replace_text is not None and d.replace_text != text:
                         response["replace_text"] = _text("replace_text", d.replace_text)
+                else:
+                    self._decide_v2(str(event), fn, f, response)
         except Exception as err:
             self.log(f"{event} interceptor failed:\n" + traceback.format_exc())
             response = self._intercept_failure(f, err)
@@ -889,6 +960,41 @@ class Extension:
         except (TypeError, ValueError) as err:  # e.g. modified_args holding a set
             self.log(f"{event} interceptor answer not sendable: {err}")
             self._send(self._intercept_failure(f, err))
+
+    def _decide_v2(self, event: str, fn: Callable, f: Dict[str, Any], response: Dict[str, Any]) -> None:
+        """The intercept_v2 points: tool_result, user_prompt_submit, before_agent_end, tool_confirmation."""
+        def s(key: str) -> str:
+            return f[key] if isinstance(f.get(key), str) else ""
+        args = f.get("tool_args") if isinstance(f.get("tool_args"), dict) else {}
+        if event == "tool_result":
+            result = f.get("result") if isinstance(f.get("result"), dict) else {}
+            content = [b for b in result.get("content", []) if isinstance(b, dict)] if isinstance(result.get("content"), list) else []
+            d = _decision(fn(ToolResultEvent(s("tool_id"), s("tool_name"), args, s("status"), result.get("is_error") is True, content)),
+                          ToolResultDecision)
+            if d.replace_content is not None:
+                if not isinstance(d.replace_content, list):
+                    raise TypeError("replace_content must be a list of content blocks")
+                response["replace_content"] = d.replace_content
+            if d.additional_context:
+                response["additional_context"] = _text("additional_context", d.additional_context)
+        elif event == "user_prompt_submit":
+            d = _decision(fn(s("text")), UserPromptDecision)
+            self._apply_block(d, response)
+            if not d.block and d.additional_context:
+                response["additional_context"] = _text("additional_context", d.additional_context)
+        elif event == "before_agent_end":
+            count = f.get("continuations")
+            d = _decision(fn(s("text"), count if isinstance(count, int) else 0), AgentEndDecision)
+            if d.continue_with:
+                response["continue_with"] = _text("continue_with", d.continue_with)
+        elif event == "tool_confirmation":
+            d = _decision(fn(s("tool_name"), args, s("tool_preview")), ToolConfirmationDecision)
+            if d.block:
+                self._apply_block(d, response)
+            elif d.allow:
+                response["decision"] = "allow"
+                if d.reason:
+                    response["reason"] = _text("reason", d.reason)
 
     @staticmethod
     def _intercept_failure(f: Dict[str, Any], err: BaseException) -> Dict[str, Any]:
@@ -929,6 +1035,10 @@ class Extension:
                 if not isinstance(d.modified_args, dict):
                     raise TypeError("modified_args must be a dict (a JSON object)")
                 response["modified_args"] = d.modified_args
+            if not d.block and d.decision in ("allow", "ask"):
+                response["decision"] = d.decision
+            if not d.block and d.additional_context:
+                response["additional_context"] = _text("additional_context", d.additional_context)
             return
         verdict = fn(tool, args)
         allow, reason = (verdict if isinstance(verdict, tuple) else (verdict is None or verdict, ""))

@@ -69,7 +69,7 @@ describe("py-notes example", () => {
       ["register_tool", "add_note"], ["register_tool", "list_notes"], ["register_tool", "pick_note"],
       ["subscribe", ["session_start"]], ["ready", ""],
     ]);
-    expect(d.frames[0]!.capabilities).toEqual(["commands", "tools", "events", "panels", "tool_cancel", "call_tool"]);
+    expect(d.frames[0]!.capabilities).toEqual(["commands", "tools", "events", "panels", "tool_cancel", "call_tool", "intercept_v2"]);
     expect(d.frames[6]).toEqual({ type: "subscribe", events: ["session_start"], intercept: ["before_agent_start", "tool_call", "assistant_message"] });
   });
 

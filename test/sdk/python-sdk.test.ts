@@ -69,7 +69,7 @@ describe("handshake and registration", () => {
     const d = spawnProbe();
     expect(await d.next()).toEqual({
       type: "hello", name: "probe", version: "1.2.3",
-      capabilities: ["commands", "tools", "events", "panels", "tool_cancel", "call_tool"],
+      capabilities: ["commands", "tools", "events", "panels", "tool_cancel", "call_tool", "intercept_v2"],
     });
     d.send(ACK);
     await ofType(d, "ready");

@@ -92,7 +92,7 @@ describe.each(runtimes)("the ts-scratchpad example on $runtime", ({ command, pat
       type: "hello",
       name: "ts-scratchpad",
       version: "1.0.0",
-      capabilities: ["commands", "tools", "events", "panels", "tool_cancel", "call_tool"],
+      capabilities: ["commands", "tools", "events", "panels", "tool_cancel", "call_tool", "intercept_v2"],
     });
     await exchange(
       { type: "hello_ack", protocol_version: 1, cwd: "/project", data_dir: dataDir, capabilities: ["call_tool"] },

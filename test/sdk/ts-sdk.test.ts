@@ -41,7 +41,7 @@ const HELLO = {
   type: "hello",
   name: "ts-sdk-fixture",
   version: "1.2.3",
-  capabilities: ["commands", "tools", "events", "panels", "tool_cancel", "call_tool"],
+  capabilities: ["commands", "tools", "events", "panels", "tool_cancel", "call_tool", "intercept_v2"],
 };
 
 const cmd = (name: string, description: string) => ({ type: "register_command", name, description });

@@ -92,7 +92,21 @@ export interface BeforeAgentStartEvent {
   model?: string;
 }
 export interface ToolCallVerdict { allow: boolean; reason?: string }
-export interface ToolCallDecision { block?: boolean; reason?: string; modifiedArgs?: JsonObject }
+export interface ToolCallDecision {
+  block?: boolean; reason?: string; modifiedArgs?: JsonObject;
+  /** intercept_v2: "allow" skips the user's confirmation, "ask" insists on it. */
+  decision?: "allow" | "ask";
+  /** intercept_v2: text for the model, given with the call's result. */
+  additionalContext?: string;
+}
+export interface ToolResultEvent { toolId: string; toolName: string; args: JsonObject; status: string; isError: boolean; content: JsonObject[] }
+export interface ToolResultDecision { replaceContent?: JsonObject[]; additionalContext?: string }
+export interface UserPromptEvent { text: string; imageCount: number }
+export interface UserPromptDecision { block?: boolean; reason?: string; additionalContext?: string }
+export interface AgentEndEvent { text: string; continuations: number }
+export interface AgentEndDecision { continueWith?: string }
+export interface ToolConfirmationEvent { toolId: string; toolName: string; args: JsonObject; preview: string }
+export interface ToolConfirmationDecision { allow?: boolean; block?: boolean; reason?: string }
 export interface TurnStartDecision { block?: boolean; reason?: string }
 export interface AssistantMessageDecision { block?: boolean; reason?: string; replaceText?: string }
 export type BeforeAgentStartInterceptor = (event: BeforeAgentStartEvent) => Awaitable<string | undefined | void>;
@@ -100,6 +114,10 @@ export type ToolCallInterceptor = (tool: string, args: JsonObject) => Awaitable<
 export type ToolCallXInterceptor = (tool: string, args: JsonObject) => Awaitable<ToolCallDecision | undefined | void>;
 export type TurnStartInterceptor = (step: number) => Awaitable<TurnStartDecision | undefined | void>;
 export type AssistantMessageInterceptor = (text: string) => Awaitable<AssistantMessageDecision | undefined | void>;
+export type ToolResultInterceptor = (result: ToolResultEvent) => Awaitable<ToolResultDecision | undefined | void>;
+export type UserPromptInterceptor = (prompt: UserPromptEvent) => Awaitable<UserPromptDecision | undefined | void>;
+export type AgentEndInterceptor = (end: AgentEndEvent) => Awaitable<AgentEndDecision | undefined | void>;
+export type ToolConfirmationInterceptor = (call: ToolConfirmationEvent) => Awaitable<ToolConfirmationDecision | undefined | void>;
 
 /** What a command handler returns: one of the six command_response actions. */
 export type Response = { error?: string } & (
@@ -144,6 +162,8 @@ export interface ExtensionOptions {
   capabilities?: string[];
   exitProcess?: boolean;
   callToolTimeoutMs?: number;
+  /** intercept_v2: a longer interception deadline than the host's 5 s, up to its maximum. */
+  interceptTimeoutMs?: number;
 }
 
 export interface ServeOptions {
@@ -173,6 +193,10 @@ export declare class Extension {
   interceptToolCallX(fn: ToolCallXInterceptor): this;
   interceptTurnStart(fn: TurnStartInterceptor): this;
   interceptAssistantMessage(fn: AssistantMessageInterceptor): this;
+  interceptToolResult(fn: ToolResultInterceptor): this;
+  interceptUserPrompt(fn: UserPromptInterceptor): this;
+  interceptAgentEnd(fn: AgentEndInterceptor): this;
+  interceptToolConfirmation(fn: ToolConfirmationInterceptor): this;
   onPanelKey(panelId: string, fn: PanelKeyHandler): this;
   onPanelClose(panelId: string, fn: PanelCloseHandler): this;
   offPanel(panelId: string): this;
