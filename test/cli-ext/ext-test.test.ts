@@ -77,6 +77,21 @@ describe.concurrent("zot ext test: extensions that conform", () => {
     expect(byName(result)["intercept tool_call"]).toMatchObject({ status: "passed", detail: expect.stringMatching(/^allow in \d+ ms$/) });
   });
 
+  it("an extension on each SDK using every intercept_v2 point: each answer is checked and described", async () => {
+    for (const sdk of ["ts", "py"]) {
+      const { code, result } = await extTest(sandbox(), join(REPO_ROOT, "test", "fixtures", "intercept-v2", sdk));
+      expect(failed(result)).toEqual([]);
+      expect(code).toBe(0);
+      const checks = byName(result);
+      expect(checks.capabilities?.detail).toContain("intercept_v2");
+      expect(checks["intercept tool_call"]).toMatchObject({ status: "passed", detail: expect.stringMatching(/^allow with additional_context in/) });
+      expect(checks["intercept tool_result"]).toMatchObject({ status: "passed", detail: expect.stringMatching(/^allow with additional_context in/) });
+      expect(checks["intercept user_prompt_submit"]).toMatchObject({ status: "passed", detail: expect.stringMatching(/^allow with additional_context in/) });
+      expect(checks["intercept before_agent_end"]?.status).toBe("passed");
+      expect(checks["intercept tool_confirmation"]?.status).toBe("passed");
+    }
+  });
+
   for (const lang of ["js", "python", "sh", "ts"]) {
     it(`the ${lang} template right after zot ext new`, async () => {
       const sb = sandbox();
@@ -115,6 +130,17 @@ describe.concurrent("zot ext test: broken extensions fail exactly the right chec
       expect(code).toBe(1);
     });
   }
+});
+
+describe("zot ext test: the interception additions without intercept_v2 in hello", () => {
+  it("warns that zot ignores the point it subscribes to and the fields it answers with", async () => {
+    const { code, result } = await extTest(sandbox(), join(FIXTURES, "undeclared-v2"), "--timeout-ms", "300");
+    expect(failed(result)).toEqual([]);
+    expect(code).toBe(0);
+    const checks = byName(result);
+    expect(checks.registrations).toMatchObject({ status: "warning", detail: expect.stringContaining('"tool_result" needs "intercept_v2"') });
+    expect(checks["intercept turn_start"]).toMatchObject({ status: "warning", detail: expect.stringContaining("additional_context is ignored: say \"intercept_v2\"") });
+  });
 });
 
 describe.concurrent("zot ext test: output and usage", () => {

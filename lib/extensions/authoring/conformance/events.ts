@@ -2,16 +2,38 @@
 // to a representative request within the deadline, and each observed event is delivered once
 // without the extension dying.
 import {
-  isJsonObject, SYSTEM_PROMPT_MAX_BYTES, type EventInterceptResponseFrame, type InterceptableEventName,
+  INTERCEPT_V2, isJsonObject, SYSTEM_PROMPT_MAX_BYTES, type EventInterceptResponseFrame, type InterceptableEventName,
 } from "../../../protocol/index.ts";
 import { exchange, settleAlive, whileRunning } from "./exchange.ts";
 import { eventPayload, interceptPayload } from "./payloads.ts";
 import type { Session } from "./session.ts";
 
+/** The intercept_v2 answer fields, and the points each one means something at. */
+const V2_FIELDS = {
+  decision: ["tool_call", "tool_confirmation"],
+  additional_context: ["tool_call", "tool_result", "user_prompt_submit"],
+  replace_content: ["tool_result"],
+  continue_with: ["before_agent_end"],
+} as const satisfies Record<string, readonly InterceptableEventName[]>;
+
+/** Problems and warnings about the intercept_v2 fields of a reply (`v2`: the extension said intercept_v2 in hello). */
+function judgeV2(event: InterceptableEventName, frame: EventInterceptResponseFrame, v2: boolean, problems: string[], warnings: string[]): void {
+  for (const [field, points] of Object.entries(V2_FIELDS) as Array<[keyof typeof V2_FIELDS, readonly string[]]>) {
+    if (frame[field] === undefined) continue;
+    if (!v2) warnings.push(`${field} is ignored: say "${INTERCEPT_V2}" in hello's capabilities to use it`);
+    else if (!points.includes(event)) warnings.push(`${field} is ignored for ${event}`);
+  }
+  if (event === "tool_confirmation" && frame.decision === "ask") warnings.push("decision ask is ignored for tool_confirmation (the user is asked anyway)");
+  if (frame.replace_content !== undefined && (!Array.isArray(frame.replace_content) || !frame.replace_content.every(isJsonObject))) {
+    problems.push("replace_content must be an array of content blocks (zot keeps the tool's output)");
+  }
+}
+
 /** Problems (fail) and warnings with a reply the schema accepted; the host checks these fields itself. */
-function judgeIntercept(event: InterceptableEventName, frame: EventInterceptResponseFrame): { problems: string[]; warnings: string[] } {
+function judgeIntercept(event: InterceptableEventName, frame: EventInterceptResponseFrame, v2: boolean): { problems: string[]; warnings: string[] } {
   const problems: string[] = [];
   const warnings: string[] = [];
+  judgeV2(event, frame, v2, problems, warnings);
   if (frame.modified_args !== undefined) {
     if (!isJsonObject(frame.modified_args)) problems.push("modified_args must be a JSON object (zot keeps the original args)");
     else if (event !== "tool_call") warnings.push(`modified_args is ignored for ${event}`);
@@ -29,8 +51,10 @@ function judgeIntercept(event: InterceptableEventName, frame: EventInterceptResp
 
 function decision(frame: EventInterceptResponseFrame): string {
   if (frame.block) return `block${frame.reason ? ` (${frame.reason})` : ""}`;
-  const changes = (["modified_args", "replace_text", "system_prompt"] as const).filter((k) => frame[k] !== undefined);
-  return changes.length ? `allow with ${changes.join(", ")}` : "allow";
+  if (frame.continue_with !== undefined) return `continue with a prompt`;
+  const changes = (["modified_args", "replace_text", "system_prompt", "replace_content", "additional_context"] as const).filter((k) => frame[k] !== undefined);
+  const verdict = frame.decision ?? "allow";
+  return changes.length ? `${verdict} with ${changes.join(", ")}` : verdict;
 }
 
 export async function checkIntercepts(s: Session): Promise<void> {
@@ -41,7 +65,7 @@ export async function checkIntercepts(s: Session): Promise<void> {
       const reply = await exchange(s, request, "event_intercept_response", s.timeouts.intercept);
       if (!reply.ok) return void s.list.fail(name, `${reply.detail} (zot treats that as allow)`);
       const frame = reply.frame as EventInterceptResponseFrame;
-      const { problems, warnings } = judgeIntercept(event, frame);
+      const { problems, warnings } = judgeIntercept(event, frame, s.capabilities.includes(INTERCEPT_V2));
       const detail = `${decision(frame)} in ${reply.ms} ms`;
       if (problems.length) s.list.fail(name, `${detail}; ${problems.join("; ")}`);
       else if (warnings.length) s.list.warn(name, `${detail}; ${warnings.join("; ")}`);

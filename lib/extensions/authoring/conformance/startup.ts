@@ -1,7 +1,7 @@
 // Startup checks: hello (first frame, in time, its name, its capabilities), the hello_ack the
 // host sends, the registrations that follow and the `ready` sentinel.
 import {
-  BUILTIN_TOOL_NAMES, isInterceptableEventName, isLifecycleEventName, PROTOCOL_VERSION, type RegisterToolFrame,
+  BUILTIN_TOOL_NAMES, INTERCEPT_V2, isInterceptableEventName, needsInterceptV2, isLifecycleEventName, PROTOCOL_VERSION, type RegisterToolFrame,
 } from "../../../protocol/index.ts";
 import { ZOT_VERSION } from "../../../version.ts";
 import { hostCapabilities } from "../../runtime/extension.ts";
@@ -158,7 +158,12 @@ function judgeRegistrations(s: Session, window: StdoutLine[]): void {
       }
       for (const name of frame.intercept ?? []) {
         if (!isInterceptableEventName(name)) warnings.push(`"${name}" cannot be intercepted (zot ignores it)`);
-        else if (!s.intercepts.includes(name)) s.intercepts.push(name);
+        else if (needsInterceptV2(name) && !s.capabilities.includes(INTERCEPT_V2)) {
+          warnings.push(`"${name}" needs "${INTERCEPT_V2}" in hello's capabilities (zot ignores it without)`);
+        } else if (!s.intercepts.includes(name)) s.intercepts.push(name);
+      }
+      if (frame.intercept_timeout_ms !== undefined && !s.capabilities.includes(INTERCEPT_V2)) {
+        warnings.push(`intercept_timeout_ms needs "${INTERCEPT_V2}" in hello's capabilities (zot ignores it without)`);
       }
     }
   }
