@@ -54,6 +54,16 @@ describe.each(LANGUAGES)("what a hook can reach ($lang)", ({ hook: cmd }) => {
   });
 });
 
+describe("CLAUDE_ENV_FILE", () => {
+  it("what SessionStart hooks export there reaches every later bash command", async () => {
+    world = await hooksWorld([bashTurn("echo \"flag is $FLAG_FROM_HOOK\""), { text: "done" }], {
+      SessionStart: [{ hooks: [hook(`echo 'export FLAG_FROM_HOOK=green' >> "$CLAUDE_ENV_FILE"`)] }],
+    });
+    expect((await world.run(["-p", "go"])).code).toBe(0);
+    expect(JSON.stringify(world.server.requests[1]!.body)).toContain("flag is green");
+  });
+});
+
 describe("hooks of a project's .claude settings", () => {
   const guard = (w: HookWorld, file = "settings.json") => {
     mkdirSync(join(w.cwd, ".claude", "hooks"), { recursive: true });

@@ -3,7 +3,7 @@
 // each moment runs the matching command hooks (a process each, in parallel, identical commands
 // once) with Claude Code's input on stdin, and their replies become the interception answer
 // (hook-answers.ts). The host does not know about hooks.
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { INTERCEPT_V2, type EventInterceptResponseFrame, type NotifyFrame } from "../../../protocol/index.ts";
 import { errorOutcome, type ToolContent, type ToolOutcome } from "../../../tools/types.ts";
@@ -26,7 +26,8 @@ type Answer = Omit<EventInterceptResponseFrame, "type" | "id">;
 
 /** Which interception point runs which hook events. */
 const POINTS: Record<string, HookEvent[]> = {
-  tool_call: ["PreToolUse"],
+  // SessionStart: what its hooks wrote to CLAUDE_ENV_FILE reaches each bash command.
+  tool_call: ["PreToolUse", "SessionStart"],
   tool_result: ["PostToolUse", "PostToolUseFailure"],
   user_prompt_submit: ["UserPromptSubmit"],
   before_agent_end: ["Stop", "SubagentStop"],
@@ -36,7 +37,7 @@ const POINTS: Record<string, HookEvent[]> = {
 
 /** Lifecycle events the runner observes: the session's identity and transcript, and the observe-only hook events. */
 const OBSERVED = ["session_start", "session_end", "user_prompt_submit", "assistant_message", "tool_call", "tool_result",
-  "tool_confirmation_requested", "pre_compact", "post_compact"];
+  "turn_end", "tool_confirmation_requested", "pre_compact", "post_compact"];
 
 /** zot's session_end reasons as Claude Code's SessionEnd reasons. */
 const END_REASONS: Record<string, string> = { shutdown: "prompt_input_exit", session_switch: "clear", cwd_change: "other" };
@@ -62,6 +63,8 @@ export class HooksDriver implements ExtensionDriver {
   private readonly running = new Set<Promise<unknown>>();
   private readonly stopAll = new AbortController();
   private requests = 0;
+  /** A prompt's run is going on: a compaction now is automatic; between runs it was asked for (/compact). */
+  private inRun = false;
   private readonly subagent = process.env[SUBAGENT_ID_VAR];
 
   constructor(private readonly context: DriverContext) {}
@@ -147,11 +150,17 @@ export class HooksDriver implements ExtensionDriver {
         this.observe("Notification", { message: `zot needs your permission to use ${toClaudeCall(String(event.tool_name), {}, this.cwd).toolName}`,
           notification_type: "permission_prompt" }, "notification_type");
         break;
+      case "user_prompt_submit":
+        this.inRun = true;
+        break;
+      case "turn_end":
+        if (event.stop !== "tool_use") this.inRun = false;
+        break;
       case "pre_compact":
-        this.observe("PreCompact", { trigger: "auto", custom_instructions: "" }, "trigger");
+        this.observe("PreCompact", { trigger: this.inRun ? "auto" : "manual", custom_instructions: "" }, "trigger");
         break;
       case "post_compact":
-        this.observe("PostCompact", { trigger: "auto" }, "trigger");
+        this.observe("PostCompact", { trigger: this.inRun ? "auto" : "manual" }, "trigger");
         break;
     }
     return true;
@@ -250,10 +259,34 @@ export class HooksDriver implements ExtensionDriver {
     const args = (payload.tool_args ?? {}) as Record<string, unknown>;
     const call = toClaudeCall(String(payload.tool_name), args, this.cwd);
     const hooks = this.toolHooks("PreToolUse", call.toolName, call.toolInput);
-    if (hooks.length === 0) return {};
-    const replies = await this.run("PreToolUse", hooks, { tool_name: call.toolName, tool_input: call.toolInput, tool_use_id: payload.tool_id }, signal);
-    const { answer, updatedInput } = preToolUseAnswer(replies, call.toolName);
-    return updatedInput && !answer.block ? { ...answer, modified_args: fromClaudeInput(String(payload.tool_name), updatedInput, args) } : answer;
+    let answer: Answer = {};
+    let rewritten: Record<string, unknown> | undefined;
+    if (hooks.length > 0) {
+      const replies = await this.run("PreToolUse", hooks, { tool_name: call.toolName, tool_input: call.toolInput, tool_use_id: payload.tool_id }, signal);
+      const decided = preToolUseAnswer(replies, call.toolName);
+      answer = decided.answer;
+      if (decided.updatedInput) rewritten = fromClaudeInput(String(payload.tool_name), decided.updatedInput, args);
+    }
+    if (answer.block) return answer;
+    rewritten = this.withSessionEnv(String(payload.tool_name), rewritten ?? args) ?? rewritten;
+    return rewritten ? { ...answer, modified_args: rewritten } : answer;
+  }
+
+  /**
+   * A bash call with the variables SessionStart hooks exported to CLAUDE_ENV_FILE, as Claude Code
+   * gives them to every later command: the command sources the file first. Undefined: unchanged.
+   */
+  private withSessionEnv(toolName: string, args: Record<string, unknown>): Record<string, unknown> | undefined {
+    const file = this.envFile();
+    if (toolName !== "bash" || !file || typeof args.command !== "string") return undefined;
+    let exported = "";
+    try {
+      exported = readFileSync(file, "utf8");
+    } catch {
+      return undefined;
+    }
+    if (exported.trim() === "") return undefined;
+    return { ...args, command: `. '${file.replaceAll("'", "'\\''")}'\n${args.command}` };
   }
 
   private async postToolUse(payload: Payload, signal: AbortSignal | undefined): Promise<Answer> {
