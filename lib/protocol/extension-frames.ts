@@ -62,6 +62,16 @@ export const CallToolCancelSchema = v.looseObject({
   id: nonEmpty("id"),
 });
 
+/**
+ * `tool_owner` of the intercept_v2 tool payloads (tool_call, tool_result, tool_confirmation): the
+ * extension that provides the tool, its kind, and for an MCP server the server's own tool name.
+ */
+export interface ToolOwner {
+  extension: string;
+  kind: string;
+  name?: string;
+}
+
 /** A tool_call interceptor's answer about confirmation (`intercept_v2`): skip it, or insist on it. */
 export const INTERCEPT_DECISIONS = ["allow", "ask"] as const;
 

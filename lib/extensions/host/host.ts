@@ -112,6 +112,13 @@ export class ExtensionHost implements AgentHooks {
       absentGuards: () => this.set.absentGuards,
       timeoutMs: () => this.timeouts.intercept,
       warn: (ext, message) => this.warn(ext, message),
+      toolOwner: (name) => {
+        const owner = this.set.loaded.find((ext) => ext.alive && ext.tools.some((t) => t.name === name));
+        if (!owner) return undefined;
+        const described = owner.driver.describe?.();
+        const serverName = described && "mcp" in described ? described.mcp.toolNames.get(name) : undefined;
+        return { extension: owner.name, kind: owner.candidate.loaded?.kind ?? "protocol", ...(serverName ? { name: serverName } : {}) };
+      },
     });
     this.callTool = new CallToolRouter({
       activeCalls: this.activeCalls,

@@ -24,6 +24,7 @@ export interface Consulting {
   absentGuard(event: string): AbsentGuard | undefined;
   consult(ext: LoadedExtension, payload: Record<string, unknown> & { event: string }, signal: AbortSignal | undefined): Promise<Response | "refuse" | undefined>;
   unusable(ext: LoadedExtension, event: string, message: string): boolean;
+  ownerField(ext: LoadedExtension, toolName: string): Record<string, unknown>;
 }
 
 /**
@@ -68,6 +69,7 @@ export class InterceptPoints {
         event: "tool_result", tool_id: result.toolId, tool_name: result.toolName, tool_args: result.toolArgs,
         status: result.status, result: { content, is_error: result.isError },
         ...(result.originExtension !== undefined ? { origin_extension: result.originExtension } : {}),
+        ...this.chains.ownerField(ext, result.toolName),
       }, signal);
       if (response === "refuse") return { content: [{ type: "text", text: guardRefusal(ext.name) }] };
       if (!response) continue;
@@ -138,6 +140,7 @@ export class InterceptPoints {
       if (signal?.aborted) return undefined;
       const response = await this.chains.consult(ext, {
         event: "tool_confirmation", tool_id: input.toolId, tool_name: input.toolName, tool_args: input.toolArgs, tool_preview: input.preview,
+        ...this.chains.ownerField(ext, input.toolName),
       }, signal);
       if (response === "refuse") return { decision: "deny", by: ext.name, reason: guardRefusal(ext.name) };
       if (!response) continue;

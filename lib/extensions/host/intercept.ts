@@ -16,7 +16,7 @@
 import type {
   BeforeAgentStartInput, InterceptedAssistantMessage, InterceptedToolCall, InterceptedTurnStart, ProposedToolCall,
 } from "../../agent/contracts/hooks.ts";
-import { isJsonObject, sameJson, SYSTEM_PROMPT_MAX_BYTES, type EventInterceptResponseFrame } from "../../protocol/index.ts";
+import { isJsonObject, sameJson, SYSTEM_PROMPT_MAX_BYTES, type ToolOwner, type EventInterceptResponseFrame } from "../../protocol/index.ts";
 import { absentGuardRefusal, type AbsentGuard } from "../catalog/permissions/absent-guards.ts";
 import type { Reply } from "../runtime/connection.ts";
 import type { LoadedExtension } from "../runtime/extension.ts";
@@ -30,7 +30,10 @@ export interface InterceptDeps {
   timeoutMs(): number;
   /** A host-visible warning about one extension (extension log + ext_notify). */
   warn(ext: LoadedExtension, message: string): void;
+  /** Who provides an extension's tool (intercept_v2 payloads name it: a hook calls an MCP tool mcp__server__tool). */
+  toolOwner?(toolName: string): ToolOwner | undefined;
 }
+
 
 type Response = EventInterceptResponseFrame;
 /** An answer, or why there is none: the interceptor failed (timeout, crash, invalid) or the caller cancelled. */
@@ -172,6 +175,7 @@ export class InterceptorChains implements Consulting {
         const response = await this.consult(ext, {
           event: "tool_call", tool_id: call.toolId, tool_name: call.toolName, tool_args: args,
           ...(call.originExtension !== undefined ? { origin_extension: call.originExtension } : {}),
+          ...this.ownerField(ext, call.toolName),
         }, signal);
         if (response === "refuse") return outcome(true, guardRefusal(ext.name));
         if (!response) {
@@ -204,6 +208,12 @@ export class InterceptorChains implements Consulting {
       }
     }
     return outcome(false);
+  }
+
+  /** `tool_owner` for an intercept_v2 extension, when an extension provides the tool. */
+  ownerField(ext: LoadedExtension, toolName: string): { tool_owner?: ToolOwner } {
+    const owner = ext.interceptV2 ? this.deps.toolOwner?.(toolName) : undefined;
+    return owner ? { tool_owner: owner } : {};
   }
 
   /** The chains the intercept_v2 points add (intercept-points.ts). */

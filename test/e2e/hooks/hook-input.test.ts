@@ -4,6 +4,7 @@
 import { existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { everything, writeMcpExtension } from "../../extensions/mcp/support.ts";
 import { bashTurn, hook, hooksWorld, LANGUAGES, type HookWorld } from "./support.ts";
 
 let world: HookWorld | undefined;
@@ -51,6 +52,14 @@ describe.each(LANGUAGES)("hook input ($lang)", ({ hook: cmd }) => {
       ["Write", { file_path: join(cwd, "sub", "b.txt"), content: "bee" }],
       ["Edit", { file_path: join(cwd, "a.txt"), old_string: "one", new_string: "two", replace_all: false }],
     ]);
+  });
+
+  it("an MCP server's tool is mcp__<server>__<tool>, with the server's own arguments", async () => {
+    world = await hooksWorld([{ tool_calls: [{ id: "m", name: "everything_echo", args: { message: "hi" } }], stop: "tool_use" }, { text: "done" }],
+      { PreToolUse: [{ matcher: "mcp__everything__.*", hooks: [hook(cmd("mcp", "exit", "0"))] }] });
+    writeMcpExtension(join(world.home, "extensions"), "everything", everything());
+    expect((await world.run(["-p", "echo"])).code).toBe(0);
+    expect(world.records().map((r) => [r.input.tool_name, r.input.tool_input])).toEqual([["mcp__everything__echo", { message: "hi" }]]);
   });
 
   it("PostToolUseFailure gets the error of a failed call, and PostToolUse does not run for it", async () => {

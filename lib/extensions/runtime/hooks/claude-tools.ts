@@ -3,6 +3,7 @@
 // `file_path` absolute), and what a hook hands back (`updatedInput`) becomes zot's arguments again.
 import { expandPath } from "../../../tools/tool-path.ts";
 import type { ToolContent } from "../../../tools/types.ts";
+import type { ToolOwner } from "../../../protocol/index.ts";
 
 export interface ClaudeToolCall {
   toolName: string;
@@ -10,12 +11,7 @@ export interface ClaudeToolCall {
 }
 
 /** Who provides a tool that is not built in: an MCP server's tool is `mcp__<server>__<tool>` in Claude Code. */
-export interface ToolOwner {
-  extension: string;
-  kind: string;
-  /** The server's own name of the tool (MCP). */
-  name?: string;
-}
+export type { ToolOwner } from "../../../protocol/index.ts";
 
 const CLAUDE_NAMES: Record<string, string> = {
   bash: "Bash", read: "Read", write: "Write", edit: "Edit", glob: "Glob", grep: "Grep", agent: "Task", skill: "Skill",

@@ -14,7 +14,7 @@ import type { Reply } from "../connection.ts";
 import type { CommandReply, DriverContext, ExtensionDriver } from "../extension.ts";
 import type { Isolation } from "../sandbox/for-candidate.ts";
 import { openExtensionLog, type ExtensionLog, type IsolationReport } from "../spawn.ts";
-import { claudeToolResponse, fromClaudeInput, toClaudeCall } from "./claude-tools.ts";
+import { claudeToolResponse, fromClaudeInput, toClaudeCall, type ToolOwner } from "./claude-tools.ts";
 import { ClaudeTranscript, claudeTranscriptPath } from "./claude-transcript.ts";
 import { permissionRequestAnswer, postToolUseAnswer, preToolUseAnswer, startContext, stopAnswer, userPromptAnswer } from "./hook-answers.ts";
 import { matcherMatches, matcherProblem, permissionRuleMatches } from "./hook-matcher.ts";
@@ -257,7 +257,7 @@ export class HooksDriver implements ExtensionDriver {
 
   private async preToolUse(payload: Payload, signal: AbortSignal | undefined): Promise<Answer> {
     const args = (payload.tool_args ?? {}) as Record<string, unknown>;
-    const call = toClaudeCall(String(payload.tool_name), args, this.cwd);
+    const call = toClaudeCall(String(payload.tool_name), args, this.cwd, ownerOf(payload));
     const hooks = this.toolHooks("PreToolUse", call.toolName, call.toolInput);
     let answer: Answer = {};
     let rewritten: Record<string, unknown> | undefined;
@@ -291,7 +291,7 @@ export class HooksDriver implements ExtensionDriver {
 
   private async postToolUse(payload: Payload, signal: AbortSignal | undefined): Promise<Answer> {
     const args = (payload.tool_args ?? {}) as Record<string, unknown>;
-    const call = toClaudeCall(String(payload.tool_name), args, this.cwd);
+    const call = toClaudeCall(String(payload.tool_name), args, this.cwd, ownerOf(payload));
     const result = (payload.result ?? {}) as { content?: ToolContent[]; is_error?: boolean };
     const failed = result.is_error === true;
     const event: HookEvent = failed ? "PostToolUseFailure" : "PostToolUse";
@@ -306,7 +306,7 @@ export class HooksDriver implements ExtensionDriver {
   }
 
   private async permissionRequest(payload: Payload, signal: AbortSignal | undefined): Promise<Answer> {
-    const call = toClaudeCall(String(payload.tool_name), (payload.tool_args ?? {}) as Record<string, unknown>, this.cwd);
+    const call = toClaudeCall(String(payload.tool_name), (payload.tool_args ?? {}) as Record<string, unknown>, this.cwd, ownerOf(payload));
     const hooks = this.toolHooks("PermissionRequest", call.toolName, call.toolInput);
     if (hooks.length === 0) return {};
     return permissionRequestAnswer(await this.run("PermissionRequest", hooks,
@@ -379,6 +379,12 @@ export class HooksDriver implements ExtensionDriver {
     await Promise.allSettled([...this.running]);
     this.log_?.dispose();
   }
+}
+
+/** The intercept_v2 payload's `tool_owner`: who provides an extension's tool. */
+function ownerOf(payload: Payload): ToolOwner | undefined {
+  const owner = payload.tool_owner as Partial<ToolOwner> | undefined;
+  return owner && typeof owner.extension === "string" && typeof owner.kind === "string" ? owner as ToolOwner : undefined;
 }
 
 export const createHooksDriver = (context: DriverContext): ExtensionDriver => new HooksDriver(context);
