@@ -56,8 +56,8 @@ describe("Each event is written once", () => {
     expect([...NOTIFY_EVENT_LEVELS]).toEqual([...protocol.NOTIFY_LEVELS]);
   });
 
-  it("interception points are lifecycle events, except before_agent_start and before_agent_end, which have no event", () => {
-    expect(INTERCEPTABLE_EVENTS.filter((name) => !(LIFECYCLE_EVENTS as readonly string[]).includes(name))).toEqual(["before_agent_start", "before_agent_end"]);
+  it("interception points are lifecycle events, except before_agent_start, before_agent_end and tool_confirmation, which have no event", () => {
+    expect(INTERCEPTABLE_EVENTS.filter((name) => !(LIFECYCLE_EVENTS as readonly string[]).includes(name))).toEqual(["before_agent_start", "before_agent_end", "tool_confirmation"]);
   });
 
   it("the inferred types match the names", () => {

@@ -60,7 +60,7 @@ describe("manifests with mcp", () => {
   it("are MCP extensions; exec and mcp together, or a malformed mcp, are refused with the reason", () => {
     expect(checkManifest("/x", { name: "a", mcp: { command: "node" } }, false).kind).toBe("mcp");
     expect(checkManifest("/x", { name: "a", mcp: { url: "http://127.0.0.1:1/mcp" } }, false).kind).toBe("mcp");
-    expect(() => checkManifest("/x", { name: "a", exec: "x", mcp: { command: "node" } }, false)).toThrow(/exec, url and mcp exclude each other/);
+    expect(() => checkManifest("/x", { name: "a", exec: "x", mcp: { command: "node" } }, false)).toThrow(/exec, url, mcp and hooks exclude each other/);
     expect(() => checkManifest("/x", { name: "a", mcp: { command: "" } }, false)).toThrow(/mcp/);
     expect(() => checkManifest("/x", { name: "a", mcp: { url: "ftp://h" } }, false)).toThrow(/http\(s\) URL/);
   });

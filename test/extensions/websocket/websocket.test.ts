@@ -245,6 +245,6 @@ describe("the manifest of a WebSocket extension", () => {
   it("needs a ws:// or wss:// url, and excludes exec and mcp", () => {
     expect(checkManifest("/x", { name: "a", url: "wss://guard.example/ext" }, false).kind).toBe("websocket");
     expect(() => checkManifest("/x", { name: "a", url: "https://guard.example" }, false)).toThrow(/url must be a ws:\/\/ or wss:\/\/ URL/);
-    expect(() => checkManifest("/x", { name: "a", url: "ws://h/", exec: "x" }, false)).toThrow(/exec, url and mcp exclude each other/);
+    expect(() => checkManifest("/x", { name: "a", url: "ws://h/", exec: "x" }, false)).toThrow(/exec, url, mcp and hooks exclude each other/);
   });
 });
