@@ -4,7 +4,8 @@
 // - a project's `.claude/settings.json` ("claude-settings") and `.claude/settings.local.json`
 //   ("claude-settings-local"): project candidates, held back until the project is trusted; the
 //   trust record pins the file's hooks and the content of `.claude/hooks/`, where their scripts live.
-// A file that cannot be read as JSON is an error candidate naming it; no `hooks` key: no candidate.
+// A file that cannot be read as JSON is an error candidate naming it; no `hooks` key: no candidate;
+// `"disableAllHooks": true` (Claude Code's setting) makes it a disabled one.
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
@@ -36,10 +37,11 @@ async function hooksCandidate(file: string, name: string, scope: DiscoveryScope,
   } catch (err) {
     return { ...base, decision: "error", error: `${file}: invalid JSON: ${(err as Error).message}` };
   }
-  const hooks = typeof data === "object" && data !== null ? (data as Record<string, unknown>).hooks : undefined;
-  if (hooks === undefined) return undefined;
+  const settings = typeof data === "object" && data !== null ? data as Record<string, unknown> : {};
+  if (settings.hooks === undefined) return undefined;
   try {
-    const loaded = checkManifest(dir, { name, hooks }, false);
+    // Claude Code's own switch: `"disableAllHooks": true` keeps the file's hooks from running.
+    const loaded = checkManifest(dir, { name, hooks: settings.hooks, ...(settings.disableAllHooks === true ? { enabled: false } : {}) }, false);
     return { ...base, loaded, decision: "spawn" };
   } catch (err) {
     return { ...base, decision: "error", error: `${file}: ${(err as Error).message.replace(/^.*?extension\.json: /, "")}` };

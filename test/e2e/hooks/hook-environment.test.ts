@@ -3,7 +3,7 @@
 // only after project trust, pinned with its hook scripts; doctor lists each hook; a broken
 // settings file is named and the rest keeps working.
 import { spawn } from "node:child_process";
-import { mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ZOT } from "../support.ts";
@@ -110,6 +110,13 @@ describe("hooks in doctor, and broken settings", () => {
     expect(r.stdout).toContain("hook:      Stop: echo stop (timeout 600 s)");
     expect(r.stdout).toContain('"prompt" hooks are not supported');
     expect(r.stdout).toContain("TeammateIdle hooks do not run in zot (zot has no agent teams)");
+  });
+
+  it("disableAllHooks: true in a file keeps its hooks from running, and doctor says they are disabled", async () => {
+    world = await hooksWorld([bashTurn("touch ran.txt"), { text: "a" }], { PreToolUse: [{ hooks: [hook("exit 2")] }] }, { disableAllHooks: true });
+    expect((await world.run(["-p", "go"])).code).toBe(0);
+    expect(existsSync(join(world.cwd, "ran.txt"))).toBe(true);
+    expect((await world.run(["ext", "list"])).stdout).toMatch(/user-hooks\s+-\s+global\s+disabled/);
   });
 
   it("a settings file that is not JSON is an error naming it, and the user's hooks still run", async () => {
