@@ -14,6 +14,7 @@ import { execOutsideFolder } from "./exec-outside-folder.ts";
 import { loadManifest, MANIFEST_FILE, runsAsExtension } from "./manifest.ts";
 import { MCP_JSON_FILE, readMcpJson } from "./dot-mcp-json.ts";
 import { projectHookCandidates, userHooksCandidate } from "./hook-sources.ts";
+import { isPluginFolder, loadPlugin } from "./plugin-manifest.ts";
 import type { TrustGate } from "./trust/gate.ts";
 import { nameKey } from "./names.ts";
 
@@ -56,11 +57,19 @@ async function scanRoot(root: string): Promise<string[]> {
   }
   const dirs = names.filter((n) => !n.startsWith(".")).sort().map((name) => join(root, name));
   const isDir = await Promise.all(dirs.map(isDirectory));
-  return dirs.filter((dir, i) => isDir[i] && existsSync(join(dir, MANIFEST_FILE)));
+  return dirs.filter((dir, i) => isDir[i] && (existsSync(join(dir, MANIFEST_FILE)) || isPluginFolder(dir)));
 }
 
 async function readCandidate(dir: string, scope: DiscoveryScope): Promise<Candidate> {
   const folderName = dir.split(/[\\/]/).filter(Boolean).pop() ?? dir;
+  if (isPluginFolder(dir, scope === "explicit")) {
+    try {
+      const { loaded, warnings } = loadPlugin(dir);
+      return { dir, scope, name: loaded.manifest.name, loaded, decision: "spawn", warnings };
+    } catch (err) {
+      return { dir, scope, name: folderName, decision: "error", error: (err as Error).message, warnings: [] };
+    }
+  }
   try {
     const loaded = await loadManifest(dir);
     const outside = loaded.manifest.exec ? execOutsideFolder(dir, loaded.manifest.exec) : undefined;

@@ -33,18 +33,20 @@ export const ManifestSchema = v.looseObject({
   ...UrlFields,
   /** Hooks in Claude Code's settings shape (hook-settings.ts): run by the hook runner. */
   hooks: v.optional(v.record(v.string(), v.unknown(), "hooks must be an object of events")),
+  /** Set for a Claude Code plugin folder read as a bundle (plugin-manifest.ts). */
+  plugin: v.optional(v.boolean()),
 }, (issue) => (issue.path?.length ? `${issuePath(issue)} is required` : "extension.json must hold a JSON object"));
 export type Manifest = v.InferOutput<typeof ManifestSchema>;
 
 /** What kind of bundle a manifest describes: protocol, WebSocket and MCP extensions run; the others never do. */
-export type BundleKind = "protocol" | "websocket" | "mcp" | "hooks" | "theme" | "skills";
+export type BundleKind = "protocol" | "websocket" | "mcp" | "hooks" | "plugin" | "theme" | "skills";
 
 /** The kinds that are started (spawned or connected to) as extensions. */
 export const runsAsExtension = (kind: BundleKind | undefined): boolean =>
-  kind === "protocol" || kind === "websocket" || kind === "mcp" || kind === "hooks";
+  kind === "protocol" || kind === "websocket" || kind === "mcp" || kind === "hooks" || kind === "plugin";
 
 /** The kinds `zot ext install` asks about: they run code, or send the session to a server. */
-export const asksBeforeInstall = (kind: BundleKind): boolean => kind === "protocol" || kind === "websocket" || kind === "hooks";
+export const asksBeforeInstall = (kind: BundleKind): boolean => kind === "protocol" || kind === "websocket" || kind === "hooks" || kind === "plugin";
 
 export class ManifestError extends Error {
   constructor(readonly dir: string, message: string) {

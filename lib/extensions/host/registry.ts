@@ -41,8 +41,11 @@ export class ExtensionRegistry {
     this.conflictsOf = new Map();
     const builtinCommands = new Set(this.builtinCommands.map(commandKey));
     const builtinTools = new Set(this.builtinTools);
+    // Aliases (a plugin command's plain name) come after every real name and give way silently,
+    // also to each other: a plain name two plugins share is nobody's.
     for (const ext of extensions) {
       for (const command of ext.commands) {
+        if (command.alias) continue;
         const key = commandKey(command.name);
         if (builtinCommands.has(key)) {
           this.conflict(ext, `command /${command.name} is shadowed by the built-in /${key}`, true);
@@ -59,6 +62,16 @@ export class ExtensionRegistry {
           continue;
         }
         this.commands.set(key, { name: command.name, description: command.description, extension: ext });
+      }
+    }
+    const aliasCount = new Map<string, number>();
+    for (const ext of extensions) for (const c of ext.commands) if (c.alias) aliasCount.set(commandKey(c.name), (aliasCount.get(commandKey(c.name)) ?? 0) + 1);
+    for (const ext of extensions) {
+      for (const command of ext.commands) {
+        const key = commandKey(command.name);
+        if (command.alias && aliasCount.get(key) === 1 && !builtinCommands.has(key) && !this.commands.has(key)) {
+          this.commands.set(key, { name: command.name, description: command.description, extension: ext });
+        }
       }
       for (const frame of ext.tools) {
         if (builtinTools.has(frame.name)) {

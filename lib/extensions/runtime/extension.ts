@@ -131,7 +131,7 @@ export interface DriverContext {
 export type DriverFactory = (context: DriverContext) => ExtensionDriver;
 
 /** A driver factory per runnable bundle kind; the application injects it into the host. */
-export type DriverFactories = Record<Extract<BundleKind, "protocol" | "websocket" | "mcp" | "hooks">, DriverFactory>;
+export type DriverFactories = Record<Extract<BundleKind, "protocol" | "websocket" | "mcp" | "hooks" | "plugin">, DriverFactory>;
 
 export class LoadedExtension {
   readonly name: string;
@@ -147,7 +147,8 @@ export class LoadedExtension {
   startupMs = 0;
   version: string | undefined;
   capabilities = new Set<string>();
-  readonly commands: Array<{ name: string; description: string }> = [];
+  /** `alias`: a second name (a plugin command's plain one) used only while nothing else has it. */
+  readonly commands: Array<{ name: string; description: string; alias?: true }> = [];
   readonly tools: RegisterToolFrame[] = [];
   readonly events = new Set<string>();
   readonly intercepts = new Set<string>();

@@ -20,6 +20,9 @@ import { permissionRequestAnswer, postToolUseAnswer, preToolUseAnswer, startCont
 import { matcherMatches, matcherProblem, permissionRuleMatches } from "./hook-matcher.ts";
 import { readHookReply, stringField, type HookReply } from "./hook-output.ts";
 import { runHookProcess } from "./hook-process.ts";
+import { expandPluginCommand } from "./plugin-command-text.ts";
+import { pluginCommands, type PluginCommand } from "./plugin-commands.ts";
+import { loadPlugin } from "../../catalog/plugin-manifest.ts";
 
 type Payload = Record<string, unknown> & { event: string };
 type Answer = Omit<EventInterceptResponseFrame, "type" | "id">;
@@ -66,6 +69,8 @@ export class HooksDriver implements ExtensionDriver {
   /** A prompt's run is going on: a compaction now is automatic; between runs it was asked for (/compact). */
   private inRun = false;
   private readonly subagent = process.env[SUBAGENT_ID_VAR];
+  /** For a Claude Code plugin: its folder and Markdown commands. */
+  private plugin: { root: string; commands: PluginCommand[] } | undefined;
 
   constructor(private readonly context: DriverContext) {}
 
@@ -94,8 +99,9 @@ export class HooksDriver implements ExtensionDriver {
     const { ext, sink } = this.context;
     const where = ext.source ?? ext.dir;
     this.log_ = openExtensionLog(sink.logPath(ext.name), `hooks of ${where}`);
-    const parsed = parseHooks(ext.candidate.loaded!.manifest.hooks, where);
+    const parsed = parseHooks(ext.candidate.loaded!.manifest.hooks ?? {}, where);
     this.hooks = parsed.hooks;
+    if (ext.candidate.loaded!.kind === "plugin") this.loadPlugin();
     for (const problem of parsed.problems) ext.warn(problem);
     for (const matcher of new Set(this.hooks.map((h) => h.matcher))) {
       const problem = matcherProblem(matcher);
@@ -109,6 +115,17 @@ export class HooksDriver implements ExtensionDriver {
     }).catch((err: unknown) => ext.fail(`cannot start: ${(err as Error).message}`));
   }
 
+  /** A plugin's commands, registered under `plugin:name` and their plain names. */
+  private loadPlugin(): void {
+    const ext = this.ext;
+    const commands = pluginCommands(ext.name, loadPlugin(ext.dir).parts.commands);
+    this.plugin = { root: ext.dir, commands };
+    for (const command of commands) {
+      ext.commands.push({ name: command.name, description: command.description });
+      ext.commands.push({ name: command.plain, description: command.description, alias: true });
+    }
+  }
+
   private ready(): void {
     const ext = this.ext;
     if (ext.stopping || ext.phase !== "starting") return;
@@ -116,7 +133,8 @@ export class HooksDriver implements ExtensionDriver {
     ext.phase = "registering";
     const intercepts = Object.entries(POINTS).filter(([, events]) => events.some((e) => this.of(e).length > 0)).map(([point]) => point);
     const longest = Math.max(0, ...this.hooks.map((h) => h.timeoutS * 1000));
-    ext.subscribe(this.hooks.length ? OBSERVED : [], intercepts, longest + DEADLINE_MARGIN_MS);
+    ext.subscribe(this.hooks.length ? OBSERVED : [], intercepts, Math.min(longest + DEADLINE_MARGIN_MS, this.context.timeouts.interceptMax));
+    if (this.plugin?.commands.length) ext.registrationChanged();
     ext.becomeReady("ready");
   }
 
@@ -128,8 +146,15 @@ export class HooksDriver implements ExtensionDriver {
     return errorOutcome(`${this.ext.name} runs hooks; it has no tools`);
   }
 
-  async invokeCommand(name: string): Promise<CommandReply> {
-    return { error: `/${name}: ${this.ext.name} runs hooks; it has no commands` };
+  async invokeCommand(name: string, args: string): Promise<CommandReply> {
+    const command = this.plugin?.commands.find((c) => c.name === name || c.plain === name);
+    if (!command) return { error: `/${name}: ${this.ext.name} has no such command` };
+    try {
+      const prompt = await expandPluginCommand(command.file, args, { root: this.plugin!.root, cwd: this.cwd });
+      return { type: "command_response", id: `plugin-${name}`, action: "prompt", prompt };
+    } catch (err) {
+      return { error: `/${name} (${command.file}): ${(err as Error).message}` };
+    }
   }
 
   // Lifecycle events: the session, the transcript, and the hooks that only observe ------------
@@ -327,7 +352,7 @@ export class HooksDriver implements ExtensionDriver {
     const runOne = async (hook: HookCommand): Promise<HookReply> => {
       const run = await runHookProcess({
         name: this.ext.name, dir: this.ext.dir, command: hook.command, cwd: this.cwd, input: stdin,
-        env: { CLAUDE_PROJECT_DIR: this.cwd, ...(envFile ? { CLAUDE_ENV_FILE: envFile } : {}) },
+        env: { CLAUDE_PROJECT_DIR: this.cwd, ...(envFile ? { CLAUDE_ENV_FILE: envFile } : {}), ...this.pluginEnv() },
         timeoutMs: hook.timeoutS * 1000, logPath: this.context.sink.logPath(this.ext.name), isolation: this.isolationChoice,
         allowEnv: this.ext.allowEnv, killGraceMs: this.context.timeouts.shutdownGrace, signal: AbortSignal.any(signals),
       });
@@ -354,6 +379,13 @@ export class HooksDriver implements ExtensionDriver {
   private notify(level: NotifyFrame["level"], message: string): void {
     this.log(message);
     this.context.sink.onRuntimeFrame(this.ext, { type: "notify", level, message });
+  }
+
+  /** CLAUDE_PLUGIN_ROOT and CLAUDE_PLUGIN_DATA for a plugin's hooks (its folder, and a data folder of its own). */
+  private pluginEnv(): Record<string, string> {
+    if (!this.plugin) return {};
+    const data = this.isolationChoice?.dataDir;
+    return { CLAUDE_PLUGIN_ROOT: this.plugin.root, ...(data ? { CLAUDE_PLUGIN_DATA: data } : {}) };
   }
 
   /** Where SessionStart hooks may write `export NAME=value` lines (CLAUDE_ENV_FILE). */

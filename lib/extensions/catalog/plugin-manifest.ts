@@ -1,0 +1,122 @@
+// A Claude Code plugin folder as a zot bundle of kind "plugin": `.claude-plugin/plugin.json`
+// (optional: the folder's name otherwise) and its parts at their default places or the paths
+// plugin.json names: `commands/*.md`, `agents/*.md`, `skills/*/SKILL.md`, `hooks/hooks.json`,
+// `.mcp.json`, `bin/`. The hook runner runs its hooks and commands; skills and agent types are
+// offered as zot's own. What cannot be read is a warning naming the plugin and the file, and the
+// rest of the plugin still loads.
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { basename, join, resolve } from "node:path";
+import * as v from "valibot";
+import { describeIssues } from "../../protocol/issues.ts";
+import { ManifestSchema, type LoadedManifest } from "./manifest.ts";
+
+export const PLUGIN_MANIFEST = join(".claude-plugin", "plugin.json");
+
+/** What zot uses of a plugin, beside the manifest fields every bundle has. */
+export interface PluginParts {
+  /** Folders of `*.md` slash commands. */
+  commands: string[];
+  /** Folders of `*.md` agent types. */
+  agents: string[];
+  /** A `bin/` folder put on the bash tool's PATH. */
+  bin?: string;
+  /** Its MCP servers (`.mcp.json` or plugin.json's `mcpServers`), `${CLAUDE_PLUGIN_ROOT}` not yet expanded. */
+  mcpServers: Record<string, unknown>;
+}
+
+/** Whether `dir` looks like a plugin: plugin.json, or (for a folder passed by path) one of its parts and no extension.json. */
+export function isPluginFolder(dir: string, byPath = false): boolean {
+  if (existsSync(join(dir, PLUGIN_MANIFEST))) return true;
+  if (!byPath || existsSync(join(dir, "extension.json"))) return false;
+  return ["commands", "agents", "skills", join("hooks", "hooks.json")].some((part) => existsSync(join(dir, part)));
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+const asList = (value: unknown): string[] => (typeof value === "string" ? [value] : Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : []);
+
+const isDir = (path: string) => {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+};
+
+/** Reads a JSON file of the plugin; a problem is pushed to `warnings` naming the file. */
+function readJson(file: string, warnings: string[]): unknown {
+  try {
+    return JSON.parse(readFileSync(file, "utf8"));
+  } catch (err) {
+    warnings.push(`${file}: ${(err as NodeJS.ErrnoException).code === "ENOENT" ? "missing" : `invalid JSON: ${(err as Error).message}`}`);
+    return undefined;
+  }
+}
+
+/** The folder's name as a bundle name (plugin names are kebab-case; anything else becomes `-`). */
+const folderName = (dir: string) => basename(resolve(dir)).replace(/[^A-Za-z0-9._-]/g, "-");
+
+/**
+ * The plugin in `dir` as a bundle manifest with its parts. Throws (as loadManifest does) only
+ * when plugin.json itself is unusable; a broken part is a warning.
+ */
+export function loadPlugin(dir: string): { loaded: LoadedManifest; parts: PluginParts; warnings: string[] } {
+  const warnings: string[] = [];
+  const manifestFile = join(dir, PLUGIN_MANIFEST);
+  let meta: Record<string, unknown> = {};
+  if (existsSync(manifestFile)) {
+    const data = readJson(manifestFile, []);
+    if (!isObject(data)) throw new Error(`${manifestFile}: must hold a JSON object with the plugin's name`);
+    meta = data;
+  }
+  const name = typeof meta.name === "string" && meta.name !== "" ? meta.name : folderName(dir);
+  const at = (paths: string[]) => paths.map((p) => resolve(dir, p));
+  const parts: PluginParts = {
+    commands: [...(isDir(join(dir, "commands")) ? [join(dir, "commands")] : []), ...at(asList(meta.commands))].filter(isDir),
+    agents: [...(isDir(join(dir, "agents")) ? [join(dir, "agents")] : []), ...at(asList(meta.agents))].filter(isDir),
+    ...(isDir(join(dir, "bin")) ? { bin: join(dir, "bin") } : {}),
+    mcpServers: {},
+  };
+  const hooks: Record<string, unknown[]> = {};
+  const addHooks = (value: unknown, where: string) => {
+    const groups = isObject(value) && isObject(value.hooks) ? value.hooks : undefined;
+    if (!groups) return void warnings.push(`${where}: must hold {"hooks": {event: [...]}}`);
+    for (const [event, list] of Object.entries(groups)) hooks[event] = [...(hooks[event] ?? []), ...(Array.isArray(list) ? list : [list])];
+  };
+  const hooksFile = join(dir, "hooks", "hooks.json");
+  if (existsSync(hooksFile)) {
+    const data = readJson(hooksFile, warnings);
+    if (data !== undefined) addHooks(data, hooksFile);
+  }
+  for (const extra of asList(meta.hooks)) {
+    const file = resolve(dir, extra);
+    if (file === hooksFile) continue;
+    const data = readJson(file, warnings);
+    if (data !== undefined) addHooks(data, file);
+  }
+  if (isObject(meta.hooks)) addHooks(meta.hooks, manifestFile);
+  const mcpFile = join(dir, ".mcp.json");
+  const mcpSources: Array<[unknown, string]> = [];
+  if (existsSync(mcpFile)) mcpSources.push([readJson(mcpFile, warnings), mcpFile]);
+  for (const extra of asList(meta.mcpServers)) mcpSources.push([readJson(resolve(dir, extra), warnings), resolve(dir, extra)]);
+  if (isObject(meta.mcpServers)) mcpSources.push([{ mcpServers: meta.mcpServers }, manifestFile]);
+  for (const [data, file] of mcpSources) {
+    if (data === undefined) continue;
+    const servers = isObject(data) && isObject(data.mcpServers) ? data.mcpServers : isObject(data) ? data : undefined;
+    if (!servers) warnings.push(`${file}: must hold {"mcpServers": {name: server}}`);
+    else Object.assign(parts.mcpServers, servers);
+  }
+  const skills = [...(isDir(join(dir, "skills")) ? ["skills"] : []), ...asList(meta.skills)];
+  const manifest = {
+    name,
+    ...(typeof meta.version === "string" ? { version: meta.version } : {}),
+    ...(typeof meta.description === "string" ? { description: meta.description } : {}),
+    ...(skills.length ? { skills } : {}),
+    plugin: true,
+    ...(Object.keys(hooks).length ? { hooks } : {}),
+  };
+  const parsed = v.safeParse(ManifestSchema, manifest);
+  if (!parsed.success) throw new Error(`${manifestFile}: ${describeIssues(parsed.issues)}`);
+  return { loaded: { dir, manifest: parsed.output, kind: "plugin", enabled: true }, parts, warnings };
+}
