@@ -10,18 +10,21 @@ import { describeGrant, grantFromManifest } from "../../extensions/catalog/permi
 import { approveExtension, trustProject } from "../../extensions/catalog/trust/records.ts";
 import { cwdArg, fetchTimeoutArg, parseTimeoutMs, projectDir, rootsFor } from "./args.ts";
 import { confirm } from "./ask.ts";
+import { pluginRunLines } from "./plugin-request.ts";
 
 /** "notes 1.2.0 requests:" and one indented line per scope (or "full access"). */
-export function describeRequest(manifest: Manifest, passed: readonly string[] = []): string {
-  const lines = [...describeGrant(grantFromManifest(manifest.permissions)), ...variableLines(manifest, passed)];
+export function describeRequest(manifest: Manifest, passed: readonly string[] = [], dir?: string): string {
+  const runs = manifest.plugin && dir ? pluginRunLines(manifest, dir) : [];
+  const lines = [...describeGrant(grantFromManifest(manifest.permissions)), ...variableLines(manifest, passed), ...runs];
   const remote = manifest.url ? [`connects to ${manifest.url}, which gets the session's events and tool calls it asks for`] : [];
   return printable(`${manifest.name}${manifest.version ? ` ${manifest.version}` : ""} requests:\n${[...remote, ...lines].map((l) => `  ${l}`).join("\n")}\n`);
 }
 
 /** The trust question: shown on stderr; --yes answers it; without a terminal and --yes, no. */
-export async function approveInstall(manifest: Manifest, kind: BundleKind, yes: boolean, action: "install" | "update" = "install"): Promise<boolean> {
+export async function approveInstall(manifest: Manifest, kind: BundleKind, yes: boolean, action: "install" | "update" = "install",
+  dir?: string): Promise<boolean> {
   if (!asksBeforeInstall(kind)) return true; // theme and skill bundles run no code
-  process.stderr.write(describeRequest(manifest));
+  process.stderr.write(describeRequest(manifest, [], dir));
   if (yes) return true;
   const [done, doing] = action === "install" ? ["installed", "installing"] : ["updated", "updating"];
   if (!process.stdin.isTTY) {
@@ -68,7 +71,7 @@ export const installCommand = defineCommand({
         exitOnSignal: true,
         progress: (line) => process.stderr.write(`${line}\n`),
         warn: (line) => process.stderr.write(`zot: warning: ${printable(line)}\n`),
-        confirm: (manifest, kind) => approveInstall(manifest, kind, Boolean(args.yes)),
+        confirm: (manifest, kind, staging) => approveInstall(manifest, kind, Boolean(args.yes), "install", staging),
       });
     } catch (err) {
       if (!(err instanceof InstallCancelledError)) throw err;

@@ -6,6 +6,7 @@ import { existsSync } from "node:fs";
 import { chmod, lstat, mkdir, mkdtemp, readdir, realpath, rename, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { loadManifest, MANIFEST_FILE, ManifestError, type BundleKind, type Manifest } from "../catalog/manifest.ts";
+import { isPluginFolder, loadPlugin, PLUGIN_MANIFEST } from "../catalog/plugin-manifest.ts";
 import { copyFolder } from "./copy.ts";
 import { downloadWithGiget } from "./giget.ts";
 import { gitClone } from "./git.ts";
@@ -118,12 +119,20 @@ async function assertFolderSource(path: string): Promise<void> {
     throw new Error(`${path} does not exist (expected a folder, a git URL, or gh:owner/repo)`);
   }
   if (!isDir) throw new Error(`${path} is not a folder`);
-  if (!existsSync(join(path, MANIFEST_FILE))) {
-    throw new Error(`${path} has no ${MANIFEST_FILE}; an extension folder needs one at its top level`);
+  if (!existsSync(join(path, MANIFEST_FILE)) && !isPluginFolder(path, true)) {
+    throw new Error(`${path} has no ${MANIFEST_FILE} (nor a Claude Code plugin's ${PLUGIN_MANIFEST}); an extension folder needs one at its top level`);
   }
 }
 
 async function validateStaged(staging: string, from: string): Promise<{ manifest: Manifest; kind: BundleKind }> {
+  if (!existsSync(join(staging, MANIFEST_FILE)) && isPluginFolder(staging, true)) {
+    try {
+      const { loaded } = loadPlugin(staging);
+      return { manifest: loaded.manifest, kind: "plugin" };
+    } catch (err) {
+      throw new Error(`the plugin from ${from} is invalid: ${(err as Error).message.replace(staging, from)}; nothing was installed`);
+    }
+  }
   if (!existsSync(join(staging, MANIFEST_FILE))) {
     throw new Error(`${from} has no ${MANIFEST_FILE} at its top level; nothing was installed`);
   }

@@ -23,6 +23,8 @@ export interface HookProcessRequest {
   logPath: string;
   isolation?: Isolation | undefined;
   allowEnv?: string[];
+  /** Where Python keeps its bytecode (never in the hook's folder, whose content trust may pin). */
+  pythonCacheDir?: string | undefined;
   killGraceMs: number;
   signal?: AbortSignal;
 }
@@ -56,7 +58,8 @@ export async function runHookProcess(request: HookProcessRequest): Promise<HookP
   let proc;
   try {
     proc = spawnExtension({ name: request.name, dir: request.dir, exec: findShell(), args: ["-c", request.command],
-      logPath: request.logPath, cwd: request.cwd, env: request.env, isolation: request.isolation, allowEnv: request.allowEnv ?? [], stderr: "pipe" });
+      logPath: request.logPath, cwd: request.cwd, env: request.env, isolation: request.isolation, allowEnv: request.allowEnv ?? [], stderr: "pipe",
+      ...(request.pythonCacheDir ? { pythonCacheDir: request.pythonCacheDir } : {}) });
   } catch (err) {
     return { code: null, stdout: "", stderr: "", timedOut: false, cancelled: false, error: `cannot start: ${(err as Error).message}` };
   }

@@ -354,7 +354,7 @@ export class HooksDriver implements ExtensionDriver {
         name: this.ext.name, dir: this.ext.dir, command: hook.command, cwd: this.cwd, input: stdin,
         env: { CLAUDE_PROJECT_DIR: this.cwd, ...(envFile ? { CLAUDE_ENV_FILE: envFile } : {}), ...this.pluginEnv() },
         timeoutMs: hook.timeoutS * 1000, logPath: this.context.sink.logPath(this.ext.name), isolation: this.isolationChoice,
-        allowEnv: this.ext.allowEnv, killGraceMs: this.context.timeouts.shutdownGrace, signal: AbortSignal.any(signals),
+        allowEnv: this.ext.allowEnv, pythonCacheDir: this.context.sink.pythonCacheDir, killGraceMs: this.context.timeouts.shutdownGrace, signal: AbortSignal.any(signals),
       });
       if (run.isolation) this.isolationReport = run.isolation;
       return readHookReply(hook, run);
