@@ -1,0 +1,64 @@
+// Claude Code plugins from anthropics/claude-plugins-official, unchanged (test/fixtures/
+// claude-plugins, with their licences), loaded by zot as plugins: with --ext for one run, and
+// installed with zot ext install. Each test checks what the plugin's README promises.
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { makeWorld, ROOT, type World } from "../support.ts";
+import { bashTurn, sentToModel } from "../hooks/support.ts";
+
+export const PLUGINS = join(ROOT, "test", "fixtures", "claude-plugins");
+
+let world: World | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+describe("a plugin folder with --ext", () => {
+  it("explanatory-output-style: its SessionStart hook gives the model the explanatory instructions", async () => {
+    world = await makeWorld([{ text: "ok" }]);
+    const r = await world.run(["--ext", join(PLUGINS, "explanatory-output-style"), "-p", "explain"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(sentToModel(world, 0)).toContain("You are in 'explanatory' output style mode");
+  });
+
+  it("hookify: its PreToolUse hook blocks rm -rf by the project's rule, with CLAUDE_PLUGIN_ROOT set for its imports", async () => {
+    world = await makeWorld([bashTurn("rm -rf keep"), { text: "ok" }]);
+    mkdirSync(join(world.cwd, "keep"));
+    mkdirSync(join(world.cwd, ".claude"));
+    cpSync(join(PLUGINS, "hookify", "examples", "dangerous-rm.local.md"), join(world.cwd, ".claude", "hookify.dangerous-rm.local.md"));
+    const r = await world.run(["--ext", join(PLUGINS, "hookify"), "-p", "clean"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(existsSync(join(world.cwd, "keep"))).toBe(true);
+    expect(r.stderr).toContain("Dangerous rm command detected");
+    expect(r.stderr).not.toContain("Hookify import error");
+  });
+});
+
+describe("an installed plugin", () => {
+  it("zot ext install lists what the plugin will run before asking; installed, its hooks run and doctor shows them", async () => {
+    world = await makeWorld([{ text: "first answer" }, { text: "done <promise>SHIPPED</promise>" }]);
+    const refused = await world.run(["ext", "install", join(PLUGINS, "ralph-loop")]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`runs hook Stop: bash "\${CLAUDE_PLUGIN_ROOT}/hooks/stop-hook.sh"`);
+    expect(existsSync(join(world.home, "extensions", "ralph-loop"))).toBe(false);
+    const installed = await world.run(["ext", "install", join(PLUGINS, "ralph-loop"), "--yes"]);
+    expect(installed.code, installed.stderr).toBe(0);
+    const doctor = await world.run(["ext", "doctor"]);
+    expect(doctor.stdout).toContain("✓ ralph-loop 1.0.0");
+    expect(doctor.stdout).toContain(`hook:      Stop: bash "\${CLAUDE_PLUGIN_ROOT}/hooks/stop-hook.sh"`);
+    expect(doctor.stdout).toContain("/ralph-loop:ralph-loop");
+    // The loop as its setup script starts it; the Stop hook feeds the prompt back until the promise.
+    mkdirSync(join(world.cwd, ".claude"));
+    writeFileSync(join(world.cwd, ".claude", "ralph-loop.local.md"),
+      "---\nactive: true\niteration: 1\nsession_id: \nmax_iterations: 5\ncompletion_promise: \"SHIPPED\"\n---\n\nShip the feature\n");
+    const r = await world.run(["-p", "Ship the feature"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(world.server.requests).toHaveLength(2);
+    expect(sentToModel(world, 1)).toContain("Ship the feature");
+    expect(existsSync(join(world.cwd, ".claude", "ralph-loop.local.md"))).toBe(false);
+    expect(readFileSync(join(world.home, "extensions", "ralph-loop", "hooks", "stop-hook.sh"), "utf8"))
+      .toBe(readFileSync(join(PLUGINS, "ralph-loop", "hooks", "stop-hook.sh"), "utf8"));
+  });
+});
