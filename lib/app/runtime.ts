@@ -198,7 +198,7 @@ export async function createRuntime(input: RunConfigInput, io: RuntimeOptions): 
   session.attachExtensions({ hooks: host, tools: () => (offered ? host.tools().filter((t) => offered.has(t.name)) : host.tools()) });
   await host.start();
   await skills.refresh(host, cwd);
-  await agents?.refreshTypes(cwd);
+  await agents?.refreshTypes(cwd, host.agentInputs());
 
   let branching: Promise<SessionBranching> | undefined;
   const runtime: Runtime = {
@@ -244,7 +244,7 @@ export async function createRuntime(input: RunConfigInput, io: RuntimeOptions): 
       await session.changeCwd(next, opened, async () => {
         await host.reload({ cwd: next });
         await skills.refresh(host, next);
-        await agents?.refreshTypes(next);
+        await agents?.refreshTypes(next, host.agentInputs());
       });
       return { cwd: next, sessionId: opened.id };
     },
@@ -260,7 +260,7 @@ export async function createRuntime(input: RunConfigInput, io: RuntimeOptions): 
     async reloadExtensions() {
       await host.reload();
       await skills.refresh(host, session.cwd);
-      await agents?.refreshTypes(session.cwd);
+      await agents?.refreshTypes(session.cwd, host.agentInputs());
       session.resetSystemPrompt();
     },
     async close({ abort } = {}) {

@@ -17,7 +17,7 @@ export interface SubagentType {
   model?: string;
   /** The file's body: instructions added to the child's system prompt. */
   instructions: string;
-  source: "user" | "project";
+  source: "user" | "project" | "plugin";
   file: string;
 }
 
@@ -72,10 +72,32 @@ export interface SubagentTypeSources {
   trustedProjectFiles?: SubagentTypeFileHashes;
   /** --trust-project: the project's files are offered this run without a record. */
   trustProject?: boolean;
+  /** The agent folders of the plugins the run uses (their trust is the plugin's). */
+  plugins?: ReadonlyArray<{ dir: string; plugin: string }>;
   warn(message: string): void;
 }
 
-/** The types on offer: the user's, then the project's trusted ones (a project type wins by name). */
+/** Claude Code's tool names in a plugin agent's `tools`, as zot's; tools zot has no equivalent of are left out. */
+const CLAUDE_TOOLS: Record<string, string> = {
+  Bash: "bash", Read: "read", Write: "write", Edit: "edit", MultiEdit: "edit", Glob: "glob", Grep: "grep",
+  Task: "agent", Agent: "agent", Skill: "skill",
+};
+
+/** Claude Code's model aliases: a plugin agent that names one runs on the parent's model. */
+const CLAUDE_MODEL_ALIASES = new Set(["inherit", "sonnet", "opus", "haiku"]);
+
+/**
+ * A plugin agent in zot's terms: its `tools` in zot's names (Read → read, …) without those zot
+ * has no equivalent of, and a Claude Code model alias left to the parent's model.
+ */
+function fromClaudeAgent(type: SubagentType): SubagentType {
+  const { tools: named, model, ...rest } = type;
+  const tools = [...new Set((named ?? []).map((t) => CLAUDE_TOOLS[t] ?? (Object.values(CLAUDE_TOOLS).includes(t) ? t : undefined))
+    .filter((t): t is string => t !== undefined))];
+  return { ...rest, ...(named ? { tools } : {}), ...(model && !CLAUDE_MODEL_ALIASES.has(model) ? { model } : {}) };
+}
+
+/** The types on offer: plugins', the user's, then the project's trusted ones (a later source wins by name). */
 export function loadSubagentTypes(sources: SubagentTypeSources): SubagentType[] {
   const types = new Map<string, SubagentType>();
   const add = (file: string, text: string, source: SubagentType["source"]) => {
@@ -83,6 +105,13 @@ export function loadSubagentTypes(sources: SubagentTypeSources): SubagentType[] 
     if (typeof parsed === "string") sources.warn(`agent type ${file} is skipped: ${parsed}`);
     else types.set(parsed.name, parsed);
   };
+  for (const { dir, plugin } of sources.plugins ?? []) {
+    for (const { file, text } of subagentTypeFiles(dir)) {
+      const parsed = parseSubagentType(file, text, "plugin");
+      if (typeof parsed === "string") sources.warn(`agent type ${file} of plugin ${plugin} is skipped: ${parsed}`);
+      else types.set(parsed.name, fromClaudeAgent(parsed));
+    }
+  }
   for (const { file, text } of subagentTypeFiles(userAgentsDir(sources.home))) add(file, text, "user");
   for (const { file, text } of subagentTypeFiles(projectAgentsDir(sources.cwd))) {
     const why = sources.trustProject ? undefined : projectFileDistrust(basename(file), text, sources.trustedProjectFiles);

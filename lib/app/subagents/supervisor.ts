@@ -106,14 +106,14 @@ export class SubagentSupervisor implements AgentDelegate {
   }
 
   /** Re-reads the agent types offered in `cwd` (at start, on a cwd change and a reload). */
-  async refreshTypes(cwd: string): Promise<void> {
+  async refreshTypes(cwd: string, plugins: ReadonlyArray<{ dir: string; plugin: string }> = []): Promise<void> {
     let pinned: Record<string, string> | undefined;
     try {
       pinned = (await readTrust({ home: this.options.home })).projects[projectKey(cwd)]?.agents;
     } catch (err) {
       this.options.warn?.(`project agent types are not offered: ${(err as Error).message}`);
     }
-    this.types = loadSubagentTypes({ home: this.options.home, cwd, trustedProjectFiles: pinned,
+    this.types = loadSubagentTypes({ home: this.options.home, cwd, trustedProjectFiles: pinned, plugins,
       trustProject: this.options.config.extensions.trustProject, warn: (m) => this.options.warn?.(m) });
   }
 

@@ -14,7 +14,7 @@ import { execOutsideFolder } from "./exec-outside-folder.ts";
 import { loadManifest, MANIFEST_FILE, runsAsExtension } from "./manifest.ts";
 import { MCP_JSON_FILE, readMcpJson } from "./dot-mcp-json.ts";
 import { projectHookCandidates, userHooksCandidate } from "./hook-sources.ts";
-import { isPluginFolder, loadPlugin } from "./plugin-manifest.ts";
+import { isPluginFolder, loadPlugin, pluginMcpCandidates } from "./plugin-manifest.ts";
 import type { TrustGate } from "./trust/gate.ts";
 import { nameKey } from "./names.ts";
 
@@ -122,7 +122,7 @@ export async function discoverExtensions(options: DiscoveryOptions): Promise<Can
   for (const { key, candidate } of await Promise.all(looks)) {
     if (seen.has(key)) continue; // the same folder named twice (or project root == global root)
     seen.add(key);
-    candidates.push(candidate);
+    candidates.push(candidate, ...pluginMcpCandidates(candidate));
   }
   // The gate's answers first, concurrently (a project extension's folder content is hashed).
   const gate = options.trust;

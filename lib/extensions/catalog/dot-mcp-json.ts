@@ -89,17 +89,19 @@ export async function readMcpJson(project: string): Promise<McpJsonEntry[]> {
   }
   const servers = isObject(data) ? data.mcpServers : undefined;
   if (!isObject(servers)) return [{ name: MCP_JSON_FILE, error: `${file}: must hold {"mcpServers": {name: server, …}}` }];
-  return Object.entries(servers).map(([name, entry]): McpJsonEntry => {
-    const where = `${file}: server "${name}"`;
-    if (!isObject(entry)) return { name, error: `${where} must be an object` };
-    let manifest: unknown;
-    try {
-      manifest = toManifest(name, entry);
-    } catch (err) {
-      return { name, error: `${where}: ${(err as Error).message}` };
-    }
-    const parsed = v.safeParse(ManifestSchema, manifest);
-    if (!parsed.success) return { name, error: `${where}: ${describeIssues(parsed.issues)}` };
-    return { name, loaded: { dir: project, manifest: parsed.output, kind: "mcp", enabled: parsed.output.enabled !== false } };
-  });
+  return Object.entries(servers).map(([name, entry]) => mcpJsonEntry(name, entry, project, `${file}: server "${name}"`));
+}
+
+/** One `mcpServers` entry as an MCP extension named `name` in `dir`, or why it cannot be one (naming `where`). */
+export function mcpJsonEntry(name: string, entry: unknown, dir: string, where: string): McpJsonEntry {
+  if (!isObject(entry)) return { name, error: `${where} must be an object` };
+  let manifest: unknown;
+  try {
+    manifest = toManifest(name, entry);
+  } catch (err) {
+    return { name, error: `${where}: ${(err as Error).message}` };
+  }
+  const parsed = v.safeParse(ManifestSchema, manifest);
+  if (!parsed.success) return { name, error: `${where}: ${describeIssues(parsed.issues)}` };
+  return { name, loaded: { dir, manifest: parsed.output, kind: "mcp", enabled: parsed.output.enabled !== false } };
 }

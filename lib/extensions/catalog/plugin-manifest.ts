@@ -8,9 +8,13 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import * as v from "valibot";
 import { describeIssues } from "../../protocol/issues.ts";
+import type { Candidate } from "./candidate.ts";
+import { mcpJsonEntry } from "./dot-mcp-json.ts";
 import { ManifestSchema, type LoadedManifest } from "./manifest.ts";
 
 export const PLUGIN_MANIFEST = join(".claude-plugin", "plugin.json");
+/** zot's own state of an installed plugin (`{"enabled": false}` after `zot ext disable`); the plugin's files stay as shipped. */
+export const PLUGIN_STATE = ".zot-plugin.json";
 
 /** What zot uses of a plugin, beside the manifest fields every bundle has. */
 export interface PluginParts {
@@ -118,5 +122,47 @@ export function loadPlugin(dir: string): { loaded: LoadedManifest; parts: Plugin
   };
   const parsed = v.safeParse(ManifestSchema, manifest);
   if (!parsed.success) throw new Error(`${manifestFile}: ${describeIssues(parsed.issues)}`);
-  return { loaded: { dir, manifest: parsed.output, kind: "plugin", enabled: true }, parts, warnings };
+  const state = existsSync(join(dir, PLUGIN_STATE)) ? readJson(join(dir, PLUGIN_STATE), warnings) : undefined;
+  const enabled = !(isObject(state) && state.enabled === false);
+  return { loaded: { dir, manifest: { ...parsed.output, ...(enabled ? {} : { enabled: false }) }, kind: "plugin", enabled }, parts, warnings };
+}
+
+/** A plugin's agent type folders (none when it cannot be read). */
+export function pluginAgentDirs(dir: string): string[] {
+  try {
+    return loadPlugin(dir).parts.agents;
+  } catch {
+    return [];
+  }
+}
+
+/** Every string of `value` with `${CLAUDE_PLUGIN_ROOT}` replaced by the plugin's folder. */
+function withRoot(value: unknown, root: string): unknown {
+  if (typeof value === "string") return value.replaceAll("${CLAUDE_PLUGIN_ROOT}", root);
+  if (Array.isArray(value)) return value.map((v) => withRoot(v, root));
+  return isObject(value) ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withRoot(v, root)])) : value;
+}
+
+/**
+ * A plugin's MCP servers as MCP extension candidates named `<plugin>-<server>`, right after the
+ * plugin in load order: `${CLAUDE_PLUGIN_ROOT}` is the plugin's folder (other `${VAR}`s expand
+ * when the server starts), and a disabled plugin's servers are disabled with it.
+ */
+export function pluginMcpCandidates(plugin: Candidate): Candidate[] {
+  if (plugin.loaded?.kind !== "plugin") return [];
+  let servers: Record<string, unknown>;
+  try {
+    servers = loadPlugin(plugin.dir).parts.mcpServers;
+  } catch {
+    return [];
+  }
+  const source = join(plugin.dir, ".mcp.json");
+  return Object.entries(servers).map(([server, entry]) => {
+    const name = `${plugin.name}-${server}`;
+    const read = mcpJsonEntry(name, withRoot(entry, plugin.dir), plugin.dir, `plugin ${plugin.name}: MCP server "${server}"`);
+    const base = { dir: plugin.dir, scope: plugin.scope, name, warnings: [], source };
+    if (!read.loaded) return { ...base, decision: "error", error: read.error } as Candidate;
+    const enabled = plugin.loaded!.enabled && read.loaded.enabled;
+    return { ...base, loaded: { ...read.loaded, enabled, manifest: { ...read.loaded.manifest, ...(enabled ? {} : { enabled: false }) } }, decision: "spawn" } as Candidate;
+  });
 }

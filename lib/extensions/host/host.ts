@@ -27,6 +27,7 @@ import { buildReports, type ExtensionReport } from "./report.ts";
 import { routeRuntimeFrame, type RuntimeFrameRoutes } from "./runtime-frames.ts";
 import type { AbsentGuard } from "../catalog/permissions/absent-guards.ts";
 import { isolationFor, type HostSandboxSettings } from "../runtime/sandbox/for-candidate.ts";
+import { pluginAgentDirs } from "../catalog/plugin-manifest.ts";
 import type { HostTrust } from "../catalog/trust/host-trust.ts";
 import { DEFAULT_LIMITS, DEFAULT_TIMEOUTS, type HostLimits, type HostTimeouts } from "../runtime/settings.ts";
 import { ActiveCalls, createToolProxy } from "./tool-proxy.ts";
@@ -205,6 +206,13 @@ export class ExtensionHost implements AgentHooks {
     return this.set.candidates
       .filter((c) => (c.decision === "spawn" || c.decision === "bundle") && c.loaded?.manifest.skills?.length)
       .map((c) => ({ dir: c.dir, skills: [...c.loaded!.manifest.skills!] }));
+  }
+
+  /** The agent type folders of the plugins this run uses (Claude Code's `agents/*.md`), in load order. */
+  agentInputs(): Array<{ dir: string; plugin: string }> {
+    return this.set.candidates
+      .filter((c) => c.decision === "spawn" && c.loaded?.kind === "plugin")
+      .flatMap((c) => pluginAgentDirs(c.dir).map((dir) => ({ dir, plugin: c.name })));
   }
 
   /** Active extension commands (canonical spelling), excluding those of stopped extensions. */

@@ -1,10 +1,11 @@
 // Acting on one install: find it by name, remove it, enable or disable it. Every change is
 // confined to a folder directly inside an extensions root, and manifest edits touch only the
 // `enabled` value.
-import { lstat, readFile, realpath, unlink } from "node:fs/promises";
+import { lstat, readFile, realpath, rm, unlink } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { removeTree } from "./remove-tree.ts";
 import { MANIFEST_FILE } from "../catalog/manifest.ts";
+import { PLUGIN_STATE } from "../catalog/plugin-manifest.ts";
 import { rootFor, type ExtensionRoots, type InstallScope, type InstalledExtension } from "./installed.ts";
 import { writeFileAtomic } from "../../fs/atomic-write.ts";
 
@@ -76,6 +77,14 @@ export interface SetEnabledResult {
 /** Sets `enabled` in an install's manifest, keeping every other byte of the file as written. */
 export async function setEnabled(ext: InstalledExtension, enabled: boolean): Promise<SetEnabledResult> {
   assertOwnFolder(ext, enabled ? "enable" : "disable");
+  if (ext.kind === "plugin") {
+    // A plugin's own files stay as shipped: zot keeps the switch beside them.
+    const statePath = join(ext.path, PLUGIN_STATE);
+    if (ext.enabled === enabled) return { changed: false, manifestPath: statePath };
+    if (enabled) await rm(statePath, { force: true });
+    else await writeFileAtomic(statePath, `${JSON.stringify({ enabled: false })}\n`);
+    return { changed: true, manifestPath: statePath };
+  }
   const manifestPath = join(ext.path, MANIFEST_FILE);
   const text = await readFile(manifestPath, "utf8");
   const next = rewriteEnabled(text, enabled, manifestPath);
