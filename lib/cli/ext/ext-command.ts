@@ -8,6 +8,7 @@ import { doctorCommand } from "./doctor.ts";
 import { installCommand } from "./install.ts";
 import { listCommand } from "./list.ts";
 import { logsCommand } from "./logs.ts";
+import { marketplaceCommand } from "./marketplace.ts";
 import { disableCommand, enableCommand, removeCommand } from "./manage.ts";
 import { newCommand } from "./new.ts";
 import { serveCommand } from "./serve.ts";
@@ -24,6 +25,7 @@ export const EXT_COMMANDS: Record<string, AnyCommand> = {
   list: listCommand,
   doctor: doctorCommand,
   install: installCommand,
+  marketplace: marketplaceCommand,
   "add-url": addUrlCommand,
   update: updateCommand,
   remove: removeCommand,

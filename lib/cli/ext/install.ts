@@ -38,13 +38,13 @@ export async function approveInstall(manifest: Manifest, kind: BundleKind, yes: 
 export const installCommand = defineCommand({
   meta: {
     name: "install",
-    description: "Install an extension from a folder, a git URL or a giget source",
+    description: "Install an extension or a Claude Code plugin from a marketplace, a folder, a git URL or a giget source",
   },
   args: {
     source: {
       type: "positional",
       required: true,
-      description: "A folder (copied; .git is skipped), a git URL (https://…, git@…, ssh://…, file://…, "
+      description: "NAME@MARKETPLACE (a plugin of a marketplace you added), a folder (copied; .git is skipped), a git URL (https://…, git@…, ssh://…, file://…, "
         + "*.git; shallow clone, #branch or #tag) or a giget source (gh:owner/repo/dir#ref, github:, "
         + "gitlab:, bitbucket:, sourcehut:, or an https://….tar.gz URL)",
     },
@@ -64,6 +64,7 @@ export const installCommand = defineCommand({
       result = await installExtension({
         source: args.source,
         root: args.project ? roots.project : roots.global,
+        paths: roots.paths,
         // Sources are what the user typed in their shell, so they resolve against it, not --cwd.
         cwd: process.cwd(),
         force: Boolean(args.force),

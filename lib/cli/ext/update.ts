@@ -16,6 +16,7 @@ import { approveExtension, trustProject } from "../../extensions/catalog/trust/r
 import { readTrust } from "../../extensions/catalog/trust/store.ts";
 import { cwdArg, fetchTimeoutArg, parseTimeoutMs, rootsFor, scopeOf } from "./args.ts";
 import { approveInstall } from "./install.ts";
+import { pluginChanges } from "./plugin-changes.ts";
 import { resolveExec, shebang } from "../../extensions/runtime/exec-resolve.ts";
 import { isAbsolute } from "node:path";
 
@@ -52,6 +53,13 @@ async function updateOne(ext: InstalledExtension, roots: ExtensionRoots, yes: bo
     warn: (line) => process.stderr.write(`zot: warning: ${printable(line)}\n`),
     confirm: async (manifest: Manifest, kind: BundleKind, _previous: Manifest | undefined, staging: string) => {
       if (!asksBeforeInstall(kind)) return true;
+      if (kind === "plugin") {
+        // Any change to a plugin's files may change what runs: show it, and ask again.
+        const changes = await pluginChanges(ext.path, ext.manifest, staging, manifest);
+        if (changes.length === 0) return true;
+        process.stderr.write(printable(`zot: ${manifest.name} changed since the approved version:\n${changes.map((c) => `  ${c}`).join("\n")}\n`));
+        return approveInstall(manifest, kind, yes, "update", staging);
+      }
       // What starts is part of what was approved: a new exec, arguments or #! line asks again.
       const before = ext.manifest ? launchOf(ext.path, ext.manifest) : undefined;
       const after = launchOf(staging, manifest);

@@ -4,16 +4,18 @@
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { chmod, lstat, mkdir, mkdtemp, readdir, realpath, rename, stat } from "node:fs/promises";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { loadManifest, MANIFEST_FILE, ManifestError, type BundleKind, type Manifest } from "../catalog/manifest.ts";
 import { isPluginFolder, loadPlugin, PLUGIN_MANIFEST } from "../catalog/plugin-manifest.ts";
+import { resolvePlugin } from "./marketplace.ts";
+import type { ZotPaths } from "../../paths.ts";
 import { copyFolder } from "./copy.ts";
 import { downloadWithGiget } from "./giget.ts";
 import { gitClone } from "./git.ts";
 import { assertLinksInside } from "./links.ts";
 import { writeOrigin } from "./origin.ts";
 import { removeTree, removeTreeSync } from "./remove-tree.ts";
-import { classifySource, describeSource, type InstallSource } from "./source.ts";
+import { classifySource, describeSource, MARKETPLACE_PLUGIN, type InstallSource } from "./source.ts";
 
 export { classifySource, describeSource, type InstallSource } from "./source.ts";
 
@@ -68,6 +70,8 @@ export interface InstallOptions {
    * trust question: what it requests). false cancels the install; nothing is left behind.
    */
   confirm?(manifest: Manifest, kind: BundleKind, staging: string): Promise<boolean>;
+  /** zot's folders, for a `plugin@marketplace` source (the marketplaces added there). */
+  paths?: ZotPaths;
   /** The folder name inside `root` (default: the manifest name); an update keeps the old one's. */
   folder?: string;
   /** Refuse a source whose manifest has another name (an update must stay the same extension). */
@@ -102,6 +106,15 @@ async function fetchInto(source: InstallSource, staging: string, options: Instal
   if (source.kind === "folder") {
     options.progress?.(`Copying ${source.path} …`);
     await copyFolder(source.path, staging, { onSkip: (path, why) => options.warn?.(`skipped ${path}: ${why}`) });
+  } else if (source.kind === "marketplace") {
+    if (!options.paths) throw new Error(`${describeSource(source)}: installing from a marketplace needs zot's folders`);
+    options.progress?.(`Resolving ${describeSource(source)} …`);
+    const resolved = await resolvePlugin(options.paths, source.plugin, source.marketplace);
+    try {
+      await copyFolder(resolved.path, staging, { onSkip: (path, why) => options.warn?.(`skipped ${path}: ${why}`) });
+    } finally {
+      await resolved.cleanup();
+    }
   } else if (source.kind === "git") {
     options.progress?.(`Cloning ${describeSource(source)} …`);
     await gitClone(source.url, staging, { ref: source.ref, env: options.env, idleTimeoutMs: options.idleTimeoutMs });
@@ -181,7 +194,10 @@ async function moveIntoPlace(staging: string, dest: string, root: string): Promi
  * than a day are swept first.
  */
 export async function installExtension(options: InstallOptions): Promise<InstallResult> {
-  const source = typeof options.source === "string" ? classifySource(options.source, options.cwd) : options.source;
+  const given = options.source;
+  const named = typeof given === "string" && !existsSync(resolve(options.cwd, given)) ? MARKETPLACE_PLUGIN.exec(given) : null;
+  const source: InstallSource = named ? { kind: "marketplace", plugin: named[1]!, marketplace: named[2]! }
+    : typeof given === "string" ? classifySource(given, options.cwd) : given;
   if (source.kind === "folder") await assertFolderSource(source.path);
   await mkdir(options.root, { recursive: true });
   const root = await realpath(options.root);

@@ -40,6 +40,7 @@ function validSource(value: unknown): value is InstallSource {
   if (s.kind === "folder") return typeof s.path === "string";
   if (s.kind === "git") return typeof s.url === "string" && (s.ref === undefined || typeof s.ref === "string");
   if (s.kind === "giget") return typeof s.source === "string";
+  if (s.kind === "marketplace") return typeof s.plugin === "string" && typeof s.marketplace === "string";
   return false;
 }
 

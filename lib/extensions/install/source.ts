@@ -10,7 +10,12 @@ export type InstallSource =
   /** A git repository: `url` is what `git clone` gets; `ref` a branch or tag. */
   | { kind: "git"; url: string; ref?: string }
   /** A giget source (`gh:owner/repo/sub#ref`, `gitlab:…`, an http(s) tarball URL), passed as is. */
-  | { kind: "giget"; source: string };
+  | { kind: "giget"; source: string }
+  /** `plugin@marketplace`: a plugin listed by a marketplace added with `zot ext marketplace add`. */
+  | { kind: "marketplace"; plugin: string; marketplace: string };
+
+/** `name@marketplace` (no slash, no colon: never a path, a URL or `user@host:path`). */
+export const MARKETPLACE_PLUGIN = /^([\w.-]+)@([\w.-]+)$/;
 
 const GIGET_PREFIX = /^(gh|github|gitlab|bitbucket|sourcehut):./;
 const TARBALL_PATH = /\.(tar\.gz|tgz|tar)$/i;
@@ -74,5 +79,6 @@ export function classifySource(source: string, cwd: string): InstallSource {
 export function describeSource(source: InstallSource): string {
   if (source.kind === "folder") return source.path;
   if (source.kind === "git") return source.ref ? `${source.url}#${source.ref}` : source.url;
+  if (source.kind === "marketplace") return `${source.plugin}@${source.marketplace}`;
   return source.source;
 }

@@ -2,6 +2,7 @@
 // (origin.ts), into a staging folder, then swap it in by rename (installExtension's path, so a
 // failed fetch or a refused approval leaves the old folder as it was). The old folder's enabled
 // state and its data (every file the install did not put there) are carried over.
+import { existsSync } from "node:fs";
 import { chmod, copyFile, lstat, mkdir, readFile, readlink, symlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import type { BundleKind, Manifest } from "../catalog/manifest.ts";
@@ -57,6 +58,7 @@ export async function carryData(old: string, staging: string, installed: string[
 /** Sets the staged manifest's `enabled` to what the user had chosen for the old copy. */
 async function keepEnabled(staging: string, enabled: boolean): Promise<void> {
   const path = join(staging, MANIFEST_FILE);
+  if (!existsSync(path)) return; // a plugin: its switch (.zot-plugin.json) is carried with its data
   const text = await readFile(path, "utf8");
   const current = (JSON.parse(text) as { enabled?: unknown }).enabled !== false;
   if (current !== enabled) await writeFileAtomic(path, rewriteEnabled(text, enabled, path));
@@ -74,6 +76,7 @@ export async function updateExtension(ext: InstalledExtension, roots: ExtensionR
     source: origin.source,
     root: rootFor(roots, ext.scope),
     cwd: roots.cwd,
+    paths: roots.paths,
     force: true,
     folder: basename(ext.path),
     ...(previous ? { expectName: previous.name } : {}),
