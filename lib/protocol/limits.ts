@@ -47,7 +47,7 @@ export const CALL_TOOL_MAX_CHAIN = 4;
 export const SYSTEM_PROMPT_MAX_BYTES = 1024 * 1024;
 
 /** Names of the built-in tools; extension tools of the same name are shadowed. */
-export const BUILTIN_TOOL_NAMES = ["read", "write", "edit", "bash", "skill", "agent"] as const;
+export const BUILTIN_TOOL_NAMES = ["read", "write", "edit", "bash", "glob", "grep", "skill", "agent"] as const;
 
 export const PANEL_KEYS = [
   "up", "down", "left", "right", "enter", "esc", "tab", "pageup", "pagedown", "home", "end", "backspace", "delete", "rune",

@@ -7,6 +7,8 @@ import { BUILTIN_TOOL_NAMES } from "../protocol/limits.ts";
 import { createAgentTool, type AgentDelegate } from "./agent.ts";
 import { createBashTool, type BashToolOptions } from "./bash.ts";
 import { createEditTool } from "./edit.ts";
+import { createGlobTool } from "./glob.ts";
+import { createGrepTool } from "./grep.ts";
 import type { JailSetting } from "./jail.ts";
 import { createReadTool, type ReadToolOptions } from "./read.ts";
 import { createSkillTool } from "./skill.ts";
@@ -56,6 +58,8 @@ export function createBuiltinTools(options: BuiltinToolsOptions): Tool[] {
   if (wanted("write")) tools.push(createWriteTool(paths));
   if (wanted("edit")) tools.push(createEditTool(paths));
   if (wanted("bash")) tools.push(createBashTool({ cwd: options.cwd, jail: options.jail, timeoutMs: options.bashTimeoutMs, ...options.bash }));
+  if (wanted("glob")) tools.push(createGlobTool({ cwd: options.cwd, jail: options.jail, home: options.home }));
+  if (wanted("grep")) tools.push(createGrepTool({ cwd: options.cwd, jail: options.jail, home: options.home }));
   if (wanted("skill") && hasSkills(options.skills)) tools.push(createSkillTool({ skills: options.skills! }));
   if (wanted("agent") && options.agent) tools.push(createAgentTool(options.agent));
   return tools;

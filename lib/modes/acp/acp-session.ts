@@ -20,11 +20,11 @@ import { replayTranscript } from "./acp-replay.ts";
 /** Session modes: how zot's permission policy asks before a tool runs. */
 export const MODES: acp.SessionMode[] = [
   { id: "ask", name: "Ask", description: "Ask before every tool call" },
-  { id: "accept-edits", name: "Accept edits", description: "Read, write and edit run without asking; everything else asks" },
+  { id: "accept-edits", name: "Accept edits", description: "Read, write, edit, glob and grep run without asking; everything else asks" },
   { id: "yolo", name: "Yolo", description: "Run every tool call without asking" },
 ];
 type ModeId = "ask" | "accept-edits" | "yolo";
-const FILE_TOOLS = new Set(["read", "write", "edit"]);
+const FILE_TOOLS = new Set(["read", "write", "edit", "glob", "grep"]);
 
 export interface AcpSessionOptions {
   client: acp.AgentContext;

@@ -4,6 +4,7 @@
 // filter of a tool hook is a permission rule: `Bash`, `Bash(git *)`, `Edit(src/**/*.ts)`.
 import { isAbsolute, relative } from "node:path";
 import { TOOL_NAME_ALIASES } from "./claude-tools.ts";
+import { globExpression } from "../../../tools/glob-pattern.ts";
 
 const EXACT_LIST = /^[A-Za-z0-9_|]+$/;
 
@@ -32,22 +33,6 @@ export function matcherProblem(matcher: string): string | undefined {
   } catch (err) {
     return `matcher "${matcher}" is not a valid regular expression (${(err as Error).message}); it matches nothing`;
   }
-}
-
-/** A glob (`*` within a path segment, `**` across them, `?` one character) as an anchored expression. */
-function globExpression(glob: string, starCrossesSlash: boolean): RegExp {
-  let out = "";
-  for (let i = 0; i < glob.length; i++) {
-    const ch = glob[i]!;
-    if (ch === "*" && glob[i + 1] === "*") {
-      out += ".*";
-      i++;
-      if (glob[i + 1] === "/") i++;
-    } else if (ch === "*") out += starCrossesSlash ? ".*" : "[^/]*";
-    else if (ch === "?") out += ".";
-    else out += ch.replace(/[.+^${}()|[\]\\]/g, "\\$&");
-  }
-  return new RegExp(`^${out}$`, "s");
 }
 
 const FILE_FIELDS: Record<string, string> = { Read: "file_path", Write: "file_path", Edit: "file_path", MultiEdit: "file_path", Glob: "path", Grep: "path" };
