@@ -8,7 +8,7 @@ describe("createBuiltinTools", () => {
     const cwd = tempDir();
     const skills = discoverSkills({ cwd, zotHome: tempDir() });
     const tools = createBuiltinTools({ cwd, skills });
-    expect(tools.map((t) => t.name)).toEqual(["read", "write", "edit", "bash", "skill"]);
+    expect(tools.map((t) => t.name)).toEqual(["read", "write", "edit", "bash", "glob", "grep", "skill"]);
     for (const tool of tools) {
       expect(tool.source).toEqual({ kind: "builtin" });
       expect(tool.description.length).toBeGreaterThan(20);
@@ -19,7 +19,7 @@ describe("createBuiltinTools", () => {
 
   it("leaves out the skill tool when there are no skills", () => {
     const cwd = tempDir();
-    expect(createBuiltinTools({ cwd }).map((t) => t.name)).toEqual(["read", "write", "edit", "bash"]);
+    expect(createBuiltinTools({ cwd }).map((t) => t.name)).toEqual(["read", "write", "edit", "bash", "glob", "grep"]);
     expect(createBuiltinTools({ cwd, skills: [] }).map((t) => t.name)).not.toContain("skill");
   });
 
@@ -27,7 +27,7 @@ describe("createBuiltinTools", () => {
     const cwd = tempDir();
     expect(createBuiltinTools({ cwd, only: ["bash", "read"] }).map((t) => t.name)).toEqual(["read", "bash"]);
     expect(createBuiltinTools({ cwd, only: [] })).toEqual([]);
-    expect(() => createBuiltinTools({ cwd, only: ["read", "grep"] })).toThrow('unknown built-in tool "grep"; available: read, write, edit, bash, skill, agent');
+    expect(() => createBuiltinTools({ cwd, only: ["read", "find"] })).toThrow('unknown built-in tool "find"; available: read, write, edit, bash, glob, grep, skill, agent');
     expect(unknownToolNames(["read", "ls", "skill"])).toEqual(["ls"]);
   });
 

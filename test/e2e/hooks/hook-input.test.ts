@@ -54,6 +54,19 @@ describe.each(LANGUAGES)("hook input ($lang)", ({ hook: cmd }) => {
     ]);
   });
 
+  it("glob and grep are Glob and Grep, with the same arguments (path absolute)", async () => {
+    world = await hooksWorld([
+      { tool_calls: [{ id: "g", name: "glob", args: { pattern: "**/*.md", path: "docs" } }], stop: "tool_use" },
+      { tool_calls: [{ id: "s", name: "grep", args: { pattern: "TODO", output_mode: "content", "-n": true } }], stop: "tool_use" },
+      { text: "done" },
+    ], { PreToolUse: [{ matcher: "Glob|Grep", hooks: [hook(cmd("search", "exit", "0"))] }] });
+    expect((await world.run(["-p", "find"])).code).toBe(0);
+    expect(world.records().map((r) => [r.input.tool_name, r.input.tool_input])).toEqual([
+      ["Glob", { pattern: "**/*.md", path: join(realpathSync(world.cwd), "docs") }],
+      ["Grep", { pattern: "TODO", output_mode: "content", "-n": true }],
+    ]);
+  });
+
   it("an MCP server's tool is mcp__<server>__<tool>, with the server's own arguments", async () => {
     world = await hooksWorld([{ tool_calls: [{ id: "m", name: "everything_echo", args: { message: "hi" } }], stop: "tool_use" }, { text: "done" }],
       { PreToolUse: [{ matcher: "mcp__everything__.*", hooks: [hook(cmd("mcp", "exit", "0"))] }] });

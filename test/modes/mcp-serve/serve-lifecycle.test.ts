@@ -119,7 +119,7 @@ describe("the process", () => {
     const run = await runServe(world, ["-e", PROBE, "--tools", "read,nope"]);
     expect(run.code).toBe(2);
     expect(run.stdout).toBe("");
-    expect(run.stderr).toBe("zot: unknown tool nope in --tools (built-in tools: read, write, edit, bash, skill, agent; extension tools: shout, wait, unlock, seen)\n");
+    expect(run.stderr).toBe("zot: unknown tool nope in --tools (built-in tools: read, write, edit, bash, glob, grep, skill, agent; extension tools: shout, wait, unlock, seen)\n");
     expect(liveProbePids(world)).toEqual([]);
   });
 

@@ -132,7 +132,7 @@ describe("zot mcp serve's tool selection and shutdown", () => {
     expect((await extOnly.client.listTools()).tools.map((t) => t.name)).toEqual(["shout", "wait", "unlock", "seen"]);
     const builtinOnly = await connect(world, ["-e", PROBE, "--no-extension-tools"]);
     // No model is configured in this world, so `agent`, which needs one, is not offered.
-    expect((await builtinOnly.client.listTools()).tools.map((t) => t.name)).toEqual(["read", "write", "edit", "bash", "skill"]);
+    expect((await builtinOnly.client.listTools()).tools.map((t) => t.name)).toEqual(["read", "write", "edit", "bash", "glob", "grep", "skill"]);
     // The extension still guards built-in calls it does not offer tools beside.
     const refused = await builtinOnly.client.callTool({ name: "bash", arguments: { command: "rm -rf nothing" } });
     expect(refused).toMatchObject({ isError: true, content: [{ type: "text", text: "refused by the probe guard" }] });
