@@ -50,6 +50,9 @@ const DEADLINE_MARGIN_MS = 2_000;
 
 const NEVER_WRITTEN = Promise.resolve(false);
 
+/** How long a Markdown command's `!` command may run. */
+const COMMAND_TIMEOUT_MS = 120_000;
+
 export class HooksDriver implements ExtensionDriver {
   readonly execLabel = "hooks";
   readonly toolLabel = "Hook";
@@ -150,7 +153,16 @@ export class HooksDriver implements ExtensionDriver {
     const command = this.plugin?.commands.find((c) => c.name === name || c.plain === name);
     if (!command) return { error: `/${name}: ${this.ext.name} has no such command` };
     try {
-      const prompt = await expandPluginCommand(command.file, args, { root: this.plugin!.root, cwd: this.cwd });
+      const prompt = await expandPluginCommand(command.file, args, { root: this.plugin!.root, cwd: this.cwd,
+        run: async (line) => {
+          const run = await runHookProcess({
+            name: this.ext.name, dir: this.ext.dir, command: line, cwd: this.cwd, input: "", timeoutMs: COMMAND_TIMEOUT_MS,
+            env: { CLAUDE_PROJECT_DIR: this.cwd, CLAUDE_CODE_SESSION_ID: this.sessionId, ...this.pluginEnv() },
+            logPath: this.context.sink.logPath(this.ext.name), isolation: this.isolationChoice, allowEnv: this.ext.allowEnv,
+            pythonCacheDir: this.context.sink.pythonCacheDir, killGraceMs: this.context.timeouts.shutdownGrace,
+          });
+          return { output: `${run.stdout}${run.stderr}${run.timedOut ? `\n[timed out after ${COMMAND_TIMEOUT_MS / 1000} s]` : ""}`, ok: run.code === 0 };
+        } });
       return { type: "command_response", id: `plugin-${name}`, action: "prompt", prompt };
     } catch (err) {
       return { error: `/${name} (${command.file}): ${(err as Error).message}` };

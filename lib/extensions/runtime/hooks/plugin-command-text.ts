@@ -1,14 +1,67 @@
-// What a plugin's Markdown command sends to the model: its body with `$ARGUMENTS`, `$1`… and
-// `${CLAUDE_PLUGIN_ROOT}` filled in.
+// What a Markdown command (a plugin's `commands/*.md`) sends to the model, as Claude Code builds
+// it: `$ARGUMENTS`, `$1`… and `${CLAUDE_PLUGIN_ROOT}` filled in, then each `` !`command` `` and
+// each ```` ```! ```` block run with bash before the prompt is sent, its output in its place. A
+// command runs only when the frontmatter's `allowed-tools` permits it (`Bash(git add:*)`, …) or
+// it is one of the read-only commands Claude Code runs without asking (git status, git diff, …);
+// otherwise nothing is sent and the user is told which command was refused.
 import { readFile } from "node:fs/promises";
 import { parseFrontmatter } from "../../../tools/skill-file.ts";
+import { permissionRuleMatches } from "./hook-matcher.ts";
 
-export async function expandPluginCommand(file: string, args: string, where: { root: string; cwd: string }): Promise<string> {
-  const { body } = parseFrontmatter(await readFile(file, "utf8"));
+export interface CommandContext {
+  root: string;
+  cwd: string;
+  /** Runs one shell command (in the project, as the plugin's hooks run); resolves with its output. */
+  run(command: string): Promise<{ output: string; ok: boolean }>;
+}
+
+/** Read-only commands that need no allowed-tools entry (as Claude Code's permission checker lets them run). */
+const READ_ONLY = /^(git (status|diff|log|show|branch|rev-parse|remote|config --get)|ls|pwd|date|whoami|cat|head|tail|wc)(\s|$)/;
+
+/** `allowed-tools` as a list: a YAML list (`["A", "B"]`) or a comma-separated line. */
+export function allowedTools(value: string | undefined): string[] {
+  if (!value) return [];
+  const text = value.trim();
+  if (text.startsWith("[")) {
+    try {
+      const list: unknown = JSON.parse(text);
+      if (Array.isArray(list)) return list.filter((t): t is string => typeof t === "string");
+    } catch {
+      // not JSON: read it as a plain list below
+    }
+  }
+  return text.replace(/^\[|\]$/g, "").split(/,(?![^(]*\))/).map((t) => t.trim().replace(/^["']|["']$/g, "")).filter(Boolean);
+}
+
+/** Whether `command` (each part of a `&&`/`||`/`;`/`|` chain) may run under `rules`. */
+export function commandPermitted(command: string, rules: readonly string[], cwd: string): boolean {
+  if (/`|\$\(/.test(command)) return rules.includes("Bash");
+  return command.split(/&&|\|\||;|\|/).map((part) => part.trim().replace(/"([^"]*)"/g, "$1").replace(/'([^']*)'/g, "$1")).filter(Boolean)
+    .every((part) => READ_ONLY.test(part) || rules.some((rule) => permissionRuleMatches(rule, "Bash", { command: part }, cwd)));
+}
+
+const INLINE = /!`([^`\n]+)`/g;
+const BLOCK = /^```!\s*\n([\s\S]*?)\n```\s*$/gm;
+
+export async function expandPluginCommand(file: string, args: string, where: CommandContext): Promise<string> {
+  const { fields, body } = parseFrontmatter(await readFile(file, "utf8"));
   const words = args.trim() === "" ? [] : args.trim().split(/\s+/);
-  return body
-    .replaceAll("${CLAUDE_PLUGIN_ROOT}", where.root)
-    .replaceAll("$ARGUMENTS", args.trim())
-    .replace(/\$(\d)/g, (_, n: string) => words[Number(n) - 1] ?? "")
+  const fill = (text: string) => text.replaceAll("${CLAUDE_PLUGIN_ROOT}", where.root)
+    .replaceAll("$ARGUMENTS", args.trim()).replace(/\$(\d)/g, (_, n: string) => words[Number(n) - 1] ?? "");
+  const text = fill(body);
+  const rules = allowedTools(fields["allowed-tools"]).map((rule) => rule.replaceAll("${CLAUDE_PLUGIN_ROOT}", where.root));
+  const commands = [...text.matchAll(BLOCK)].map((m) => m[1]!.trim()).concat([...text.matchAll(INLINE)].map((m) => m[1]!.trim()));
+  const refused = commands.find((command) => !commandPermitted(command, rules, where.cwd));
+  if (refused !== undefined) {
+    throw new Error(`\`${refused}\` is not permitted by the command's allowed-tools (${rules.join(", ") || "none"}); nothing was sent`);
+  }
+  const outputs = new Map<string, string>();
+  for (const command of new Set(commands)) {
+    const { output } = await where.run(command);
+    outputs.set(command, output.trimEnd());
+  }
+  return text
+    .replace(BLOCK, (_, command: string) => outputs.get(command.trim()) ?? "")
+    .replace(INLINE, (_, command: string) => outputs.get(command.trim()) ?? "")
     .trim();
 }
