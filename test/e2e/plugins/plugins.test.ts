@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeWorld, ROOT, type World } from "../support.ts";
 import { bashTurn, sentToModel } from "../hooks/support.ts";
+import { agentCall, routedTurns } from "../subagent-support.ts";
 
 export const PLUGINS = join(ROOT, "test", "fixtures", "claude-plugins");
 
@@ -104,5 +105,23 @@ describe("a plugin's commands", () => {
     expect(world.server.requests).toHaveLength(0);
     expect(r.stderr).toContain("`touch pwned.txt` is not permitted by the command's allowed-tools");
     expect(existsSync(join(world.cwd, "pwned.txt"))).toBe(false);
+  });
+});
+
+describe("a plugin's agents", () => {
+  it("feature-dev: its agents are agent types; code-explorer's child gets its Claude Code tools as zot's (Glob, Grep, Read → glob, grep, read)", async () => {
+    world = await makeWorld(routedTurns({
+      PARENT: [agentCall("toolu_agent", { prompt: "CHILD: map the login flow", type: "code-explorer" }), { text: "the explorer reported" }],
+      CHILD: [{ text: "login goes through auth.ts" }],
+    }));
+    const r = await world.run(["--ext", join(PLUGINS, "feature-dev"), "-p", "PARENT: explore"]);
+    expect(r.code, r.stderr).toBe(0);
+    const [parentFirst, childFirst] = world.server.requests;
+    const agentTool = parentFirst!.body.tools.find((t: any) => t.name === "agent");
+    expect(agentTool.description).toContain("code-explorer");
+    expect(agentTool.description).toContain("code-architect");
+    expect(childFirst!.body.tools.map((t: any) => t.name).sort()).toEqual(["glob", "grep", "read"]);
+    expect(JSON.stringify(childFirst!.body.system)).toContain("expert code analyst");
+    expect(JSON.stringify(world.server.requests.at(-1)!.body.messages.at(-1))).toContain("login goes through auth.ts");
   });
 });
