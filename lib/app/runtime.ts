@@ -152,7 +152,9 @@ export async function createRuntime(input: RunConfigInput, io: RuntimeOptions): 
     cwd,
     provider: live,
     model: settings.model,
-    tools: { ...(config.tools ? { only: config.tools } : {}), ...(agents ? { agent: agents } : {}), ...(io.files ? { files: io.files } : {}) },
+    tools: { ...(config.tools ? { only: config.tools } : {}), ...(agents ? { agent: agents } : {}), ...(io.files ? { files: io.files } : {}),
+      // Plugins' bin/ folders: the host starts after the session, so they are read at each command.
+      bash: { pathDirs: () => host.pluginBins() } },
     ...(agents ? { pendingNotes: (id: string) => agents.takeFinished(id) } : {}),
     skills: () => skills.list,
     prompt: {

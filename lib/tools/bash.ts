@@ -5,6 +5,7 @@
 // Under jail, bash still runs in the working directory, but the command itself is not
 // confined: jail covers the file tools and bash's working directory only.
 import { spawn, type ChildProcess } from "node:child_process";
+import { delimiter } from "node:path";
 import { optionalPositiveNumber, requireString } from "./args.ts";
 import { guardExecute, ToolFailure } from "./failure.ts";
 import type { JailSetting } from "./jail.ts";
@@ -28,6 +29,8 @@ export interface BashToolOptions {
   /** Shell to use (default: bash from PATH, else sh). */
   shell?: string;
   env?: NodeJS.ProcessEnv;
+  /** Folders put before PATH for each command (a plugin's bin/), read at each call. */
+  pathDirs?: () => readonly string[];
 }
 
 export const BASH_DEFAULTS = { timeoutMs: 120_000, killGraceMs: 1_000, maxLines: 2000, maxBytes: 50 * 1024 };
@@ -70,13 +73,18 @@ export function createBashTool(options: BashToolOptions): Tool {
 
 type Stop = "timed_out" | "cancelled";
 
+/** `env` with `dirs` before its PATH. */
+function withPathDirs(env: NodeJS.ProcessEnv, dirs: readonly string[]): NodeJS.ProcessEnv {
+  return dirs.length ? { ...env, PATH: [...dirs, env.PATH ?? ""].join(delimiter) } : env;
+}
+
 async function runCommand(command: string, timeoutMs: number, options: BashToolOptions,
   ctx: ToolExecutionContext): Promise<ToolOutcome> {
   const shell = options.shell ?? findShell();
   const tail = new OutputTail(options.maxLines ?? BASH_DEFAULTS.maxLines, options.maxBytes ?? BASH_DEFAULTS.maxBytes);
   const child = spawn(shell, ["-c", command], {
     cwd: options.cwd,
-    env: options.env ?? process.env,
+    env: withPathDirs(options.env ?? process.env, options.pathDirs?.() ?? []),
     detached: process.platform !== "win32", // own process group, so the group can be killed as one
     stdio: ["ignore", "pipe", "pipe"],
   });

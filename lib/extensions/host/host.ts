@@ -3,6 +3,7 @@
 // implements AgentHooks), call_tool, panels, notes, reload and shutdown. A misbehaving extension
 // becomes a diagnostic (`ext_error`, its log, the doctor report) and never takes the host down.
 import type { DriverFactories } from "../runtime/extension.ts";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { isLifecycleEvent, type HostEvent } from "../../events/index.ts";
 import type { EventBus } from "../../agent/event-bus.ts";
@@ -206,6 +207,13 @@ export class ExtensionHost implements AgentHooks {
     return this.set.candidates
       .filter((c) => (c.decision === "spawn" || c.decision === "bundle") && c.loaded?.manifest.skills?.length)
       .map((c) => ({ dir: c.dir, skills: [...c.loaded!.manifest.skills!] }));
+  }
+
+  /** The bin/ folders of the plugins this run uses, for the bash tool's PATH. */
+  pluginBins(): string[] {
+    return this.set.candidates
+      .filter((c) => c.decision === "spawn" && c.loaded?.kind === "plugin" && existsSync(join(c.dir, "bin")))
+      .map((c) => join(c.dir, "bin"));
   }
 
   /** The agent type folders of the plugins this run uses (Claude Code's `agents/*.md`), in load order. */

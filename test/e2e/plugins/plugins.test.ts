@@ -125,3 +125,20 @@ describe("a plugin's agents", () => {
     expect(JSON.stringify(world.server.requests.at(-1)!.body.messages.at(-1))).toContain("login goes through auth.ts");
   });
 });
+
+describe("a plugin's bin/", () => {
+  it("its programs are on the bash tool's PATH while the plugin runs, and gone when it is disabled", async () => {
+    world = await makeWorld([bashTurn("greet-from-plugin"), { text: "ok" }, bashTurn("greet-from-plugin"), { text: "ok" }]);
+    const plugin = join(world.home, "extensions", "greeter");
+    mkdirSync(join(plugin, ".claude-plugin"), { recursive: true });
+    mkdirSync(join(plugin, "bin"));
+    writeFileSync(join(plugin, ".claude-plugin", "plugin.json"), JSON.stringify({ name: "greeter", version: "1.0.0" }));
+    writeFileSync(join(plugin, "bin", "greet-from-plugin"), "#!/bin/sh\necho hello from the plugin bin\n", { mode: 0o755 });
+    expect((await world.run(["-p", "greet"])).code).toBe(0);
+    expect(sentToModel(world, 1)).toContain("hello from the plugin bin");
+    expect((await world.run(["ext", "disable", "greeter"])).code).toBe(0);
+    expect((await world.run(["-p", "greet"])).code).toBe(0);
+    expect(sentToModel(world, 3)).not.toContain("hello from the plugin bin");
+    expect(sentToModel(world, 3)).toContain("not found");
+  });
+});
