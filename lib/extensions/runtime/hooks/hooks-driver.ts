@@ -14,39 +14,19 @@ import type { Reply } from "../connection.ts";
 import type { CommandReply, DriverContext, ExtensionDriver } from "../extension.ts";
 import type { Isolation } from "../sandbox/for-candidate.ts";
 import { openExtensionLog, type ExtensionLog, type IsolationReport } from "../spawn.ts";
-import { claudeToolResponse, fromClaudeInput, toClaudeCall, type ToolOwner } from "./claude-tools.ts";
+import { claudeToolResponse, fromClaudeInput, toClaudeCall } from "./claude-tools.ts";
 import { ClaudeTranscript, claudeTranscriptPath } from "./claude-transcript.ts";
 import { permissionRequestAnswer, postToolUseAnswer, preToolUseAnswer, startContext, stopAnswer, userPromptAnswer } from "./hook-answers.ts";
 import { matcherMatches, matcherProblem, permissionRuleMatches } from "./hook-matcher.ts";
 import { readHookReply, stringField, type HookReply } from "./hook-output.ts";
-import { runHookProcess } from "./hook-process.ts";
+import { runHookProcess, type HookProcessResult } from "./hook-process.ts";
+import { DEADLINE_MARGIN_MS, END_REASONS, OBSERVED, ownerOf, POINTS } from "./hook-points.ts";
 import { expandPluginCommand } from "./plugin-command-text.ts";
 import { pluginCommands, type PluginCommand } from "./plugin-commands.ts";
 import { loadPlugin } from "../../catalog/plugin-manifest.ts";
 
 type Payload = Record<string, unknown> & { event: string };
 type Answer = Omit<EventInterceptResponseFrame, "type" | "id">;
-
-/** Which interception point runs which hook events. */
-const POINTS: Record<string, HookEvent[]> = {
-  // SessionStart: what its hooks wrote to CLAUDE_ENV_FILE reaches each bash command.
-  tool_call: ["PreToolUse", "SessionStart"],
-  tool_result: ["PostToolUse", "PostToolUseFailure"],
-  user_prompt_submit: ["UserPromptSubmit"],
-  before_agent_end: ["Stop", "SubagentStop"],
-  before_agent_start: ["SessionStart", "SubagentStart"],
-  tool_confirmation: ["PermissionRequest"],
-};
-
-/** Lifecycle events the runner observes: the session's identity and transcript, and the observe-only hook events. */
-const OBSERVED = ["session_start", "session_end", "user_prompt_submit", "assistant_message", "tool_call", "tool_result",
-  "turn_end", "tool_confirmation_requested", "pre_compact", "post_compact"];
-
-/** zot's session_end reasons as Claude Code's SessionEnd reasons. */
-const END_REASONS: Record<string, string> = { shutdown: "prompt_input_exit", session_switch: "clear", cwd_change: "other" };
-
-/** Time a hook gets beyond its own timeout before the host gives up on the answer. */
-const DEADLINE_MARGIN_MS = 2_000;
 
 const NEVER_WRITTEN = Promise.resolve(false);
 
@@ -155,12 +135,7 @@ export class HooksDriver implements ExtensionDriver {
     try {
       const prompt = await expandPluginCommand(command.file, args, { root: this.plugin!.root, cwd: this.cwd,
         run: async (line) => {
-          const run = await runHookProcess({
-            name: this.ext.name, dir: this.ext.dir, command: line, cwd: this.cwd, input: "", timeoutMs: COMMAND_TIMEOUT_MS,
-            env: { CLAUDE_PROJECT_DIR: this.cwd, CLAUDE_CODE_SESSION_ID: this.sessionId, ...this.pluginEnv() },
-            logPath: this.context.sink.logPath(this.ext.name), isolation: this.isolationChoice, allowEnv: this.ext.allowEnv,
-            pythonCacheDir: this.context.sink.pythonCacheDir, killGraceMs: this.context.timeouts.shutdownGrace,
-          });
+          const run = await this.spawnLine(line, "", COMMAND_TIMEOUT_MS, { CLAUDE_CODE_SESSION_ID: this.sessionId });
           return { output: `${run.stdout}${run.stderr}${run.timedOut ? `\n[timed out after ${COMMAND_TIMEOUT_MS / 1000} s]` : ""}`, ok: run.code === 0 };
         } });
       return { type: "command_response", id: `plugin-${name}`, action: "prompt", prompt };
@@ -362,19 +337,25 @@ export class HooksDriver implements ExtensionDriver {
     const signals = [this.stopAll.signal, ...(signal ? [signal] : [])];
     const envFile = event === "SessionStart" ? this.envFile() : undefined;
     const runOne = async (hook: HookCommand): Promise<HookReply> => {
-      const run = await runHookProcess({
-        name: this.ext.name, dir: this.ext.dir, command: hook.command, cwd: this.cwd, input: stdin,
-        env: { CLAUDE_PROJECT_DIR: this.cwd, ...(envFile ? { CLAUDE_ENV_FILE: envFile } : {}), ...this.pluginEnv() },
-        timeoutMs: hook.timeoutS * 1000, logPath: this.context.sink.logPath(this.ext.name), isolation: this.isolationChoice,
-        allowEnv: this.ext.allowEnv, pythonCacheDir: this.context.sink.pythonCacheDir, killGraceMs: this.context.timeouts.shutdownGrace, signal: AbortSignal.any(signals),
-      });
-      if (run.isolation) this.isolationReport = run.isolation;
+      const run = await this.spawnLine(hook.command, stdin, hook.timeoutS * 1000, envFile ? { CLAUDE_ENV_FILE: envFile } : {}, AbortSignal.any(signals));
       return readHookReply(hook, run);
     };
     for (const hook of unique.filter((h) => h.async)) this.track(runOne(hook).then((reply) => this.tell(event, reply)));
     const replies = await Promise.all(unique.filter((h) => !h.async).map(runOne));
     for (const reply of replies) this.tell(event, reply);
     return replies;
+  }
+
+  /** One shell command line of this bundle (a hook, a command's `!` line), as zot starts extensions, in the project. */
+  private async spawnLine(command: string, input: string, timeoutMs: number, env: Record<string, string>, signal?: AbortSignal): Promise<HookProcessResult> {
+    const run = await runHookProcess({
+      name: this.ext.name, dir: this.ext.dir, command, cwd: this.cwd, input, timeoutMs,
+      env: { CLAUDE_PROJECT_DIR: this.cwd, ...this.pluginEnv(), ...env },
+      logPath: this.context.sink.logPath(this.ext.name), isolation: this.isolationChoice, allowEnv: this.ext.allowEnv,
+      pythonCacheDir: this.context.sink.pythonCacheDir, killGraceMs: this.context.timeouts.shutdownGrace, ...(signal ? { signal } : {}),
+    });
+    if (run.isolation) this.isolationReport = run.isolation;
+    return run;
   }
 
   /** A hook's failure or its `systemMessage`, shown to the user. */
@@ -423,12 +404,6 @@ export class HooksDriver implements ExtensionDriver {
     await Promise.allSettled([...this.running]);
     this.log_?.dispose();
   }
-}
-
-/** The intercept_v2 payload's `tool_owner`: who provides an extension's tool. */
-function ownerOf(payload: Payload): ToolOwner | undefined {
-  const owner = payload.tool_owner as Partial<ToolOwner> | undefined;
-  return owner && typeof owner.extension === "string" && typeof owner.kind === "string" ? owner as ToolOwner : undefined;
 }
 
 export const createHooksDriver = (context: DriverContext): ExtensionDriver => new HooksDriver(context);
