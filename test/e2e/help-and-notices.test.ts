@@ -27,7 +27,7 @@ describe("help output", () => {
     const table = ext.stdout.slice(ext.stdout.indexOf("COMMANDS\n") + "COMMANDS\n".length).split("\n\n")[0]!.split("\n");
     // A row names its command; a description too long for the screen goes on under itself.
     const named = table.filter((row) => /^ {2}\S/.test(row));
-    expect(named.map((row) => row.trim().split(/\s+/)[0])).toEqual(["list", "doctor", "install", "add-url", "update", "remove", "enable", "disable", "trust", "logs", "new", "test", "serve"]);
+    expect(named.map((row) => row.trim().split(/\s+/)[0])).toEqual(["list", "doctor", "install", "marketplace", "add-url", "update", "remove", "enable", "disable", "trust", "logs", "new", "test", "serve"]);
     for (const row of named) expect(row).toMatch(/^ {2}\S+ +\S/);
     const column = named[0]!.search(/(?<= {2}\S+ +)\S/);
     for (const row of table.filter((r) => !named.includes(r))) expect(row.search(/\S/)).toBe(column);

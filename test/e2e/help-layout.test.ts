@@ -8,7 +8,7 @@ let world: World;
 beforeAll(async () => { world = await makeWorld(); });
 afterAll(async () => { await world.close(); });
 
-const EXT = ["list", "doctor", "install", "add-url", "update", "remove", "enable", "disable", "trust", "logs", "new", "test", "serve"];
+const EXT = ["list", "doctor", "install", "marketplace", "add-url", "update", "remove", "enable", "disable", "trust", "logs", "new", "test", "serve"];
 const MCP = ["add", "list", "serve", "remove"];
 const HELPS = [["--help"], ["ext", "--help"], ["mcp", "--help"], ["agents", "--help"], ["completion", "--help"],
   ...EXT.map((c) => ["ext", c, "--help"]), ...MCP.map((c) => ["mcp", c, "--help"])];
@@ -73,7 +73,7 @@ describe("help layout", () => {
     const text = await help(["ext", "install", "--help"], 60);
     const argument = text.split("\nARGUMENTS\n")[1]!.split("\n\n")[0]!;
     const lines = argument.split("\n");
-    expect(lines[0]).toMatch(/^ {2}SOURCE {2}A folder/);
+    expect(lines[0]).toMatch(/^ {2}SOURCE {2}NAME@MARKETPLACE/);
     for (const line of lines.slice(1)) expect(line).toMatch(/^ {10}\S/);
     expect(argument.replace(/\s+/g, " ")).toContain("or an https://….tar.gz URL)");
   });

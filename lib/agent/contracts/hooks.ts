@@ -3,7 +3,6 @@
 // interceptor means "allow, unchanged" (the spec's fail-open rule), decided by the host.
 
 import type { ToolContent } from "../../tools/types.ts";
-import type { ConfirmationAnswer } from "../loop/permissions.ts";
 
 export interface BeforeAgentStartInput {
   sessionId: string;
@@ -73,6 +72,13 @@ export interface InterceptedPrompt {
   extension?: string;
   /** Text for the model, given with the prompt. */
   context?: string[];
+}
+
+/** An interceptor's answer in the user's place (tool_confirmation). */
+export interface ConfirmationAnswer {
+  decision: "allow" | "deny";
+  by: string;
+  reason?: string;
 }
 
 /** A call the user is about to be asked to confirm. */

@@ -3,6 +3,7 @@
 // and "always" answers are remembered for the rest of the conversation. Without a confirmer
 // (print, json and rpc modes) calls run freely after one warning, as host.md requires.
 import { isAbortError, raceAbort } from "./abort.ts";
+import type { ConfirmationAnswer } from "../contracts/hooks.ts";
 import type { PermissionDecision, PermissionSource } from "../../events/index.ts";
 
 export type ConfirmAnswer = "yes" | "always_tool" | "always_session" | "no";
@@ -27,6 +28,8 @@ export interface PermissionVerdict {
   reason?: string;
 }
 
+export type { ConfirmationAnswer };
+
 export interface PermissionRequest {
   toolId: string;
   toolName: string;
@@ -49,13 +52,6 @@ export interface PermissionRequest {
    * them (intercept_v2's tool_confirmation point). Undefined: the user is asked.
    */
   answerFirst?: (preview: string) => Promise<ConfirmationAnswer | undefined>;
-}
-
-/** An interceptor's answer in the user's place. */
-export interface ConfirmationAnswer {
-  decision: "allow" | "deny";
-  by: string;
-  reason?: string;
 }
 
 export interface PermissionPolicyOptions {
