@@ -50,7 +50,7 @@ function indent(text: string, prefix: string): string {
 function describeReady(r: ExtensionReport): string {
   if (r.status === "needs_approval") return "needs approval (not started)";
   if (r.status !== "ok" && r.status !== "error") return r.status === "shadowed" ? `shadowed by ${r.shadowed_by}` : "disabled";
-  if (r.kind && r.kind !== "protocol" && r.kind !== "websocket" && r.kind !== "hooks" && r.kind !== "plugin") return `${r.kind} bundle (not spawned)${r.themes?.length ? `: ${r.themes.join(", ")}` : ""}`;
+  if (r.kind && r.kind !== "protocol" && r.kind !== "websocket" && r.kind !== "hooks" && r.kind !== "plugin" && r.kind !== "commands") return `${r.kind} bundle (not spawned)${r.themes?.length ? `: ${r.themes.join(", ")}` : ""}`;
   const ms = r.startup_ms === null ? "" : ` in ${r.startup_ms} ms`;
   // Running with errors: some registrations were dropped, the rest works.
   const after = (state: string) => (r.status === "ok" ? state : r.running ? `${state} with errors` : `error after ${state}`);

@@ -14,6 +14,7 @@ import { execOutsideFolder } from "./exec-outside-folder.ts";
 import { loadManifest, MANIFEST_FILE, runsAsExtension } from "./manifest.ts";
 import { MCP_JSON_FILE, readMcpJson } from "./dot-mcp-json.ts";
 import { projectHookCandidates, userHooksCandidate } from "./hook-sources.ts";
+import { projectCommandCandidates, userCommandCandidates } from "./command-sources.ts";
 import { isPluginFolder, loadPlugin, pluginMcpCandidates } from "./plugin-manifest.ts";
 import type { TrustGate } from "./trust/gate.ts";
 import { nameKey } from "./names.ts";
@@ -22,6 +23,8 @@ export interface DiscoveryOptions {
   cwd: string;
   paths: ZotPaths;
   explicit?: string[];
+  /** The user's home, where Claude Code keeps `~/.claude/commands` (default: the OS's). */
+  home?: string;
   /** false skips the project and global roots (`--no-ext`); explicit paths still load. */
   discover?: boolean;
   /**
@@ -115,7 +118,9 @@ export async function discoverExtensions(options: DiscoveryOptions): Promise<Can
     ]);
     const fromFile = (c: Candidate) => Promise.resolve({ key: `${c.source}#${c.name}`, candidate: c });
     looks.push(...project.map((dir) => look(dir, "project")), ...mcpJson, ...projectHooks.map(fromFile),
-      ...global.map((dir) => look(dir, "global")), ...(userHooks ? [fromFile(userHooks)] : []));
+      ...projectCommandCandidates(resolve(options.cwd)).map(fromFile),
+      ...global.map((dir) => look(dir, "global")), ...(userHooks ? [fromFile(userHooks)] : []),
+      ...userCommandCandidates(options.paths.home, options.home).map(fromFile));
   }
   const seen = new Set<string>();
   const candidates: Candidate[] = [];

@@ -35,15 +35,17 @@ export const ManifestSchema = v.looseObject({
   hooks: v.optional(v.record(v.string(), v.unknown(), "hooks must be an object of events")),
   /** Set for a Claude Code plugin folder read as a bundle (plugin-manifest.ts). */
   plugin: v.optional(v.boolean()),
+  /** Folders of Markdown slash commands (a plugin's, or the user's and a project's: command-sources.ts). */
+  commands: v.optional(v.array(v.string("commands must be folder paths"), "commands must be an array of folders")),
 }, (issue) => (issue.path?.length ? `${issuePath(issue)} is required` : "extension.json must hold a JSON object"));
 export type Manifest = v.InferOutput<typeof ManifestSchema>;
 
 /** What kind of bundle a manifest describes: protocol, WebSocket and MCP extensions run; the others never do. */
-export type BundleKind = "protocol" | "websocket" | "mcp" | "hooks" | "plugin" | "theme" | "skills";
+export type BundleKind = "protocol" | "websocket" | "mcp" | "hooks" | "plugin" | "commands" | "theme" | "skills";
 
 /** The kinds that are started (spawned or connected to) as extensions. */
 export const runsAsExtension = (kind: BundleKind | undefined): boolean =>
-  kind === "protocol" || kind === "websocket" || kind === "mcp" || kind === "hooks" || kind === "plugin";
+  kind === "protocol" || kind === "websocket" || kind === "mcp" || kind === "hooks" || kind === "plugin" || kind === "commands";
 
 /** The kinds `zot ext install` asks about: they run code, or send the session to a server. */
 export const asksBeforeInstall = (kind: BundleKind): boolean => kind === "protocol" || kind === "websocket" || kind === "hooks" || kind === "plugin";

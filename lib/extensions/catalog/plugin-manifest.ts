@@ -118,6 +118,7 @@ export function loadPlugin(dir: string): { loaded: LoadedManifest; parts: Plugin
     ...(typeof meta.description === "string" ? { description: meta.description } : {}),
     ...(skills.length ? { skills } : {}),
     plugin: true,
+    ...(parts.commands.length ? { commands: parts.commands } : {}),
     ...(Object.keys(hooks).length ? { hooks } : {}),
   };
   const parsed = v.safeParse(ManifestSchema, manifest);

@@ -132,7 +132,7 @@ export class ExtensionSet {
 
   private create(candidate: Candidate): LoadedExtension {
     const kind = candidate.loaded?.kind;
-    const driver = this.options.drivers[kind === "mcp" || kind === "websocket" || kind === "hooks" || kind === "plugin" ? kind : "protocol"];
+    const driver = this.options.drivers[kind === "mcp" || kind === "websocket" || kind === "hooks" || kind === "plugin" || kind === "commands" ? kind : "protocol"];
     const ext = new LoadedExtension(candidate, this.options.sink, this.options.timeouts, this.options.limits, driver);
     const policies = this.policies!;
     ext.permissions.setUserFailurePolicy(policies.byName.get(ext.name));

@@ -6,4 +6,4 @@ import { createMcpDriver } from "./mcp/mcp-driver.ts";
 import { createProtocolDriver } from "./protocol/protocol-driver.ts";
 import { createWebSocketDriver } from "./protocol/websocket-driver.ts";
 
-export const extensionDrivers: DriverFactories = { protocol: createProtocolDriver, websocket: createWebSocketDriver, mcp: createMcpDriver, hooks: createHooksDriver, plugin: createHooksDriver };
+export const extensionDrivers: DriverFactories = { protocol: createProtocolDriver, websocket: createWebSocketDriver, mcp: createMcpDriver, hooks: createHooksDriver, plugin: createHooksDriver, commands: createHooksDriver };

@@ -131,7 +131,7 @@ export interface DriverContext {
 export type DriverFactory = (context: DriverContext) => ExtensionDriver;
 
 /** A driver factory per runnable bundle kind; the application injects it into the host. */
-export type DriverFactories = Record<Extract<BundleKind, "protocol" | "websocket" | "mcp" | "hooks" | "plugin">, DriverFactory>;
+export type DriverFactories = Record<Extract<BundleKind, "protocol" | "websocket" | "mcp" | "hooks" | "plugin" | "commands">, DriverFactory>;
 
 export class LoadedExtension {
   readonly name: string;

@@ -23,7 +23,6 @@ import { runHookProcess, type HookProcessResult } from "./hook-process.ts";
 import { DEADLINE_MARGIN_MS, END_REASONS, OBSERVED, ownerOf, POINTS } from "./hook-points.ts";
 import { expandPluginCommand } from "./plugin-command-text.ts";
 import { pluginCommands, type PluginCommand } from "./plugin-commands.ts";
-import { loadPlugin } from "../../catalog/plugin-manifest.ts";
 
 type Payload = Record<string, unknown> & { event: string };
 type Answer = Omit<EventInterceptResponseFrame, "type" | "id">;
@@ -53,7 +52,7 @@ export class HooksDriver implements ExtensionDriver {
   private inRun = false;
   private readonly subagent = process.env[SUBAGENT_ID_VAR];
   /** For a Claude Code plugin: its folder and Markdown commands. */
-  private plugin: { root: string; commands: PluginCommand[] } | undefined;
+  private plugin: { root: string; commands: PluginCommand[]; isPlugin: boolean } | undefined;
 
   constructor(private readonly context: DriverContext) {}
 
@@ -84,7 +83,7 @@ export class HooksDriver implements ExtensionDriver {
     this.log_ = openExtensionLog(sink.logPath(ext.name), `hooks of ${where}`);
     const parsed = parseHooks(ext.candidate.loaded!.manifest.hooks ?? {}, where);
     this.hooks = parsed.hooks;
-    if (ext.candidate.loaded!.kind === "plugin") this.loadPlugin();
+    if (ext.candidate.loaded!.kind === "plugin" || ext.candidate.loaded!.kind === "commands") this.loadCommands();
     for (const problem of parsed.problems) ext.warn(problem);
     for (const matcher of new Set(this.hooks.map((h) => h.matcher))) {
       const problem = matcherProblem(matcher);
@@ -98,14 +97,15 @@ export class HooksDriver implements ExtensionDriver {
     }).catch((err: unknown) => ext.fail(`cannot start: ${(err as Error).message}`));
   }
 
-  /** A plugin's commands, registered under `plugin:name` and their plain names. */
-  private loadPlugin(): void {
+  /** Markdown commands: a plugin's as `plugin:name` with its plain name as an alias; the user's and a project's plain. */
+  private loadCommands(): void {
     const ext = this.ext;
-    const commands = pluginCommands(ext.name, loadPlugin(ext.dir).parts.commands);
-    this.plugin = { root: ext.dir, commands };
+    const loaded = ext.candidate.loaded!;
+    const commands = pluginCommands(ext.name, loaded.manifest.commands ?? []);
+    this.plugin = { root: ext.dir, commands, isPlugin: loaded.kind === "plugin" };
     for (const command of commands) {
-      ext.commands.push({ name: command.name, description: command.description });
-      ext.commands.push({ name: command.plain, description: command.description, alias: true });
+      if (loaded.kind === "plugin") ext.commands.push({ name: command.name, description: command.description });
+      ext.commands.push({ name: command.plain, description: command.description, ...(loaded.kind === "plugin" ? { alias: true as const } : {}) });
     }
   }
 
@@ -376,7 +376,7 @@ export class HooksDriver implements ExtensionDriver {
 
   /** CLAUDE_PLUGIN_ROOT and CLAUDE_PLUGIN_DATA for a plugin's hooks (its folder, and a data folder of its own). */
   private pluginEnv(): Record<string, string> {
-    if (!this.plugin) return {};
+    if (!this.plugin?.isPlugin) return {};
     const data = this.isolationChoice?.dataDir;
     return { CLAUDE_PLUGIN_ROOT: this.plugin.root, ...(data ? { CLAUDE_PLUGIN_DATA: data } : {}) };
   }
