@@ -7,6 +7,7 @@ import { basename, dirname, join, relative } from "node:path";
 import { describeType, requireString } from "./args.ts";
 import { guardExecute, ToolFailure } from "./failure.ts";
 import { searchRoot, type SearchToolOptions } from "./glob.ts";
+import { isFileOfType } from "./file-types.ts";
 import { globMatches } from "./glob-pattern.ts";
 import { boundLines, findRipgrep, runRipgrep, walkFiles } from "./search-files.ts";
 import type { Tool } from "./types.ts";
@@ -72,7 +73,7 @@ async function searchInJs(root: string, q: GrepQuery, only?: string): Promise<st
     throw new ToolFailure(`grep: invalid regular expression: ${(err as Error).message}`);
   }
   const out: string[] = [];
-  const files = (only ? [only] : await walkFiles(root)).filter((f) => (!q.glob || globMatches(q.glob, f)) && (!q.type || f.endsWith(`.${q.type}`)));
+  const files = (only ? [only] : await walkFiles(root)).filter((f) => (!q.glob || globMatches(q.glob, f)) && (!q.type || isFileOfType(q.type, f)));
   for (const file of files) {
     let text: string;
     try {

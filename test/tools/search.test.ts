@@ -78,6 +78,15 @@ describe.each([{ name: "ripgrep", rgPath: RG }, { name: "the JavaScript fallback
       .toBe("src/app.ts:export const app = 1;\n[2 more lines not shown]");
   });
 
+  it("grep's type names ripgrep's file types: ts covers .tsx, rust means .rs", async () => {
+    const cwd = project();
+    writeFileSync(join(cwd, "view.tsx"), "export const app = <div/>;\n");
+    writeFileSync(join(cwd, "lib.rs"), "fn app() {}\n");
+    const grep = createGrepTool({ cwd, rgPath });
+    expect(textOf(await grep.execute({ pattern: "app", type: "ts" }, context(cwd)))).toBe("src/app.ts\nview.tsx");
+    expect(textOf(await grep.execute({ pattern: "app", type: "rust" }, context(cwd)))).toBe("lib.rs");
+  });
+
   it("a line longer than the line cap is cut, and the output stops at its byte cap with a count of what it hides", async () => {
     const cwd = project();
     writeFileSync(join(cwd, "min.js"), `var app=${"x".repeat(10_000)};\n`);
