@@ -6,7 +6,7 @@ import { relative, join } from "node:path";
 import { requireString } from "./args.ts";
 import { guardExecute, ToolFailure } from "./failure.ts";
 import { globMatches } from "./glob-pattern.ts";
-import { findRipgrep, runRipgrep, walkFiles } from "./search-files.ts";
+import { boundLines, findRipgrep, runRipgrep, walkFiles } from "./search-files.ts";
 import { resolveToolPath, type PathOptions } from "./tool-path.ts";
 import type { Tool } from "./types.ts";
 
@@ -15,6 +15,8 @@ export interface SearchToolOptions extends PathOptions {
   rgPath?: string | null;
   /** Most results shown (default 100 for glob, 250 lines for grep). */
   maxResults?: number;
+  /** Most bytes shown (default SEARCH_MAX_BYTES); long lines are cut either way. */
+  maxBytes?: number;
 }
 
 /** The folder a search starts from: `path` (jail-checked) or the working directory. */
@@ -49,9 +51,9 @@ export function createGlobTool(options: SearchToolOptions): Tool {
         : (await walkFiles(root)).filter((f) => globMatches(pattern, f));
       const dated = await Promise.all(files.map(async (f) => ({ f, t: (await stat(join(root, f)).catch(() => undefined))?.mtimeMs ?? 0 })));
       dated.sort((a, b) => b.t - a.t || a.f.localeCompare(b.f));
-      const shown = dated.slice(0, max).map(({ f }) => relative(options.cwd, join(root, f)) || f);
-      const more = dated.length > max ? `\n[${dated.length - max} more not shown: narrow the pattern or the path]` : "";
-      return { content: [{ type: "text", text: shown.length ? `${shown.join("\n")}${more}` : `No files match ${pattern}.` }], isError: false };
+      const paths = dated.map(({ f }) => relative(options.cwd, join(root, f)) || f);
+      const text = paths.length ? boundLines(paths, max, (n) => `[${n} more not shown: narrow the pattern or the path]`, options.maxBytes) : `No files match ${pattern}.`;
+      return { content: [{ type: "text", text }], isError: false };
     }),
   };
 }

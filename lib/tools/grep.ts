@@ -1,14 +1,15 @@
 // The `grep` tool (Claude Code's Grep, same arguments): a regular expression searched in files
 // under a folder, as matching file names (the default), counts, or matching lines with optional
 // line numbers and context. With ripgrep where it is installed; a JavaScript search otherwise
-// (JavaScript regular expressions; .gitignore is not read there).
+// (JavaScript regular expressions; only the search root's .gitignore is read there).
 import { readFile, stat } from "node:fs/promises";
 import { basename, dirname, join, relative } from "node:path";
 import { describeType, requireString } from "./args.ts";
 import { guardExecute, ToolFailure } from "./failure.ts";
 import { searchRoot, type SearchToolOptions } from "./glob.ts";
+import { isFileOfType } from "./file-types.ts";
 import { globMatches } from "./glob-pattern.ts";
-import { findRipgrep, runRipgrep, walkFiles } from "./search-files.ts";
+import { boundLines, findRipgrep, runRipgrep, walkFiles } from "./search-files.ts";
 import type { Tool } from "./types.ts";
 
 const MODES = ["files_with_matches", "content", "count"] as const;
@@ -72,7 +73,7 @@ async function searchInJs(root: string, q: GrepQuery, only?: string): Promise<st
     throw new ToolFailure(`grep: invalid regular expression: ${(err as Error).message}`);
   }
   const out: string[] = [];
-  const files = (only ? [only] : await walkFiles(root)).filter((f) => (!q.glob || globMatches(q.glob, f)) && (!q.type || f.endsWith(`.${q.type}`)));
+  const files = (only ? [only] : await walkFiles(root)).filter((f) => (!q.glob || globMatches(q.glob, f)) && (!q.type || isFileOfType(q.type, f)));
   for (const file of files) {
     let text: string;
     try {
@@ -136,8 +137,7 @@ export function createGrepTool(options: SearchToolOptions): Tool {
       const prefix = relative(options.cwd, root);
       const lines = prefix ? raw.map((l) => `${prefix}/${l}`) : raw;
       const limit = Math.min(max, typeof args.head_limit === "number" && args.head_limit > 0 ? args.head_limit : max);
-      const more = lines.length > limit ? `\n[${lines.length - limit} more lines not shown]` : "";
-      const text = lines.length ? `${lines.slice(0, limit).join("\n")}${more}` : `No matches for ${q.pattern}.`;
+      const text = lines.length ? boundLines(lines, limit, (n) => `[${n} more lines not shown]`, options.maxBytes) : `No matches for ${q.pattern}.`;
       return { content: [{ type: "text", text }], isError: false };
     }),
   };

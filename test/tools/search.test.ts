@@ -1,6 +1,7 @@
 // glob and grep, each rule with ripgrep and with the JavaScript fallback (rgPath: null), on real
 // temporary trees; and the fallback chosen when PATH has no rg.
-import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createGlobTool } from "../../lib/tools/glob.ts";
@@ -77,6 +78,39 @@ describe.each([{ name: "ripgrep", rgPath: RG }, { name: "the JavaScript fallback
       .toBe("src/app.ts:export const app = 1;\n[2 more lines not shown]");
   });
 
+  it("grep's type names ripgrep's file types: ts covers .tsx, rust means .rs", async () => {
+    const cwd = project();
+    writeFileSync(join(cwd, "view.tsx"), "export const app = <div/>;\n");
+    writeFileSync(join(cwd, "lib.rs"), "fn app() {}\n");
+    const grep = createGrepTool({ cwd, rgPath });
+    expect(textOf(await grep.execute({ pattern: "app", type: "ts" }, context(cwd)))).toBe("src/app.ts\nview.tsx");
+    expect(textOf(await grep.execute({ pattern: "app", type: "rust" }, context(cwd)))).toBe("lib.rs");
+  });
+
+  it("a line longer than the line cap is cut, and the output stops at its byte cap with a count of what it hides", async () => {
+    const cwd = project();
+    writeFileSync(join(cwd, "min.js"), `var app=${"x".repeat(10_000)};\n`);
+    const grep = createGrepTool({ cwd, rgPath });
+    const long = textOf(await grep.execute({ pattern: "var app", output_mode: "content" }, context(cwd)));
+    expect(long).toBe(`min.js:var app=${"x".repeat(2000 - "min.js:var app=".length)}… [${10_000 + "min.js:var app=;".length - 2000} more characters]`);
+    writeFileSync(join(cwd, "many.txt"), Array.from({ length: 50 }, (_, i) => `line ${i} ${"y".repeat(90)}`).join("\n"));
+    const capped = textOf(await createGrepTool({ cwd, rgPath, maxBytes: 1000 }).execute({ pattern: "line", output_mode: "content", path: "many.txt" }, context(cwd)));
+    expect(Buffer.byteLength(capped)).toBeLessThan(1100);
+    expect(capped.split("\n")[0]).toMatch(/^many\.txt:line 0 y+$/);
+    expect(capped).toMatch(/\n\[4[0-9] more lines not shown\]$/);
+  });
+
+  it("a folder in a git repository's .gitignore is not searched", async () => {
+    const cwd = project();
+    mkdirSync(join(cwd, ".git"));
+    mkdirSync(join(cwd, "build"));
+    writeFileSync(join(cwd, "build", "out.ts"), "export const app = 'built';\n");
+    writeFileSync(join(cwd, "debug.log"), "app\n");
+    writeFileSync(join(cwd, ".gitignore"), "# generated\nbuild/\n*.log\n");
+    expect(textOf(await createGlobTool({ cwd, rgPath }).execute({ pattern: "**/*.ts" }, context(cwd)))).toBe("src/util/strings.ts\nsrc/app.ts");
+    expect(textOf(await createGrepTool({ cwd, rgPath }).execute({ pattern: "app" }, context(cwd)))).toBe("src/app.ts");
+  });
+
   it("under jail a path outside the working directory is refused", async () => {
     const cwd = project();
     const out = await createGrepTool({ cwd, rgPath, jail: true }).execute({ pattern: "x", path: "/etc" }, context(cwd));
@@ -86,7 +120,19 @@ describe.each([{ name: "ripgrep", rgPath: RG }, { name: "the JavaScript fallback
 });
 
 describe("without ripgrep on PATH", () => {
-  it("the tools find none and use the JavaScript search", () => {
+  it("the tools find none and use the JavaScript search, even after ripgrep was found on an earlier PATH", async () => {
     expect(findRipgrep("/nonexistent-bin")).toBeNull();
+    expect(findRipgrep()).not.toBeNull();
+    const cwd = project();
+    const saved = process.env.PATH;
+    process.env.PATH = mkdtempSync(join(tmpdir(), "zot-no-rg-"));
+    try {
+      // A lookahead is a JavaScript expression ripgrep refuses without -P: only the fallback answers it.
+      const out = await createGrepTool({ cwd }).execute({ pattern: "app(?= =)", output_mode: "content" }, context(cwd));
+      expect(textOf(out)).toBe("src/app.ts:export const app = 1;");
+    } finally {
+      process.env.PATH = saved;
+    }
+    expect(findRipgrep()).toBe(RG);
   });
 });
