@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { makeWorld, ROOT, type World } from "../support.ts";
 import { bashTurn, sentToModel } from "../hooks/support.ts";
 import { agentCall, routedTurns } from "../subagent-support.ts";
+import { startEditor } from "../acp/support.ts";
 
 export const PLUGINS = join(ROOT, "test", "fixtures", "claude-plugins");
 
@@ -140,5 +141,35 @@ describe("a plugin's bin/", () => {
     expect((await world.run(["-p", "greet"])).code).toBe(0);
     expect(sentToModel(world, 3)).not.toContain("hello from the plugin bin");
     expect(sentToModel(world, 3)).toContain("not found");
+  });
+});
+
+describe("a command's allowed-tools", () => {
+  it("commit-commands: during /commit the model's git add and git commit run unasked; a git push, or the next prompt, asks", async () => {
+    world = await makeWorld([
+      { tool_calls: [{ id: "c1", name: "bash", args: { command: "git add a.txt && git commit -qm change" } }] },
+      { tool_calls: [{ id: "c2", name: "bash", args: { command: "git push origin trunk" } }] }, { text: "committed" },
+      { tool_calls: [{ id: "c3", name: "bash", args: { command: "git add a.txt" } }] }, { text: "done" },
+    ]);
+    const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], { cwd: world!.cwd, encoding: "utf8" });
+    git("init", "-q", "-b", "trunk");
+    writeFileSync(join(world.cwd, "a.txt"), "one\n");
+    git("add", ".");
+    git("commit", "-qm", "first");
+    writeFileSync(join(world.cwd, "a.txt"), "two\n");
+    Object.assign(world.env, { GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.com", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.com" });
+    const editor = startEditor(world, { args: ["--no-yolo", "--ext", join(PLUGINS, "commit-commands")] });
+    try {
+      await editor.initialize();
+      const { sessionId } = await editor.agent.request("session/new", { cwd: world.cwd, mcpServers: [] });
+      editor.answer = "reject_once";
+      await editor.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "/commit" }] });
+      expect(git("log", "--oneline")).toContain("change");
+      expect(editor.permissions.map((p) => p.toolCall.toolCallId)).toEqual(["c2"]);
+      await editor.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "stage it again" }] });
+      expect(editor.permissions.map((p) => p.toolCall.toolCallId)).toEqual(["c2", "c3"]);
+    } finally {
+      await editor.close();
+    }
   });
 });

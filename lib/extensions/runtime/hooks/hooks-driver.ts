@@ -21,7 +21,7 @@ import { matcherMatches, matcherProblem, permissionRuleMatches } from "./hook-ma
 import { readHookReply, stringField, type HookReply } from "./hook-output.ts";
 import { runHookProcess, type HookProcessResult } from "./hook-process.ts";
 import { DEADLINE_MARGIN_MS, END_REASONS, OBSERVED, ownerOf, POINTS } from "./hook-points.ts";
-import { expandPluginCommand } from "./plugin-command-text.ts";
+import { callPreApproved, expandPluginCommand } from "./plugin-command-text.ts";
 import { pluginCommands, type PluginCommand } from "./plugin-commands.ts";
 
 type Payload = Record<string, unknown> & { event: string };
@@ -48,6 +48,8 @@ export class HooksDriver implements ExtensionDriver {
   private readonly running = new Set<Promise<unknown>>();
   private readonly stopAll = new AbortController();
   private requests = 0;
+  /** The allowed-tools of the Markdown command whose prompt runs now, until its run ends. */
+  private preApproved: { command: string; rules: string[] } | undefined;
   /** A prompt's run is going on: a compaction now is automatic; between runs it was asked for (/compact). */
   private inRun = false;
   private readonly subagent = process.env[SUBAGENT_ID_VAR];
@@ -114,9 +116,12 @@ export class HooksDriver implements ExtensionDriver {
     if (ext.stopping || ext.phase !== "starting") return;
     ext.capabilities.add(INTERCEPT_V2);
     ext.phase = "registering";
-    const intercepts = Object.entries(POINTS).filter(([, events]) => events.some((e) => this.of(e).length > 0)).map(([point]) => point);
+    const commands = (this.plugin?.commands.length ?? 0) > 0;
+    // Commands need tool_call (their allowed-tools) and the end of their prompt's run.
+    const intercepts = Object.entries(POINTS).filter(([point, events]) => events.some((e) => this.of(e).length > 0) || (commands && point === "tool_call"))
+      .map(([point]) => point);
     const longest = Math.max(0, ...this.hooks.map((h) => h.timeoutS * 1000));
-    ext.subscribe(this.hooks.length ? OBSERVED : [], intercepts, Math.min(longest + DEADLINE_MARGIN_MS, this.context.timeouts.interceptMax));
+    ext.subscribe(this.hooks.length || commands ? OBSERVED : [], intercepts, Math.min(longest + DEADLINE_MARGIN_MS, this.context.timeouts.interceptMax));
     if (this.plugin?.commands.length) ext.registrationChanged();
     ext.becomeReady("ready");
   }
@@ -133,11 +138,13 @@ export class HooksDriver implements ExtensionDriver {
     const command = this.plugin?.commands.find((c) => c.name === name || c.plain === name);
     if (!command) return { error: `/${name}: ${this.ext.name} has no such command` };
     try {
-      const prompt = await expandPluginCommand(command.file, args, { root: this.plugin!.root, cwd: this.cwd,
+      const { prompt, allowed } = await expandPluginCommand(command.file, args, { root: this.plugin!.root, cwd: this.cwd,
         run: async (line) => {
           const run = await this.spawnLine(line, "", COMMAND_TIMEOUT_MS, { CLAUDE_CODE_SESSION_ID: this.sessionId });
           return { output: `${run.stdout}${run.stderr}${run.timedOut ? `\n[timed out after ${COMMAND_TIMEOUT_MS / 1000} s]` : ""}`, ok: run.code === 0 };
         } });
+      // Claude Code's allowed-tools: the calls they cover run without the user's confirmation while this prompt runs.
+      this.preApproved = allowed.length ? { command: name, rules: allowed } : undefined;
       return { type: "command_response", id: `plugin-${name}`, action: "prompt", prompt };
     } catch (err) {
       return { error: `/${name} (${command.file}): ${(err as Error).message}` };
@@ -166,7 +173,10 @@ export class HooksDriver implements ExtensionDriver {
         this.inRun = true;
         break;
       case "turn_end":
-        if (event.stop !== "tool_use") this.inRun = false;
+        if (event.stop !== "tool_use") {
+          this.inRun = false;
+          this.preApproved = undefined;
+        }
         break;
       case "pre_compact":
         this.observe("PreCompact", { trigger: this.inRun ? "auto" : "manual", custom_instructions: "" }, "trigger");
@@ -280,6 +290,9 @@ export class HooksDriver implements ExtensionDriver {
       if (decided.updatedInput) rewritten = fromClaudeInput(String(payload.tool_name), decided.updatedInput, args);
     }
     if (answer.block) return answer;
+    if (!answer.decision && this.preApproved && callPreApproved(this.preApproved.rules, call.toolName, call.toolInput, this.cwd)) {
+      answer = { ...answer, decision: "allow", reason: `/${this.preApproved.command}'s allowed-tools` };
+    }
     rewritten = this.withSessionEnv(String(payload.tool_name), rewritten ?? args) ?? rewritten;
     return rewritten ? { ...answer, modified_args: rewritten } : answer;
   }

@@ -36,14 +36,35 @@ export function allowedTools(value: string | undefined): string[] {
 /** Whether `command` (each part of a `&&`/`||`/`;`/`|` chain) may run under `rules`. */
 export function commandPermitted(command: string, rules: readonly string[], cwd: string): boolean {
   if (/`|\$\(/.test(command)) return rules.includes("Bash");
-  return command.split(/&&|\|\||;|\|/).map((part) => part.trim().replace(/"([^"]*)"/g, "$1").replace(/'([^']*)'/g, "$1")).filter(Boolean)
-    .every((part) => READ_ONLY.test(part) || rules.some((rule) => permissionRuleMatches(rule, "Bash", { command: part }, cwd)));
+  return chainParts(command).every((part) => READ_ONLY.test(part) || rules.some((rule) => permissionRuleMatches(rule, "Bash", { command: part }, cwd)));
 }
 
 const INLINE = /!`([^`\n]+)`/g;
 const BLOCK = /^```!\s*\n([\s\S]*?)\n```\s*$/gm;
 
-export async function expandPluginCommand(file: string, args: string, where: CommandContext): Promise<string> {
+/**
+ * Whether a model's call is one of those a command's `allowed-tools` pre-approves while its prompt
+ * runs: a Bash chain only when a rule covers every part of it, and never one with `$(…)`.
+ */
+export function callPreApproved(rules: readonly string[], toolName: string, toolInput: Record<string, unknown>, cwd: string): boolean {
+  if (toolName !== "Bash") return rules.some((rule) => permissionRuleMatches(rule, toolName, toolInput, cwd));
+  const command = typeof toolInput.command === "string" ? toolInput.command : "";
+  return command.trim() !== "" && !/`|\$\(/.test(command)
+    && chainParts(command).every((part) => rules.some((rule) => permissionRuleMatches(rule, "Bash", { command: part }, cwd)));
+}
+
+/** The commands of a `&&`, `||`, `;` or `|` chain, without the quotes around words. */
+function chainParts(command: string): string[] {
+  return command.split(/&&|\|\||;|\|/).map((part) => part.trim().replace(/"([^"]*)"/g, "$1").replace(/'([^']*)'/g, "$1")).filter(Boolean);
+}
+
+/** The prompt a command sends, and the calls its `allowed-tools` pre-approves (Claude Code's permission rules). */
+export interface ExpandedCommand {
+  prompt: string;
+  allowed: string[];
+}
+
+export async function expandPluginCommand(file: string, args: string, where: CommandContext): Promise<ExpandedCommand> {
   const { fields, body } = parseFrontmatter(await readFile(file, "utf8"));
   const words = args.trim() === "" ? [] : args.trim().split(/\s+/);
   const fill = (text: string) => text.replaceAll("${CLAUDE_PLUGIN_ROOT}", where.root)
@@ -60,8 +81,9 @@ export async function expandPluginCommand(file: string, args: string, where: Com
     const { output } = await where.run(command);
     outputs.set(command, output.trimEnd());
   }
-  return text
+  const prompt = text
     .replace(BLOCK, (_, command: string) => outputs.get(command.trim()) ?? "")
     .replace(INLINE, (_, command: string) => outputs.get(command.trim()) ?? "")
     .trim();
+  return { prompt, allowed: rules };
 }
