@@ -46,6 +46,8 @@ export class HooksDriver implements ExtensionDriver {
   /** The SessionStart (or SubagentStart) run of each session, and the context it gave. */
   private readonly starts = new Map<string, Promise<string | undefined>>();
   private readonly running = new Set<Promise<unknown>>();
+  /** The observe-only hooks' queue. */
+  private observed: Promise<void> = Promise.resolve();
   private readonly stopAll = new AbortController();
   private requests = 0;
   /** The allowed-tools of the Markdown command whose prompt runs now, until its run ends. */
@@ -199,11 +201,14 @@ export class HooksDriver implements ExtensionDriver {
     this.transcript = new ClaudeTranscript(this.transcriptPath, id, this.cwd);
   }
 
-  /** Runs an observe-only event's hooks in the background (shutdown waits for them). */
+  /** Runs an observe-only event's hooks in the background, in event order (shutdown waits for them). */
   private observe(event: HookEvent, input: Record<string, unknown>, matchField: string): void {
     const hooks = this.of(event).filter((h) => matcherMatches(h.matcher, String(input[matchField] ?? "")));
     if (hooks.length === 0) return;
-    this.track(this.run(event, hooks, input));
+    // One after another, in the order of their moments (PreCompact's hooks end before PostCompact's start).
+    const work = this.observed.then(() => this.run(event, hooks, input));
+    this.observed = work.then(() => undefined, () => undefined);
+    this.track(work);
   }
 
   private track<T>(work: Promise<T>): Promise<T> {
