@@ -4,9 +4,7 @@ import { readdirSync } from "node:fs";
 import { parseHooks } from "../../extensions/catalog/hook-settings.ts";
 import type { Manifest } from "../../extensions/catalog/manifest.ts";
 import { loadPlugin } from "../../extensions/catalog/plugin-manifest.ts";
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
+import { isJsonObject } from "../../protocol/index.ts";
 
 export function pluginRunLines(manifest: Manifest, dir: string): string[] {
   const lines: string[] = [];
@@ -20,7 +18,7 @@ export function pluginRunLines(manifest: Manifest, dir: string): string[] {
     return lines;
   }
   for (const [name, server] of Object.entries(parts.mcpServers)) {
-    const command = isObject(server) ? (typeof server.url === "string" ? server.url
+    const command = isJsonObject(server) ? (typeof server.url === "string" ? server.url
       : [server.command, ...(Array.isArray(server.args) ? server.args : [])].filter((p) => typeof p === "string").join(" ")) : "";
     lines.push(`runs MCP server ${name}: ${command}`);
   }

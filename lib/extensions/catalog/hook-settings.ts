@@ -3,6 +3,7 @@
 //   {"PreToolUse": [{"matcher": "Bash|Edit", "hooks": [{"type": "command", "command": "…", "timeout": 30, "if": "Bash(git *)"}]}]}
 // Read leniently, as Claude Code reads them: an entry zot cannot run (another hook type, an event
 // zot has no equivalent for) is a problem named in doctor, and the others still run.
+import { isJsonObject } from "../../protocol/index.ts";
 
 /** The events zot runs hooks for, in Claude Code's names. */
 export const HOOK_EVENTS = [
@@ -51,16 +52,13 @@ export interface ParsedHooks {
   problems: string[];
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
-
 const isHookEvent = (name: string): name is HookEvent => (HOOK_EVENTS as readonly string[]).includes(name);
 
 /** The command hooks of a `hooks` object, and what could not be used (each naming `where`). */
 export function parseHooks(value: unknown, where: string): ParsedHooks {
   const hooks: HookCommand[] = [];
   const problems: string[] = [];
-  if (!isObject(value)) return { hooks, problems: [`${where}: hooks must be an object of events`] };
+  if (!isJsonObject(value)) return { hooks, problems: [`${where}: hooks must be an object of events`] };
   for (const [event, groups] of Object.entries(value)) {
     if (!isHookEvent(event)) {
       const why = EVENTS_WITHOUT_EQUIVALENT[event];
@@ -73,7 +71,7 @@ export function parseHooks(value: unknown, where: string): ParsedHooks {
     }
     groups.forEach((group, g) => {
       const at = `${where}: hooks.${event}[${g}]`;
-      if (!isObject(group) || !Array.isArray(group.hooks)) return void problems.push(`${at} must be {"matcher": …, "hooks": [...]}`);
+      if (!isJsonObject(group) || !Array.isArray(group.hooks)) return void problems.push(`${at} must be {"matcher": …, "hooks": [...]}`);
       if (group.matcher !== undefined && typeof group.matcher !== "string") return void problems.push(`${at}.matcher must be a string`);
       const matcher = group.matcher === undefined || group.matcher === "*" ? "" : group.matcher;
       group.hooks.forEach((hook, h) => {
@@ -94,7 +92,7 @@ export function parseHooks(value: unknown, where: string): ParsedHooks {
 }
 
 function hookProblem(hook: unknown): string | undefined {
-  if (!isObject(hook)) return "must be an object";
+  if (!isJsonObject(hook)) return "must be an object";
   if (hook.type !== "command") {
     return typeof hook.type === "string"
       ? `"${hook.type}" hooks are not supported (zot runs "command" hooks; a model-judged hook would spend the user's model budget behind their back)`

@@ -11,6 +11,7 @@ import { describeIssues } from "../../protocol/issues.ts";
 import type { Candidate } from "./candidate.ts";
 import { mcpJsonEntry } from "./dot-mcp-json.ts";
 import { ManifestSchema, type LoadedManifest } from "./manifest.ts";
+import { isJsonObject } from "../../protocol/index.ts";
 
 export const PLUGIN_MANIFEST = join(".claude-plugin", "plugin.json");
 /** zot's own state of an installed plugin (`{"enabled": false}` after `zot ext disable`); the plugin's files stay as shipped. */
@@ -34,9 +35,6 @@ export function isPluginFolder(dir: string, byPath = false): boolean {
   if (!byPath || existsSync(join(dir, "extension.json"))) return false;
   return ["commands", "agents", "skills", join("hooks", "hooks.json")].some((part) => existsSync(join(dir, part)));
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
 
 const asList = (value: unknown): string[] => (typeof value === "string" ? [value] : Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : []);
 
@@ -71,7 +69,7 @@ export function loadPlugin(dir: string): { loaded: LoadedManifest; parts: Plugin
   let meta: Record<string, unknown> = {};
   if (existsSync(manifestFile)) {
     const data = readJson(manifestFile, []);
-    if (!isObject(data)) throw new Error(`${manifestFile}: must hold a JSON object with the plugin's name`);
+    if (!isJsonObject(data)) throw new Error(`${manifestFile}: must hold a JSON object with the plugin's name`);
     meta = data;
   }
   const name = typeof meta.name === "string" && meta.name !== "" ? meta.name : folderName(dir);
@@ -84,7 +82,7 @@ export function loadPlugin(dir: string): { loaded: LoadedManifest; parts: Plugin
   };
   const hooks: Record<string, unknown[]> = {};
   const addHooks = (value: unknown, where: string) => {
-    const groups = isObject(value) && isObject(value.hooks) ? value.hooks : undefined;
+    const groups = isJsonObject(value) && isJsonObject(value.hooks) ? value.hooks : undefined;
     if (!groups) return void warnings.push(`${where}: must hold {"hooks": {event: [...]}}`);
     for (const [event, list] of Object.entries(groups)) hooks[event] = [...(hooks[event] ?? []), ...(Array.isArray(list) ? list : [list])];
   };
@@ -99,15 +97,15 @@ export function loadPlugin(dir: string): { loaded: LoadedManifest; parts: Plugin
     const data = readJson(file, warnings);
     if (data !== undefined) addHooks(data, file);
   }
-  if (isObject(meta.hooks)) addHooks(meta.hooks, manifestFile);
+  if (isJsonObject(meta.hooks)) addHooks(meta.hooks, manifestFile);
   const mcpFile = join(dir, ".mcp.json");
   const mcpSources: Array<[unknown, string]> = [];
   if (existsSync(mcpFile)) mcpSources.push([readJson(mcpFile, warnings), mcpFile]);
   for (const extra of asList(meta.mcpServers)) mcpSources.push([readJson(resolve(dir, extra), warnings), resolve(dir, extra)]);
-  if (isObject(meta.mcpServers)) mcpSources.push([{ mcpServers: meta.mcpServers }, manifestFile]);
+  if (isJsonObject(meta.mcpServers)) mcpSources.push([{ mcpServers: meta.mcpServers }, manifestFile]);
   for (const [data, file] of mcpSources) {
     if (data === undefined) continue;
-    const servers = isObject(data) && isObject(data.mcpServers) ? data.mcpServers : isObject(data) ? data : undefined;
+    const servers = isJsonObject(data) && isJsonObject(data.mcpServers) ? data.mcpServers : isJsonObject(data) ? data : undefined;
     if (!servers) warnings.push(`${file}: must hold {"mcpServers": {name: server}}`);
     else Object.assign(parts.mcpServers, servers);
   }
@@ -124,7 +122,7 @@ export function loadPlugin(dir: string): { loaded: LoadedManifest; parts: Plugin
   const parsed = v.safeParse(ManifestSchema, manifest);
   if (!parsed.success) throw new Error(`${manifestFile}: ${describeIssues(parsed.issues)}`);
   const state = existsSync(join(dir, PLUGIN_STATE)) ? readJson(join(dir, PLUGIN_STATE), warnings) : undefined;
-  const enabled = !(isObject(state) && state.enabled === false);
+  const enabled = !(isJsonObject(state) && state.enabled === false);
   return { loaded: { dir, manifest: { ...parsed.output, ...(enabled ? {} : { enabled: false }) }, kind: "plugin", enabled }, parts, warnings };
 }
 
@@ -141,7 +139,7 @@ export function pluginAgentDirs(dir: string): string[] {
 function withRoot(value: unknown, root: string): unknown {
   if (typeof value === "string") return value.replaceAll("${CLAUDE_PLUGIN_ROOT}", root);
   if (Array.isArray(value)) return value.map((v) => withRoot(v, root));
-  return isObject(value) ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withRoot(v, root)])) : value;
+  return isJsonObject(value) ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withRoot(v, root)])) : value;
 }
 
 /**

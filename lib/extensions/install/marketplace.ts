@@ -15,6 +15,7 @@ import { copyFolder } from "./copy.ts";
 import { downloadWithGiget } from "./giget.ts";
 import { gitClone } from "./git.ts";
 import { classifySource, type InstallSource } from "./source.ts";
+import { isJsonObject } from "../../protocol/index.ts";
 
 export const MARKETPLACE_FILE = join(".claude-plugin", "marketplace.json");
 
@@ -34,16 +35,13 @@ export interface Marketplace {
 /** `marketplaces.json`: each added marketplace's source, as the user gave it. */
 type Registry = Record<string, { source: string; added_at: string }>;
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
-
 export const marketplacesDir = (paths: ZotPaths) => join(paths.home, "marketplaces");
 const registryPath = (paths: ZotPaths) => join(paths.home, "marketplaces.json");
 
 function readRegistry(paths: ZotPaths): Registry {
   try {
     const data: unknown = JSON.parse(readFileSync(registryPath(paths), "utf8"));
-    return isObject(data) ? data as Registry : {};
+    return isJsonObject(data) ? data as Registry : {};
   } catch {
     return {};
   }
@@ -58,10 +56,10 @@ export function readMarketplace(dir: string): Marketplace {
   } catch (err) {
     throw new Error(`${file}: ${(err as NodeJS.ErrnoException).code === "ENOENT" ? "missing (a marketplace has .claude-plugin/marketplace.json)" : `invalid JSON: ${(err as Error).message}`}`);
   }
-  if (!isObject(data) || typeof data.name !== "string" || !Array.isArray(data.plugins)) {
+  if (!isJsonObject(data) || typeof data.name !== "string" || !Array.isArray(data.plugins)) {
     throw new Error(`${file}: must hold {"name": …, "plugins": [...]}`);
   }
-  const plugins = data.plugins.filter((p): p is MarketplaceEntry => isObject(p) && typeof p.name === "string" && p.source !== undefined);
+  const plugins = data.plugins.filter((p): p is MarketplaceEntry => isJsonObject(p) && typeof p.name === "string" && p.source !== undefined);
   return { name: data.name, dir, plugins };
 }
 
@@ -168,7 +166,7 @@ export async function resolvePlugin(paths: ZotPaths, plugin: string, marketplace
     return { path, cleanup: none, entry };
   }
   const s = entry.source;
-  if (!isObject(s)) throw new Error(`plugin "${plugin}": its source is neither a path nor an object`);
+  if (!isJsonObject(s)) throw new Error(`plugin "${plugin}": its source is neither a path nor an object`);
   const at = { ...(typeof s.ref === "string" ? { ref: s.ref } : {}), ...(typeof s.sha === "string" ? { sha: s.sha } : {}) };
   const url = s.source === "github" && typeof s.repo === "string" ? `https://github.com/${s.repo}.git`
     : (s.source === "url" || s.source === "git-subdir") && typeof s.url === "string" ? s.url : undefined;

@@ -4,6 +4,7 @@
 import { expandPath } from "../../../tools/tool-path.ts";
 import type { ToolContent } from "../../../tools/types.ts";
 import type { ToolOwner } from "../../../protocol/index.ts";
+import { isJsonObject } from "../../../protocol/index.ts";
 
 export interface ClaudeToolCall {
   toolName: string;
@@ -20,15 +21,12 @@ const CLAUDE_NAMES: Record<string, string> = {
 /** Names a matcher may use for the same tool (Claude Code renamed Task to Agent). */
 export const TOOL_NAME_ALIASES: Record<string, string[]> = { Task: ["Agent"], Edit: ["MultiEdit"] };
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
-
 const defined = (entries: Record<string, unknown>): Record<string, unknown> =>
   Object.fromEntries(Object.entries(entries).filter(([, value]) => value !== undefined));
 
 /** zot's edits of an `edit` call: the `edits` array or the single-edit shorthand. */
 function zotEdits(args: Record<string, unknown>): Array<{ old_text: unknown; new_text: unknown }> {
-  if (Array.isArray(args.edits)) return args.edits.filter(isObject).map((e) => ({ old_text: e.old_text, new_text: e.new_text }));
+  if (Array.isArray(args.edits)) return args.edits.filter(isJsonObject).map((e) => ({ old_text: e.old_text, new_text: e.new_text }));
   return [{ old_text: args.old_text, new_text: args.new_text }];
 }
 
@@ -80,7 +78,7 @@ export function fromClaudeInput(toolName: string, updated: Record<string, unknow
     case "edit": {
       const { edits: _edits, old_text: _old, new_text: _new, ...rest } = original;
       if (Array.isArray(updated.edits)) {
-        return { ...rest, ...path, edits: updated.edits.filter(isObject).map((e) => ({ old_text: e.old_string, new_text: e.new_string })) };
+        return { ...rest, ...path, edits: updated.edits.filter(isJsonObject).map((e) => ({ old_text: e.old_string, new_text: e.new_string })) };
       }
       const edits = zotEdits(original);
       const old = "old_string" in updated ? updated.old_string : edits[0]?.old_text;

@@ -3,11 +3,9 @@
 // a block or deny from any wins, "ask" wins over "allow", contexts add up in configuration order.
 import type { EventInterceptResponseFrame } from "../../../protocol/index.ts";
 import { blockReason, contextOf, specificOutput, stopRequest, stringField, type HookReply } from "./hook-output.ts";
+import { isJsonObject } from "../../../protocol/index.ts";
 
 type Answer = Omit<EventInterceptResponseFrame, "type" | "id">;
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
 
 const joined = (parts: Array<string | undefined>): string | undefined => {
   const texts = parts.filter((p): p is string => p !== undefined && p.trim() !== "");
@@ -33,7 +31,7 @@ export function preToolUseAnswer(replies: readonly HookReply[], toolName: string
   const asks = replies.filter((r) => decisionOf(r) === "ask");
   const allows = replies.filter((r) => decisionOf(r) === "allow");
   const decided = asks[0] ?? allows[0];
-  const updated = replies.map((r) => specificOutput(r).updatedInput).find(isObject);
+  const updated = replies.map((r) => specificOutput(r).updatedInput).find(isJsonObject);
   const context = joined(replies.map((r) => contextOf(r, false)));
   const answer: Answer = {
     ...(decided ? { decision: asks.length ? "ask" : "allow" } : {}),
@@ -82,7 +80,7 @@ export function permissionRequestAnswer(replies: readonly HookReply[]): Answer {
   const behaviourOf = (r: HookReply) => {
     if (r.blocking) return { behavior: "deny", message: r.stderr };
     const decision = specificOutput(r).decision;
-    return isObject(decision) ? { behavior: decision.behavior, message: decision.message } : undefined;
+    return isJsonObject(decision) ? { behavior: decision.behavior, message: decision.message } : undefined;
   };
   const decisions = replies.map(behaviourOf).filter((d) => d !== undefined);
   const deny = decisions.find((d) => d.behavior === "deny");

@@ -3,6 +3,7 @@
 // command that cannot start) is a non-blocking error the user is told about.
 import type { HookCommand } from "../../catalog/hook-settings.ts";
 import type { HookProcessResult } from "./hook-process.ts";
+import { isJsonObject } from "../../../protocol/index.ts";
 
 export interface HookReply {
   hook: HookCommand;
@@ -16,9 +17,6 @@ export interface HookReply {
   /** A non-blocking failure to show the user. */
   failure?: string;
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
 
 const firstLine = (text: string): string => text.trim().split("\n")[0]?.slice(0, 300) ?? "";
 
@@ -35,7 +33,7 @@ export function readHookReply(hook: HookCommand, run: HookProcessResult): HookRe
   if (out.startsWith("{")) {
     try {
       const parsed: unknown = JSON.parse(out);
-      if (isObject(parsed)) return { ...base, json: parsed };
+      if (isJsonObject(parsed)) return { ...base, json: parsed };
     } catch {
       // Not JSON after all: plain text, as Claude Code reads it.
     }
@@ -46,7 +44,7 @@ export function readHookReply(hook: HookCommand, run: HookProcessResult): HookRe
 /** The event-specific part of a JSON reply (`hookSpecificOutput`), when it names this event or none. */
 export function specificOutput(reply: HookReply): Record<string, unknown> {
   const specific = reply.json?.hookSpecificOutput;
-  if (!isObject(specific)) return {};
+  if (!isJsonObject(specific)) return {};
   const named = specific.hookEventName;
   return named === undefined || named === reply.hook.event ? specific : {};
 }
