@@ -43,8 +43,10 @@ export interface HookCommand {
   timeoutS: number;
   /** Permission-rule filter (`Bash(git *)`): tool events only. */
   if?: string;
-  /** Runs in the background: its output decides nothing. */
+  /** Runs in the background: its output decides nothing; its context reaches the model at the next prompt or tool result. */
   async: boolean;
+  /** `asyncRewake`: in the background, and an exit 2 brings its stderr to the model (after `message`). */
+  rewake?: { message?: string };
 }
 
 export interface ParsedHooks {
@@ -83,7 +85,8 @@ export function parseHooks(value: unknown, where: string): ParsedHooks {
           event, matcher, command: entry.command as string,
           timeoutS: typeof entry.timeout === "number" ? entry.timeout : DEFAULT_HOOK_TIMEOUT_S,
           ...(typeof entry.if === "string" && entry.if !== "" ? { if: entry.if } : {}),
-          async: entry.async === true,
+          async: entry.async === true || entry.asyncRewake === true,
+          ...(entry.asyncRewake === true ? { rewake: typeof entry.rewakeMessage === "string" ? { message: entry.rewakeMessage } : {} } : {}),
         });
       });
     });

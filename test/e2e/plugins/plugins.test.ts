@@ -39,6 +39,39 @@ describe("a plugin folder with --ext", () => {
   });
 });
 
+describe("security-guidance", () => {
+  // The machine is offline: the plugin's own marks say its SDK bootstrap is under way, so its
+  // SessionStart hook (which goes on in the background by answering {"async": true}) and its
+  // PostToolUse rescue make no network attempt. Its pattern warnings need no SDK.
+  const offline = (world: World) => {
+    const state = join(world.home, "..", "sg-state");
+    mkdirSync(state, { recursive: true });
+    writeFileSync(join(state, "agent-sdk-venv.building"), "");
+    writeFileSync(join(state, ".sdk_bootstrap_spawned"), "");
+    world.env.SECURITY_WARNINGS_STATE_DIR = state;
+  };
+
+  it("its PostToolUse hook warns the model about an edit that loads pickle data, once per file and rule", async () => {
+    const write = (id: string, text: string) => ({ tool_calls: [{ id, name: "write", args: { path: "load.py", content: text } }], stop: "tool_use" as const });
+    world = await makeWorld([write("call_1", "import pickle\ndata = pickle.loads(blob)\n"), write("call_2", "import pickle\nx = pickle.loads(b)\n"), { text: "noted" }]);
+    offline(world);
+    const r = await world.run(["--ext", join(PLUGINS, "security-guidance"), "-p", "load the cache"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(sentToModel(world, 1)).toContain("Security Warning: Loading pickle data");
+    expect(sentToModel(world, 2).split("Security Warning: Loading pickle data")).toHaveLength(2);
+    expect(readFileSync(join(world.cwd, "load.py"), "utf8")).toContain("pickle.loads");
+  });
+
+  it("a clean edit gets no warning, and the SessionStart hook that went on in the background does not hold the run", async () => {
+    world = await makeWorld([{ tool_calls: [{ id: "call_1", name: "write", args: { path: "ok.py", content: "print('hi')\n" } }], stop: "tool_use" }, { text: "done" }]);
+    offline(world);
+    const r = await world.run(["--ext", join(PLUGINS, "security-guidance"), "-p", "write it"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(sentToModel(world, 1)).not.toContain("Security Warning");
+    expect(r.stderr).not.toContain("failed");
+  });
+});
+
 describe("an installed plugin", () => {
   it("zot ext install lists what the plugin will run before asking; installed, its hooks run and doctor shows them", async () => {
     world = await makeWorld([{ text: "first answer" }, { text: "done <promise>SHIPPED</promise>" }]);

@@ -22,6 +22,7 @@ const firstLine = (text: string): string => text.trim().split("\n")[0]?.slice(0,
 
 export function readHookReply(hook: HookCommand, run: HookProcessResult): HookReply {
   const base = { hook, blocking: false, stderr: run.stderr.trim() };
+  if (run.detached) return base;
   if (run.timedOut) return { ...base, failure: `timed out after ${hook.timeoutS} s` };
   if (run.cancelled) return { ...base, failure: "cancelled" };
   if (run.code === 2) return { ...base, blocking: true };
@@ -30,15 +31,33 @@ export function readHookReply(hook: HookCommand, run: HookProcessResult): HookRe
     return { ...base, failure: base.stderr ? `${why}: ${firstLine(base.stderr)}` : why };
   }
   const out = run.stdout.trim();
-  if (out.startsWith("{")) {
-    try {
-      const parsed: unknown = JSON.parse(out);
-      if (isJsonObject(parsed)) return { ...base, json: parsed };
-    } catch {
-      // Not JSON after all: plain text, as Claude Code reads it.
-    }
-  }
+  const json = jsonReply(out);
+  if (json) return { ...base, json };
   return out ? { ...base, text: out } : base;
+}
+
+const parseObject = (text: string): Record<string, unknown> | undefined => {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return isJsonObject(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * The JSON object a hook answered with: all of stdout, or (for a hook that went on in the
+ * background after `{"async": true}`) its first other line that is an object. Otherwise plain text.
+ */
+function jsonReply(out: string): Record<string, unknown> | undefined {
+  if (!out.startsWith("{")) return undefined;
+  const whole = parseObject(out);
+  if (whole) return whole;
+  for (const line of out.split("\n")) {
+    const object = line.trim().startsWith("{") ? parseObject(line) : undefined;
+    if (object && object.async !== true) return object;
+  }
+  return undefined;
 }
 
 /** The event-specific part of a JSON reply (`hookSpecificOutput`), when it names this event or none. */

@@ -18,7 +18,7 @@ import { claudeToolResponse, fromClaudeInput, toClaudeCall } from "./claude-tool
 import { ClaudeTranscript, claudeTranscriptPath } from "./claude-transcript.ts";
 import { permissionRequestAnswer, postToolUseAnswer, preToolUseAnswer, startContext, stopAnswer, userPromptAnswer } from "./hook-answers.ts";
 import { matcherMatches, matcherProblem, permissionRuleMatches } from "./hook-matcher.ts";
-import { readHookReply, stringField, type HookReply } from "./hook-output.ts";
+import { contextOf, readHookReply, stringField, type HookReply } from "./hook-output.ts";
 import { runHookProcess, type HookProcessResult } from "./hook-process.ts";
 import { DEADLINE_MARGIN_MS, END_REASONS, OBSERVED, ownerOf, POINTS } from "./hook-points.ts";
 import { callPreApproved, expandPluginCommand } from "./plugin-command-text.ts";
@@ -52,6 +52,8 @@ export class HooksDriver implements ExtensionDriver {
   private requests = 0;
   /** The allowed-tools of the Markdown command whose prompt runs now, until its run ends. */
   private preApproved: { command: string; rules: string[] } | undefined;
+  /** What hooks that ran in the background left for the model: it goes with the next prompt or tool result. */
+  private pendingContext: string[] = [];
   /** A prompt's run is going on: a compaction now is automatic; between runs it was asked for (/compact). */
   private inRun = false;
   private readonly subagent = process.env[SUBAGENT_ID_VAR];
@@ -120,8 +122,10 @@ export class HooksDriver implements ExtensionDriver {
     ext.phase = "registering";
     const commands = (this.plugin?.commands.length ?? 0) > 0;
     // Commands need tool_call (their allowed-tools) and the end of their prompt's run.
-    const intercepts = Object.entries(POINTS).filter(([point, events]) => events.some((e) => this.of(e).length > 0) || (commands && point === "tool_call"))
-      .map(([point]) => point);
+    // Any hook may go on in the background; what it leaves reaches the model at the next prompt or tool result.
+    const carriers = this.hooks.length > 0 ? ["user_prompt_submit", "tool_result"] : [];
+    const intercepts = Object.entries(POINTS).filter(([point, events]) => events.some((e) => this.of(e).length > 0)
+      || (commands && point === "tool_call") || carriers.includes(point)).map(([point]) => point);
     const longest = Math.max(0, ...this.hooks.map((h) => h.timeoutS * 1000));
     ext.subscribe(this.hooks.length || commands ? OBSERVED : [], intercepts, Math.min(longest + DEADLINE_MARGIN_MS, this.context.timeouts.interceptMax));
     if (this.plugin?.commands.length) ext.registrationChanged();
@@ -254,12 +258,12 @@ export class HooksDriver implements ExtensionDriver {
       case "tool_call":
         return this.preToolUse(payload, signal);
       case "tool_result":
-        return this.postToolUse(payload, signal);
+        return this.withPending(await this.postToolUse(payload, signal));
       case "tool_confirmation":
         return this.permissionRequest(payload, signal);
       case "user_prompt_submit": {
         const hooks = this.of("UserPromptSubmit");
-        return hooks.length ? userPromptAnswer(await this.run("UserPromptSubmit", hooks, { prompt: payload.text }, signal)) : {};
+        return this.withPending(hooks.length ? userPromptAnswer(await this.run("UserPromptSubmit", hooks, { prompt: payload.text }, signal)) : {});
       }
       case "before_agent_end": {
         const event: HookEvent = this.subagent ? "SubagentStop" : "Stop";
@@ -274,6 +278,14 @@ export class HooksDriver implements ExtensionDriver {
       }
     }
     return {};
+  }
+
+  /** An answer that also carries what background hooks left for the model (kept for later when the moment is blocked). */
+  private withPending(answer: Answer): Answer {
+    if (this.pendingContext.length === 0 || answer.block) return answer;
+    const context = [answer.additional_context, ...this.pendingContext].filter((c): c is string => typeof c === "string" && c.trim() !== "").join("\n\n");
+    this.pendingContext = [];
+    return { ...answer, additional_context: context };
   }
 
   /** The PreToolUse hooks that select a call: matcher on the tool's Claude Code name, then the `if` rule. */
@@ -355,22 +367,39 @@ export class HooksDriver implements ExtensionDriver {
     const signals = [this.stopAll.signal, ...(signal ? [signal] : [])];
     const envFile = event === "SessionStart" ? this.envFile() : undefined;
     const runOne = async (hook: HookCommand): Promise<HookReply> => {
-      const run = await this.spawnLine(hook.command, stdin, hook.timeoutS * 1000, envFile ? { CLAUDE_ENV_FILE: envFile } : {}, AbortSignal.any(signals));
+      // A hook that says `{"async": true}` first goes on by itself: what it says at the end is heard as a background hook's.
+      const onDetach = (rest: Promise<HookProcessResult>) => void this.track(rest.then((run) => this.heardLater(event, readHookReply(hook, run))));
+      const run = await this.spawnLine(hook.command, stdin, hook.timeoutS * 1000, envFile ? { CLAUDE_ENV_FILE: envFile } : {},
+        AbortSignal.any(signals), hook.async ? undefined : onDetach);
       return readHookReply(hook, run);
     };
-    for (const hook of unique.filter((h) => h.async)) this.track(runOne(hook).then((reply) => this.tell(event, reply)));
+    for (const hook of unique.filter((h) => h.async)) this.track(runOne(hook).then((reply) => this.heardLater(event, reply)));
     const replies = await Promise.all(unique.filter((h) => !h.async).map(runOne));
     for (const reply of replies) this.tell(event, reply);
     return replies;
   }
 
+  /**
+   * A background hook's end: the user hears of it as of any hook; its context (and, for
+   * `asyncRewake`, an exit 2's stderr after the rewake message) waits for the model's next moment.
+   */
+  private heardLater(event: HookEvent, reply: HookReply): void {
+    this.tell(event, reply);
+    const rewake = reply.hook.rewake && reply.blocking ? [reply.hook.rewake.message, reply.stderr || reply.text].filter(Boolean).join("\n\n") : undefined;
+    for (const context of [rewake, contextOf(reply, false), stringField(reply.json, "systemMessage")]) {
+      if (context?.trim()) this.pendingContext.push(context);
+    }
+  }
+
   /** One shell command line of this bundle (a hook, a command's `!` line), as zot starts extensions, in the project. */
-  private async spawnLine(command: string, input: string, timeoutMs: number, env: Record<string, string>, signal?: AbortSignal): Promise<HookProcessResult> {
+  private async spawnLine(command: string, input: string, timeoutMs: number, env: Record<string, string>, signal?: AbortSignal,
+    onDetach?: (rest: Promise<HookProcessResult>) => void): Promise<HookProcessResult> {
     const run = await runHookProcess({
       name: this.ext.name, dir: this.ext.dir, command, cwd: this.cwd, input, timeoutMs,
       env: { CLAUDE_PROJECT_DIR: this.cwd, ...this.pluginEnv(), ...env },
       logPath: this.context.sink.logPath(this.ext.name), isolation: this.isolationChoice, allowEnv: this.ext.allowEnv,
       pythonCacheDir: this.context.sink.pythonCacheDir, killGraceMs: this.context.timeouts.shutdownGrace, ...(signal ? { signal } : {}),
+      ...(onDetach ? { onDetach, lifetime: this.stopAll.signal } : {}),
     });
     if (run.isolation) this.isolationReport = run.isolation;
     return run;
