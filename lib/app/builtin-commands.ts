@@ -28,6 +28,7 @@ export const BUILTIN_COMMANDS: BuiltinCommand[] = [
   { name: "unjail", description: "lift the working-directory confinement" },
   { name: "login", description: "check an API key with the provider and save it: /login [provider]", interactiveOnly: true },
   { name: "logout", description: "remove a saved API key: /logout [provider] (default: the current one)" },
+  { name: "output-style", description: "how the model answers: /output-style [name|default] (no name: list them)" },
   { name: "theme", description: "the REPL's colours: /theme [name] (no name: pick one)", interactiveOnly: true },
   { name: "exit", description: "leave zot", interactiveOnly: true },
 ];

@@ -20,6 +20,8 @@ export interface RunConfig {
   systemPrompt?: string;
   /** Appended to the system prompt, in order. */
   appendSystemPrompt: string[];
+  /** The output style for this run (a name `/output-style` lists); absent: config.json's `output_style`. */
+  outputStyle?: string;
   /** Read AGENTS.md/CLAUDE.md files into the system prompt. */
   contextFiles: boolean;
   reasoning?: ReasoningEffort;

@@ -23,6 +23,8 @@ export interface ExtensionCommand {
 }
 
 /** The extensions' open panels, and the user's keys to the focused one. */
+import type { OutputStyleChoice } from "./output-style.ts";
+
 export interface RuntimePanels {
   /** Open panels; the last one has focus (the order they opened in). */
   open(): OpenPanel[];
@@ -41,6 +43,8 @@ export interface Runtime {
   settings: ModelSettings;
   bus: EventBus;
   session: AgentSession;
+  /** The output style: `/output-style` lists and picks; its text joins the system prompt. */
+  outputStyle: OutputStyleChoice;
   /**
    * The extension host, for an embedding program (mod.ts's createZot hands the runtime out).
    * Modes and slash commands use the runtime's own methods instead.

@@ -37,6 +37,7 @@ import { isCommandLine, runSlash } from "./slash.ts";
 import { resolveRunConfig, type RunConfig, type RunConfigInput } from "./run-config.ts";
 import { parseModelSpec, resolveModelSettings, type ModelSettings } from "./settings.ts";
 import { resolveWorkdir, workdirProblem } from "./workdir.ts";
+import { OUTPUT_STYLE_KEY, OutputStyleChoice } from "./output-style.ts";
 import { ensurePrivateDir } from "../fs/private-dir.ts";
 
 export type { Runtime } from "./runtime-surface.ts";
@@ -133,6 +134,8 @@ export async function createRuntime(input: RunConfigInput, io: RuntimeOptions): 
   // Without saving (--no-session) a fresh conversation stays in memory too.
   const fresh = () => (config.session.kind === "none" ? { kind: "none" as const } : { kind: "new" as const });
   const skills = new SkillCatalog(config, paths.home, warn);
+  const outputStyle = new OutputStyleChoice({ zotHome: paths.home, configFile: paths.config, warn,
+    picked: config.outputStyle ?? (typeof saved[OUTPUT_STYLE_KEY] === "string" ? saved[OUTPUT_STYLE_KEY] : undefined) });
   const subagentOptions = { ...subagentOptionsFromEnv(env, warn), ...io.subagents };
   // A run that asks no model itself (zot mcp serve) offers `agent` only when its children could
   // reach one: a key for the provider, or a base URL (a local server needs no key).
@@ -161,6 +164,7 @@ export async function createRuntime(input: RunConfigInput, io: RuntimeOptions): 
       systemFile: paths.systemPrompt,
       systemPrompt: config.systemPrompt,
       append: config.appendSystemPrompt,
+      outputStyle: () => outputStyle.section(),
       ...(config.contextFiles ? { contextFiles: { userDir: paths.home } } : {}),
     },
     maxSteps: config.maxSteps,
@@ -201,6 +205,7 @@ export async function createRuntime(input: RunConfigInput, io: RuntimeOptions): 
   await host.start();
   await skills.refresh(host, cwd);
   await agents?.refreshTypes(cwd, host.agentInputs());
+  outputStyle.refresh(host.outputStyleInputs());
 
   let branching: Promise<SessionBranching> | undefined;
   const runtime: Runtime = {
@@ -208,6 +213,7 @@ export async function createRuntime(input: RunConfigInput, io: RuntimeOptions): 
       return session.cwd;
     },
     paths,
+    outputStyle,
     env,
     settings,
     bus: session.bus,
@@ -247,6 +253,7 @@ export async function createRuntime(input: RunConfigInput, io: RuntimeOptions): 
         await host.reload({ cwd: next });
         await skills.refresh(host, next);
         await agents?.refreshTypes(next, host.agentInputs());
+        outputStyle.refresh(host.outputStyleInputs());
       });
       return { cwd: next, sessionId: opened.id };
     },
@@ -263,6 +270,7 @@ export async function createRuntime(input: RunConfigInput, io: RuntimeOptions): 
       await host.reload();
       await skills.refresh(host, session.cwd);
       await agents?.refreshTypes(session.cwd, host.agentInputs());
+      outputStyle.refresh(host.outputStyleInputs());
       session.resetSystemPrompt();
     },
     async close({ abort } = {}) {

@@ -164,6 +164,8 @@ async function runBuiltin(rt: Runtime, name: string, args: string, interactive: 
     }
     case "exit":
       return interactive ? { kind: "exit" } : { kind: "failed", message: "/exit works only in interactive mode" };
+    case "output-style":
+      return rt.outputStyle.command(args, interactive);
     case "theme":
       // The REPL handles it (it owns the colours); elsewhere there is nothing to colour.
       return { kind: "failed", message: "/theme works only in interactive mode" };

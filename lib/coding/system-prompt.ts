@@ -1,5 +1,5 @@
 // System prompt assembly, before extensions see it: the base (built-in, `$ZOT_HOME/SYSTEM.md`
-// or `--system-prompt`), then every `--append-system-prompt`, then the context files section
+// or `--system-prompt`), then every `--append-system-prompt` and the picked output style, then the context files section
 // (AGENTS.md/CLAUDE.md), then the skills manifest. Context files come after the user's own
 // prompt text so `--system-prompt` replaces only the built-in text, never project instructions;
 // the skills manifest stays last as a catalogue the model consults on demand. The
@@ -17,6 +17,8 @@ export interface SystemPromptOptions {
   systemPrompt?: string;
   /** `--append-system-prompt`, in flag order. */
   append?: string[];
+  /** The picked output style's section (read at each rebuild), after the appended text. */
+  outputStyle?: () => string | undefined;
   /**
    * Read AGENTS.md/CLAUDE.md context files from the cwd up to the git root (and `userDir`) at
    * each prompt rebuild. Absent reads none, so an embedded session only sees files it asks for.
@@ -68,7 +70,7 @@ export function basePromptFrom(
     contextFiles,
     ...(options.systemFile ? { systemFile: readSystemFile(options.systemFile) } : {}),
     ...(options.systemPrompt !== undefined ? { systemPrompt: options.systemPrompt } : {}),
-    append: options.append ?? [],
+    append: [...(options.append ?? []), ...[options.outputStyle?.()].filter((s): s is string => s !== undefined)],
     skillsManifest: options.skillsManifest ?? context.skillsManifest,
   });
 }

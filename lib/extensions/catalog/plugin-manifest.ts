@@ -23,6 +23,8 @@ export interface PluginParts {
   commands: string[];
   /** Folders of `*.md` agent types. */
   agents: string[];
+  /** Folders of `*.md` output styles (a system-prompt addition the user picks). */
+  outputStyles: string[];
   /** A `bin/` folder put on the bash tool's PATH. */
   bin?: string;
   /** Its MCP servers (`.mcp.json` or plugin.json's `mcpServers`), `${CLAUDE_PLUGIN_ROOT}` not yet expanded. */
@@ -77,6 +79,7 @@ export function loadPlugin(dir: string): { loaded: LoadedManifest; parts: Plugin
   const parts: PluginParts = {
     commands: [...(isDir(join(dir, "commands")) ? [join(dir, "commands")] : []), ...at(asList(meta.commands))].filter(isDir),
     agents: [...(isDir(join(dir, "agents")) ? [join(dir, "agents")] : []), ...at(asList(meta.agents))].filter(isDir),
+    outputStyles: [...(isDir(join(dir, "output-styles")) ? [join(dir, "output-styles")] : []), ...at(asList(meta.outputStyles))].filter(isDir),
     ...(isDir(join(dir, "bin")) ? { bin: join(dir, "bin") } : {}),
     mcpServers: {},
   };
@@ -126,12 +129,12 @@ export function loadPlugin(dir: string): { loaded: LoadedManifest; parts: Plugin
   return { loaded: { dir, manifest: { ...parsed.output, ...(enabled ? {} : { enabled: false }) }, kind: "plugin", enabled }, parts, warnings };
 }
 
-/** A plugin's agent type folders (none when it cannot be read). */
-export function pluginAgentDirs(dir: string): string[] {
+/** A plugin's parts, or undefined when its plugin.json cannot be read. */
+export function pluginParts(dir: string): PluginParts | undefined {
   try {
-    return loadPlugin(dir).parts.agents;
+    return loadPlugin(dir).parts;
   } catch {
-    return [];
+    return undefined;
   }
 }
 

@@ -28,7 +28,7 @@ import { buildReports, type ExtensionReport } from "./report.ts";
 import { routeRuntimeFrame, type RuntimeFrameRoutes } from "./runtime-frames.ts";
 import type { AbsentGuard } from "../catalog/permissions/absent-guards.ts";
 import { isolationFor, type HostSandboxSettings } from "../runtime/sandbox/for-candidate.ts";
-import { pluginAgentDirs } from "../catalog/plugin-manifest.ts";
+import { pluginParts } from "../catalog/plugin-manifest.ts";
 import type { HostTrust } from "../catalog/trust/host-trust.ts";
 import { DEFAULT_LIMITS, DEFAULT_TIMEOUTS, type HostLimits, type HostTimeouts } from "../runtime/settings.ts";
 import { ActiveCalls, createToolProxy } from "./tool-proxy.ts";
@@ -218,9 +218,18 @@ export class ExtensionHost implements AgentHooks {
 
   /** The agent type folders of the plugins this run uses (Claude Code's `agents/*.md`), in load order. */
   agentInputs(): Array<{ dir: string; plugin: string }> {
+    return this.pluginFolders("agents");
+  }
+
+  /** The output style folders of the plugins this run uses (`output-styles/*.md`), in load order. */
+  outputStyleInputs(): Array<{ dir: string; plugin: string }> {
+    return this.pluginFolders("outputStyles");
+  }
+
+  private pluginFolders(part: "agents" | "outputStyles"): Array<{ dir: string; plugin: string }> {
     return this.set.candidates
       .filter((c) => c.decision === "spawn" && c.loaded?.kind === "plugin")
-      .flatMap((c) => pluginAgentDirs(c.dir).map((dir) => ({ dir, plugin: c.name })));
+      .flatMap((c) => (pluginParts(c.dir)?.[part] ?? []).map((dir) => ({ dir, plugin: c.name })));
   }
 
   /** Active extension commands (canonical spelling), excluding those of stopped extensions. */
