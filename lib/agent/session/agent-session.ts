@@ -10,6 +10,7 @@ import type { SettledToolCall } from "../contracts/tool-call.ts";
 import { runAgentLoop } from "../loop/loop.ts";
 import { SystemPromptPreparer } from "./prompt-preparer.ts";
 import { sessionBasePrompt } from "../../coding/system-prompt.ts";
+import { attachMentions } from "../../coding/mentions.ts";
 import { runToolPromptTurn, userMessage } from "../loop/tool-prompt.ts";
 import { SessionToolCalls } from "./session-tool-calls.ts";
 import { SessionJobs } from "./session-jobs.ts";
@@ -212,7 +213,8 @@ export class AgentSession {
       const notes = (await this.options.pendingNotes?.(this.transcript.id).catch(() => [])) ?? [];
       const prompted = userMessage(text, images);
       const textBlocks = (texts: readonly string[]) => texts.map((t) => ({ type: "text" as const, text: t }));
-      const added = verdict.context ?? [];
+      // `@path` mentions attach the file or folder, after the prompt as typed and before what hooks added.
+      const added = [...attachMentions(text, { cwd: this.cwd, jail: this.jailOn }).map((a) => a.text), ...(verdict.context ?? [])];
       const message = notes.length || added.length
         ? { ...prompted, content: [...textBlocks(notes), ...prompted.content, ...textBlocks(added)] } : prompted;
       this.transcript.append(message);

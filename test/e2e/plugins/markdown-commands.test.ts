@@ -45,4 +45,16 @@ describe("Markdown commands", () => {
     expect(changed.stderr).toMatch(/"claude-project-commands" is not started: its files changed/);
     expect(world.server.requests).toHaveLength(1);
   });
+
+  it("@path in a command's text and in a typed prompt attaches the file (and a folder's listing) for the model", async () => {
+    world = await makeWorld([{ text: "one" }, { text: "two" }]);
+    command(join(world.home, "commands"), "explain.md", "---\ndescription: explain a file\n---\nExplain @$1 in plain words.\n");
+    mkdirSync(join(world.cwd, "src"));
+    writeFileSync(join(world.cwd, "src", "sum.js"), "export const sum = (a, b) => a + b;\n");
+    expect((await world.run(["-p", "/explain src/sum.js"])).code).toBe(0);
+    expect(sentToModel(world, 0)).toContain("Explain @src/sum.js in plain words.");
+    expect(sentToModel(world, 0)).toContain("export const sum = (a, b) => a + b;");
+    expect((await world.run(["-p", "what is in @src? write to me@example.com"])).code).toBe(0);
+    expect(sentToModel(world, 1)).toContain(`<folder path=\\"src\\">\\nsum.js\\n</folder>`);
+  });
 });
