@@ -5,6 +5,7 @@ import { isProviderName, listModels, PROVIDER_NAMES } from "../providers/index.t
 import { BUILTIN_COMMANDS } from "./builtin-commands.ts";
 import { agentsCommand } from "./subagents/agents-command.ts";
 import { checkModelChoice, type ModelChoice } from "./model-choice.ts";
+import { commandModel } from "./command-model.ts";
 import type { Runtime } from "./runtime-surface.ts";
 import type { SlashOptions, SlashOutcome, SlashResult } from "./slash-outcome.ts";
 
@@ -188,12 +189,17 @@ export async function runSlash(rt: Runtime, line: string, options: SlashOptions)
   if ("error" in response && !("action" in response)) return { result: { kind: "failed", message: response.error } };
   const command = rt.commands().find((c) => c.name.toLowerCase() === parsed.name.toLowerCase());
   const extension = command?.extension ?? "extension";
-  const error = response.error ? { extension, message: response.error } : undefined;
+  const unknownModel = response.action === "prompt" && response.model ? commandModel(response.model, rt.session.state.provider).warning : undefined;
+  const problem = response.error ?? unknownModel;
+  const error = problem ? { extension, message: problem } : undefined;
   // host.md: the action still runs when its payload is present, and does nothing when missing.
   const result = ((): SlashResult => {
     switch (response.action) {
-      case "prompt":
-        return response.prompt?.trim() ? { kind: "run", run: rt.prompt(response.prompt) } : { kind: "noop" };
+      case "prompt": {
+        if (!response.prompt?.trim()) return { kind: "noop" };
+        const { model } = response.model ? commandModel(response.model, rt.session.state.provider) : {};
+        return { kind: "run", run: rt.prompt(response.prompt, model ? { model } : {}) };
+      }
       case "tool_prompt":
         return response.tool_name
           ? { kind: "run", run: rt.session.runToolPrompt(response.prompt ?? "", response.tool_name, response.tool_args ?? {}, { originExtension: extension }) }

@@ -58,6 +58,8 @@ export async function runHeadless(config: RunConfigInput, argPrompt: string | un
     } else if (rt.isCommandLine(prompt)) {
       const outcome = await rt.slash(prompt.trim(), { interactive: false });
       if (outcome.result.kind === "run") {
+        // The command ran; what it said on the way (an unknown model it asked for) is a warning.
+        if (outcome.error) view.warn(`[${outcome.error.extension}] ${outcome.error.message}`);
         const result = await outcome.result.run;
         view.finished?.(result);
         code = exitCodeOf(result);

@@ -110,6 +110,8 @@ export const CommandResponseSchema = v.looseObject({
   id: nonEmpty("id"),
   action: v.picklist(COMMAND_ACTIONS, `action must be one of ${COMMAND_ACTIONS.join(", ")}`),
   prompt: v.optional(str("prompt")),
+  /** intercept_v2 addition: the model that answers this prompt (a Markdown command's `model`). */
+  model: v.optional(str("model")),
   tool_name: v.optional(str("tool_name")),
   tool_args: v.optional(jsonObject("tool_args")),
   insert: v.optional(str("insert")),

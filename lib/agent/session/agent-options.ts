@@ -61,6 +61,8 @@ export interface AgentSessionOptions {
 
 export interface PromptOptions {
   images?: ImageBlock[];
+  /** The model for this prompt's run only (a command's `model`); the session's model stays. */
+  model?: string;
 }
 
 export interface ToolPromptOptions {

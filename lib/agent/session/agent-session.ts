@@ -219,7 +219,7 @@ export class AgentSession {
         ? { ...prompted, content: [...textBlocks(notes), ...prompted.content, ...textBlocks(added)] } : prompted;
       this.transcript.append(message);
       this.emitter.host(userMessageEvent(message));
-      return this.runLoop(signal);
+      return this.runLoop(signal, options.model);
     });
   }
 
@@ -370,13 +370,13 @@ export class AgentSession {
     });
   }
 
-  private runLoop(signal: AbortSignal): Promise<RunResult> {
+  private runLoop(signal: AbortSignal, model?: string): Promise<RunResult> {
     // One unhelpful automatic compaction per run is enough: retrying every step would only
     // spend requests on a transcript that cannot shrink further.
     let autoCompaction = true;
     return runAgentLoop({
       provider: this.provider,
-      model: () => this.model,
+      model: () => model ?? this.model,
       ...(this.options.reasoning ? { reasoning: this.options.reasoning } : {}),
       ...(this.options.maxTokens ? { maxTokens: this.options.maxTokens } : {}),
       messages: () => this.transcript.messages,

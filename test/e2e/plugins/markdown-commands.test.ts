@@ -57,4 +57,18 @@ describe("Markdown commands", () => {
     expect((await world.run(["-p", "what is in @src? write to me@example.com"])).code).toBe(0);
     expect(sentToModel(world, 1)).toContain(`<folder path=\\"src\\">\\nsum.js\\n</folder>`);
   });
+
+  it("a command's model answers its prompt only: an alias names the provider's newest of that family, an unknown id is named and not used", async () => {
+    world = await makeWorld([{ text: "one" }, { text: "two" }, { text: "three" }]);
+    command(join(world.home, "commands"), "quick.md", "---\nmodel: haiku\n---\nQuick answer.\n");
+    command(join(world.home, "commands"), "deep.md", "---\nmodel: claude-opus-4-7\n---\nThink hard.\n");
+    command(join(world.home, "commands"), "odd.md", "---\nmodel: gpt-nonsense-9\n---\nOdd one.\n");
+    expect((await world.run(["-p", "/quick"])).code).toBe(0);
+    expect(world.server.requests[0]!.body.model).toBe("claude-haiku-5-5");
+    expect((await world.run(["-p", "/deep"])).code).toBe(0);
+    expect(world.server.requests[1]!.body.model).toBe("claude-opus-4-7");
+    const odd = await world.run(["-p", "/odd"]);
+    expect(odd.stderr).toContain(`the command asks for model "gpt-nonsense-9", which anthropic does not list`);
+    expect(world.server.requests[2]!.body.model).toBe("claude-sonnet-4-6");
+  });
 });

@@ -144,14 +144,14 @@ export class HooksDriver implements ExtensionDriver {
     const command = this.plugin?.commands.find((c) => c.name === name || c.plain === name);
     if (!command) return { error: `/${name}: ${this.ext.name} has no such command` };
     try {
-      const { prompt, allowed } = await expandPluginCommand(command.file, args, { root: this.plugin!.root, cwd: this.cwd,
+      const { prompt, allowed, model } = await expandPluginCommand(command.file, args, { root: this.plugin!.root, cwd: this.cwd,
         run: async (line) => {
           const run = await this.spawnLine(line, "", COMMAND_TIMEOUT_MS, { CLAUDE_CODE_SESSION_ID: this.sessionId });
           return { output: `${run.stdout}${run.stderr}${run.timedOut ? `\n[timed out after ${COMMAND_TIMEOUT_MS / 1000} s]` : ""}`, ok: run.code === 0 };
         } });
       // Claude Code's allowed-tools: the calls they cover run without the user's confirmation while this prompt runs.
       this.preApproved = allowed.length ? { command: name, rules: allowed } : undefined;
-      return { type: "command_response", id: `plugin-${name}`, action: "prompt", prompt };
+      return { type: "command_response", id: `plugin-${name}`, action: "prompt", prompt, ...(model ? { model } : {}) };
     } catch (err) {
       return { error: `/${name} (${command.file}): ${(err as Error).message}` };
     }

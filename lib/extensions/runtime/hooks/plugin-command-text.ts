@@ -62,6 +62,8 @@ function chainParts(command: string): string[] {
 export interface ExpandedCommand {
   prompt: string;
   allowed: string[];
+  /** The frontmatter's `model`, as written. */
+  model?: string;
 }
 
 export async function expandPluginCommand(file: string, args: string, where: CommandContext): Promise<ExpandedCommand> {
@@ -85,5 +87,5 @@ export async function expandPluginCommand(file: string, args: string, where: Com
     .replace(BLOCK, (_, command: string) => outputs.get(command.trim()) ?? "")
     .replace(INLINE, (_, command: string) => outputs.get(command.trim()) ?? "")
     .trim();
-  return { prompt, allowed: rules };
+  return { prompt, allowed: rules, ...(fields.model?.trim() ? { model: fields.model.trim() } : {}) };
 }
