@@ -134,6 +134,9 @@ export function renderReport(report: ExtensionReport): string {
     field("hook:", `${on}: ${h.command} (timeout ${h.timeout_s} s${h.async ? ", async" : ""})`);
   }
   if (report.commands.length) field("commands:", report.commands.map((c) => `/${c}`).join(", "));
+  if (report.plugin?.agents.length) field("agents:", report.plugin.agents.join(", "));
+  if (report.plugin?.skills.length) field("skills:", report.plugin.skills.join(", "));
+  if (report.plugin?.output_styles.length) field("styles:", report.plugin.output_styles.join(", "));
   if (report.tools.length) {
     field("tools:", report.tools.map((t) => `${t.name}${t.deferred ? " (deferred)" : ""}${t.interactive ? " (interactive)" : ""}`).join(", "));
   }

@@ -4,7 +4,7 @@
 // `.mcp.json`, `bin/`. The hook runner runs its hooks and commands; skills and agent types are
 // offered as zot's own. What cannot be read is a warning naming the plugin and the file, and the
 // rest of the plugin still loads.
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import * as v from "valibot";
 import { describeIssues } from "../../protocol/issues.ts";
@@ -128,6 +128,30 @@ export function loadPlugin(dir: string): { loaded: LoadedManifest; parts: Plugin
   const enabled = !(isJsonObject(state) && state.enabled === false);
   return { loaded: { dir, manifest: { ...parsed.output, ...(enabled ? {} : { enabled: false }) }, kind: "plugin", enabled }, parts, warnings };
 }
+
+/** What a plugin offers besides hooks and commands, by name: agent types, skills and output styles (doctor lists them). */
+export function pluginOffers(dir: string): { agents: string[]; skills: string[]; output_styles: string[] } | undefined {
+  let plugin;
+  try {
+    plugin = loadPlugin(dir);
+  } catch {
+    return undefined;
+  }
+  const markdown = (dirs: string[]) => dirs.flatMap((d) => listDir(d).filter((f) => f.endsWith(".md")).map((f) => basename(f, ".md")));
+  const skills = (plugin.loaded.manifest.skills ?? []).flatMap((entry) => {
+    const at = resolve(dir, entry);
+    return existsSync(join(at, "SKILL.md")) ? [basename(at)] : listDir(at).filter((f) => existsSync(join(at, f, "SKILL.md")));
+  });
+  return { agents: markdown(plugin.parts.agents), skills, output_styles: markdown(plugin.parts.outputStyles) };
+}
+
+const listDir = (dir: string): string[] => {
+  try {
+    return readdirSync(dir).sort();
+  } catch {
+    return [];
+  }
+};
 
 /** A plugin's parts, or undefined when its plugin.json cannot be read. */
 export function pluginParts(dir: string): PluginParts | undefined {

@@ -7,6 +7,7 @@ import { grantFromManifest, grantJson, type GrantJson, type ManifestPermissions 
 import type { RefusalKind } from "../catalog/permissions/extension-permissions.ts";
 import { INTERCEPT_TIMEOUT_MS } from "../../protocol/index.ts";
 import { parseHooks } from "../catalog/hook-settings.ts";
+import { pluginOffers } from "../catalog/plugin-manifest.ts";
 import { interceptorReports, type InterceptorProbe, type InterceptorReport } from "./intercept-probe.ts";
 import type { Candidate, DiscoveryScope } from "../catalog/candidate.ts";
 import type { LoadedExtension, ReadyMode } from "../runtime/extension.ts";
@@ -81,6 +82,8 @@ export interface ExtensionReport {
   themes?: string[];
   /** Hooks in Claude Code's shape: each command hook, what it runs on, and its timeout. */
   hooks?: HookReport[];
+  /** A Claude Code plugin's agent types, skills and output styles, by name. */
+  plugin?: { agents: string[]; skills: string[]; output_styles: string[] };
   /** null when the manifest could not be read. */
   permissions: PermissionsReport | null;
   /** Each intercepted event: its failure policy and, in doctor, how its probe went. */
@@ -135,7 +138,13 @@ function base(c: Candidate, paths: ZotPaths): ExtensionReport {
     isolation: null,
     ...(c.source ? { source: c.source } : {}),
     ...(manifest?.hooks !== undefined ? { hooks: hooksReport(manifest.hooks, c.source ?? c.dir) } : {}),
+    ...(c.loaded?.kind === "plugin" ? pluginReport(c.dir) : {}),
   };
+}
+
+function pluginReport(dir: string): Pick<ExtensionReport, "plugin"> {
+  const offers = pluginOffers(dir);
+  return offers ? { plugin: offers } : {};
 }
 
 /** A hooks bundle's hooks as doctor lists them (what cannot run is among its warnings once it started). */

@@ -99,6 +99,24 @@ describe("an installed plugin", () => {
   });
 });
 
+describe("doctor and a plugin", () => {
+  it("zot ext doctor lists an installed plugin's commands, agent types, skills and output styles", async () => {
+    world = await makeWorld();
+    const plugin = join(world.home, "..", "feature-dev");
+    cpSync(join(PLUGINS, "feature-dev"), plugin, { recursive: true });
+    mkdirSync(join(plugin, "output-styles"));
+    writeFileSync(join(plugin, "output-styles", "architect.md"), "---\ndescription: answers as an architect\n---\nName the trade-offs.\n");
+    mkdirSync(join(plugin, "skills", "layering"), { recursive: true });
+    writeFileSync(join(plugin, "skills", "layering", "SKILL.md"), "---\nname: layering\ndescription: keep layers apart\n---\nBody.\n");
+    expect((await world.run(["ext", "install", plugin, "--yes"])).code).toBe(0);
+    const doctor = await world.run(["ext", "doctor"]);
+    expect(doctor.stdout).toContain("agents:    code-architect, code-explorer, code-reviewer");
+    expect(doctor.stdout).toContain("skills:    layering");
+    expect(doctor.stdout).toContain("styles:    architect");
+    expect(doctor.stdout).toContain("/feature-dev:feature-dev");
+  });
+});
+
 describe("a plugin's commands", () => {
   it("ralph-loop: /ralph-loop runs its setup script (its ```! block, permitted by allowed-tools) and the Stop hook loops until the promise", async () => {
     world = await makeWorld([{ text: "working on it" }, { text: "still going" }, { text: "all green <promise>DONE</promise>" }]);
