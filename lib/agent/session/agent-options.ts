@@ -63,6 +63,8 @@ export interface PromptOptions {
   images?: ImageBlock[];
   /** The model for this prompt's run only (a command's `model`); the session's model stays. */
   model?: string;
+  /** Text that goes before the prompt in the same message (the output of the user's `!` commands). */
+  context?: string[];
 }
 
 export interface ToolPromptOptions {

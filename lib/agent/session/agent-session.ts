@@ -210,7 +210,7 @@ export class AgentSession {
       const verdict = await this.hooks.interceptPrompt({ text, imageCount: images.length }, signal).catch(() => ({ block: false } as InterceptedPrompt));
       if (signal.aborted) return { stop: "aborted", text: "" };
       if (verdict.block) return { stop: "blocked", error: verdict.reason?.trim() ? verdict.reason : "the prompt was blocked by an extension", text: "" };
-      const notes = (await this.options.pendingNotes?.(this.transcript.id).catch(() => [])) ?? [];
+      const notes = [...(await this.options.pendingNotes?.(this.transcript.id).catch(() => [])) ?? [], ...options.context ?? []];
       const prompted = userMessage(text, images);
       const textBlocks = (texts: readonly string[]) => texts.map((t) => ({ type: "text" as const, text: t }));
       // `@path` mentions attach the file or folder, after the prompt as typed and before what hooks added.

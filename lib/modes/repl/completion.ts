@@ -1,5 +1,6 @@
-// Tab completion of slash commands: built-ins and extension commands, the latter listed under
-// their own heading when several candidates remain.
+// Tab completion of slash commands (built-ins and extension commands, the latter listed under
+// their own heading when several candidates remain) and of `@path` mentions.
+import { completeMention } from "./path-completion.ts";
 
 export interface CompletableCommand {
   name: string;
@@ -38,4 +39,14 @@ export function completeSlash(line: string, commands: CompletableCommand[]): Com
     ...(ext.length ? [`extension commands: ${ext.join("  ")}`] : []),
   ];
   return { line: prefix.length > typed.length ? `/${prefix}` : line, candidates };
+}
+
+/** Tab on the input line: a command name being typed, else the `@path` before the cursor. */
+export function completeInput(text: string, cursor: number, commands: CompletableCommand[], cwd: string):
+  Completion & { cursor: number } {
+  const slash = completeSlash(text, commands);
+  if (slash.line !== text || slash.candidates.length > 0) return { ...slash, cursor: slash.line.length };
+  const mention = completeMention(text.slice(0, cursor), cwd);
+  if (!mention) return { line: text, candidates: [], cursor };
+  return { line: mention.before + text.slice(cursor), candidates: mention.candidates, cursor: mention.before.length };
 }

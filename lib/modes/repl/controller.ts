@@ -7,7 +7,8 @@ import type { ZotEvent } from "../../events/index.ts";
 import { BUILTIN_COMMANDS } from "../../app/builtin-commands.ts";
 import type { Runtime } from "../../app/runtime.ts";
 import { parseSlash, type SlashOutcome } from "../../app/slash.ts";
-import { completeSlash } from "./completion.ts";
+import { completeInput } from "./completion.ts";
+import { ShellLines, shellCommandOf } from "./shell-line.ts";
 import { ConfirmQueue } from "./confirm.ts";
 import { EventView } from "./event-view.ts";
 import { ExitWindow } from "./exit-window.ts";
@@ -67,6 +68,10 @@ export class Repl {
   private exitCode: number | undefined;
   private resolveExit: ((code: number) => void) | undefined;
   private readonly exited: Promise<number>;
+  /** `!command` lines: run now, their output goes to the model with the next prompt. */
+  private readonly shell = new ShellLines({ cwd: () => this.rt!.cwd, pathDirs: () => this.rt!.host.pluginBins(),
+    show: ({ output, failed }) => this.view.commitAside(sanitize(output || "(no output)").split("\n")
+      .map((line) => this.o.style.paint(failed ? "error" : "tool_output", line))) });
 
   constructor(private readonly o: ReplOptions) {
     this.screen = new LiveScreen(o.out);
@@ -144,7 +149,7 @@ export class Repl {
   }
 
   get running(): boolean {
-    return (this.rt?.session.running ?? false) || this.runs.length > 0;
+    return (this.rt?.session.running ?? false) || this.runs.length > 0 || this.shell.active;
   }
 
   handleKey(key: Key): void {
@@ -221,6 +226,7 @@ export class Repl {
 
   /** Cancels the running turn; prompts queued behind it still run. */
   private cancel(): void {
+    this.shell.stop();
     this.rt?.abort({ keepQueued: true });
   }
 
@@ -230,8 +236,9 @@ export class Repl {
       ...BUILTIN_COMMANDS.map((c) => ({ name: c.name, source: "builtin" })),
       ...this.rt.commands().map((c) => ({ name: c.name, source: c.extension })),
     ];
-    const done = completeSlash(this.input.text, commands);
-    if (done.line !== this.input.text) this.input.set(done.line);
+    const done = completeInput(this.input.text, this.input.cursor, commands, this.rt.cwd);
+    this.input.set(done.line);
+    this.input.cursor = done.cursor;
     this.hints = done.candidates;
   }
 
@@ -245,6 +252,11 @@ export class Repl {
       this.view.commitAside([this.o.style.paint("error", sanitize(`zot: ${unknown}`))]);
       this.input.set(line);
       return this.render();
+    }
+    const command = shellCommandOf(line);
+    if (command !== undefined) {
+      this.view.commitAside([`${this.o.style.bold(PROMPT)}${oneLine(line)}`]);
+      return void this.shell.run(command).finally(() => this.render());
     }
     if (!this.rt.isCommandLine(line)) return this.startPrompt(literalText(line) ?? line, line);
     const parsed = parseSlash(line);
@@ -310,7 +322,7 @@ export class Repl {
         this.track(result.run, undefined);
         break;
       case "display":
-        this.view.addNote({ extension: result.extension, level: "display", text: result.text });
+        this.view.commitCommandOutput({ extension: result.extension, level: "display", text: result.text });
         break;
       case "insert":
         this.input.insert(result.text);
@@ -331,7 +343,8 @@ export class Repl {
     if (!this.rt) return;
     let run: Promise<RunResult>;
     try {
-      run = this.rt.prompt(text);
+      const context = this.shell.take();
+      run = this.rt.prompt(text, context.length ? { context } : {});
     } catch (err) {
       this.view.commit([this.o.style.paint("error", `zot: ${(err as Error).message}`)]);
       return;

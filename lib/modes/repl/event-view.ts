@@ -137,13 +137,21 @@ export class EventView {
       const cut = tool.progress ? line.lastIndexOf(" · ") : -1;
       lines.push(cut >= 0 ? `${s.paint("tool", line.slice(0, cut))}${s.paint("tool_output", line.slice(cut))}` : s.paint("tool", line));
     }
-    for (const note of [...this.loadErrors, ...this.notes]) {
-      for (const [i, text] of sanitizeLines(note.text).entries()) {
-        const label = note.level === "display" || note.level === "info" || note.level === "success" ? "" : `${note.level}: `;
-        lines.push(i === 0 ? s.level(note.level === "display" ? "info" : note.level, truncate(`[${note.extension}] ${label}${text}`, width)) : truncate(`  ${text}`, width));
-      }
-    }
+    for (const note of [...this.loadErrors, ...this.notes]) lines.push(...this.noteLines(note, (line) => truncate(line, width)));
     return lines;
+  }
+
+  /** A note as lines: `[extension] text`, later lines indented. */
+  private noteLines(note: Note, fit: (line: string) => string = (line) => line): string[] {
+    const s = this.o.style;
+    const label = note.level === "display" || note.level === "info" || note.level === "success" ? "" : `${note.level}: `;
+    return sanitizeLines(note.text).map((text, i) => (i === 0
+      ? s.level(note.level === "display" ? "info" : note.level, fit(`[${note.extension}] ${label}${text}`)) : fit(`  ${text}`)));
+  }
+
+  /** An extension command's output, kept in the transcript as that command's (a live note would vanish at the next command). */
+  commitCommandOutput(note: Note): void {
+    this.commitAside(this.noteLines(note));
   }
 
   handle(event: ZotEvent): void {

@@ -1,0 +1,74 @@
+// What a user types in the REPL, in a real pseudo-terminal (tmux) at 80 and 100 columns: an
+// extension command's output stays in the transcript; `!command` runs the user's shell command
+// and its output goes to the model with the next prompt; `@path` completes with Tab and attaches
+// the file.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import type { Turn } from "../support/model-server.ts";
+import { killPanes, Pane } from "./pane.ts";
+import { KIT, makeWorld, type World } from "./support.ts";
+
+let world: World | undefined;
+afterEach(async () => {
+  killPanes();
+  await world?.close();
+  world = undefined;
+});
+
+async function repl(width: number, script: Turn[], args: string[] = []): Promise<Pane> {
+  world = await makeWorld(script);
+  const pane = await Pane.start(world, ["--no-session", ...args], {}, [["resize-window", "-x", String(width)]]);
+  await pane.until("/help for commands");
+  return pane;
+}
+
+const sent = (w: World, n: number) => JSON.stringify(w.server.requests[n]?.body.messages ?? []);
+
+describe.each([80, 100])("the REPL at %i columns", (width) => {
+  it("an extension command's output stays in the transcript after the next prompt", async () => {
+    const pane = await repl(width, [{ text: "Fine." }], ["-e", KIT]);
+    await pane.type("/Say hello there");
+    await pane.keys("Enter");
+    await pane.until("said: hello there");
+    await pane.type("next");
+    await pane.keys("Enter");
+    const text = await pane.until("Fine.");
+    expect(text).toContain("[kit] said: hello there");
+    expect(text.indexOf("said: hello there")).toBeLessThan(text.indexOf("Fine."));
+  });
+
+  it("!command runs the user's shell command, shows its output, and gives it to the model with the next prompt", async () => {
+    const pane = await repl(width, [{ text: "It printed a greeting." }]);
+    await pane.type("!echo shell-said-$((40+2))");
+    await pane.keys("Enter");
+    await pane.until("shell-said-42");
+    expect(world!.server.requests).toHaveLength(0);
+    await pane.type("what did it print?");
+    await pane.keys("Enter");
+    await pane.until("It printed a greeting.");
+    expect(sent(world!, 0)).toContain("shell-said-42");
+    expect(sent(world!, 0)).toContain("echo shell-said-$((40+2))");
+    expect(sent(world!, 0)).toContain("what did it print?");
+  });
+
+  it("@ and Tab complete a path under the project; the prompt attaches the file", async () => {
+    const pane = await repl(width, [{ text: "A sum." }]);
+    mkdirSync(join(world!.cwd, "src"));
+    writeFileSync(join(world!.cwd, "src", "alpha.ts"), "export const alpha = 1;\n");
+    writeFileSync(join(world!.cwd, "src", "beta.ts"), "export const beta = 2;\n");
+    await pane.type("explain @sr");
+    await pane.keys("Tab");
+    await pane.until("explain @src/");
+    await pane.keys("Tab");
+    await pane.until("files: alpha.ts  beta.ts");
+    await pane.type("al");
+    await pane.keys("Tab");
+    await pane.until("explain @src/alpha.ts");
+    await pane.type("now");
+    await pane.keys("Enter");
+    await pane.until("A sum.");
+    expect(sent(world!, 0)).toContain("explain @src/alpha.ts now");
+    expect(sent(world!, 0)).toContain("export const alpha = 1;");
+  });
+});
