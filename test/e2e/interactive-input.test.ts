@@ -1,7 +1,8 @@
-// What a user types in the REPL, in a real pseudo-terminal (tmux) at 80 and 100 columns: an
-// extension command's output stays in the transcript; `!command` runs the user's shell command
-// and its output goes to the model with the next prompt; `@path` completes with Tab and attaches
-// the file.
+// What a user types and sees in the REPL, in a real pseudo-terminal (tmux) at 80 and 100
+// columns: an extension command's output stays in the transcript; `!command` runs the user's shell
+// command and its output goes to the model with the next prompt; `@path` completes with Tab and
+// attaches the file; an idle status line shows the model, the context used, the cost and the
+// extensions' state.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -70,5 +71,23 @@ describe.each([80, 100])("the REPL at %i columns", (width) => {
     await pane.until("A sum.");
     expect(sent(world!, 0)).toContain("explain @src/alpha.ts now");
     expect(sent(world!, 0)).toContain("export const alpha = 1;");
+  });
+
+  it("idle, a status line shows the model, the context used, the session's cost and the extensions' state; it hides while working", async () => {
+    world = await makeWorld([{ text: ["a ", "slow ", "answer"], chunk_delay_ms: 300 }]);
+    const broken = join(world.cwd, "..", "broken-ext");
+    mkdirSync(broken);
+    writeFileSync(join(broken, "extension.json"), JSON.stringify({ name: "broken-ext", exec: "./missing-program" }));
+    const pane = await Pane.start(world, ["--no-session", "-e", KIT, "-e", broken], {}, [["resize-window", "-x", String(width)]]);
+    await pane.until("/help for commands");
+    const idle = await pane.until("extensions:", 10_000, () => pane.screen());
+    expect(idle).toContain("anthropic/claude-sonnet-4-6 · context 0%");
+    expect(idle).toContain("extensions: 1 running, 1 failed");
+    await pane.type("hi");
+    await pane.keys("Enter");
+    const working = await pane.until("working…", 10_000, () => pane.screen());
+    expect(working).not.toContain("extensions: 1 running");
+    const after = await pane.until((t) => t.includes("answer") && /context \d+% \([\d.]+k?\/[\d.]+[kM]\) · \$0\.\d{4}/.test(t), 10_000, () => pane.screen());
+    expect(after).toContain("extensions: 1 running, 1 failed");
   });
 });

@@ -9,6 +9,7 @@ import type { Runtime } from "../../app/runtime.ts";
 import { parseSlash, type SlashOutcome } from "../../app/slash.ts";
 import { completeInput } from "./completion.ts";
 import { ShellLines, shellCommandOf } from "./shell-line.ts";
+import { idleStatus } from "./status-line.ts";
 import { ConfirmQueue } from "./confirm.ts";
 import { EventView } from "./event-view.ts";
 import { ExitWindow } from "./exit-window.ts";
@@ -55,6 +56,8 @@ export class Repl {
   private readonly runs: TrackedRun[] = [];
   private rt: Runtime | undefined;
   private hints: string[] = [];
+  /** The idle status line (model, context, cost, extensions), refreshed when it may have changed. */
+  private status: string[] = [];
   private readonly reloadStatus: ReloadStatus;
   /** A Ctrl+C just happened: a second one within the exit window, on an empty line, exits. */
   private readonly exitWindow: ExitWindow;
@@ -103,6 +106,7 @@ export class Repl {
     this.view.commitAside([s.paint("muted", `zot · ${rt.session.state.provider}/${rt.session.state.model} · /help for commands, Ctrl+D to exit`)]);
     if (rt.needsLogin()) this.view.commitAside([s.paint("warning", loginHint(rt.session.state.provider))]);
     if (rt.session.messages.length > 0) this.showRecap();
+    this.status = idleStatus(rt);
     if (initialPrompt !== undefined && initialPrompt.trim() !== "") void this.submitLine(initialPrompt);
     this.render();
     return this.exited;
@@ -336,6 +340,7 @@ export class Repl {
       default:
         break;
     }
+    if (this.rt) this.status = idleStatus(this.rt);
     this.render();
   }
 
@@ -364,6 +369,7 @@ export class Repl {
         this.runs.splice(this.runs.indexOf(entry), 1);
         const next = this.runs[0];
         if (next && !next.started) this.begin(next);
+        if (this.rt) this.status = idleStatus(this.rt);
         this.render();
       });
   }
@@ -404,6 +410,7 @@ export class Repl {
       hints: [...this.reloadStatus.lines, ...hints, ...agentsStatus(this.rt?.agents?.running ?? 0)],
       ...(this.picker ? { picker: this.picker.widget.lines(this.o.style, this.o.out.columns(), this.o.out.rows()) } : {}),
       running: this.running,
+      ...(this.status.length && !this.running && !this.picker && !this.confirm.current && !login ? { status: this.status } : {}),
       working: this.working.text(Date.now(), !this.view.focusedPanel),
       input: this.rt && this.exitCode === undefined ? input : undefined,
     });

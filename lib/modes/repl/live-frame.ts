@@ -7,6 +7,7 @@ import { renderPanel } from "./panel-view.ts";
 import type { LiveFrame } from "./screen.ts";
 import type { Style } from "./style.ts";
 import { displayWidth, rowsOf, sanitize, truncate } from "./text.ts";
+import { statusRows } from "./status-line.ts";
 
 export const PROMPT = "› ";
 
@@ -22,6 +23,8 @@ export interface LiveState {
   /** An open picker's rows (styled and cut to width already). */
   picker?: string[];
   running: boolean;
+  /** The idle status line (model, context, cost, extensions), shown above the prompt when nothing runs. */
+  status?: string[];
   /** The progress line while running (spinner, time, tokens). */
   working?: string;
   /** The prompt line; absent while zot is starting or exiting. `label` replaces the prompt sign (/login's questions). */
@@ -42,6 +45,7 @@ export function buildFrame(state: LiveState): LiveFrame {
   }
   if (state.picker) bottom.push(...state.picker);
   for (const hint of state.hints) bottom.push(s.paint("muted", truncate(hint, width)));
+  if (state.status && !state.running) bottom.push(...statusRows(state.status, width, truncate).map((row) => s.paint("muted", row)));
   const focused = view.focusedPanel;
   if (state.running && !state.confirm) {
     // The spinner (the line's first character) has a slot of its own.
