@@ -18,6 +18,7 @@ export const BUILTIN_COMMANDS: BuiltinCommand[] = [
   { name: "import", description: "add an exported conversation to this project: /import PATH (then /resume ID)" },
   { name: "cd", description: "change the working directory: /cd PATH (a fresh conversation there)" },
   { name: "compact", description: "summarize older messages to free context" },
+  { name: "init", description: "have the model write (or improve) this project's AGENTS.md: /init [what to stress]" },
   { name: "btw", description: "ask aside: /btw QUESTION (answered from the conversation, not added to it; no tools)" },
   { name: "reload-ext", description: "restart every extension and re-read manifests" },
   { name: "ext", description: "list loaded extensions and their state" },

@@ -6,6 +6,7 @@ import { BUILTIN_COMMANDS } from "./builtin-commands.ts";
 import { agentsCommand } from "./subagents/agents-command.ts";
 import { checkModelChoice, type ModelChoice } from "./model-choice.ts";
 import { commandModel } from "./command-model.ts";
+import { initPrompt } from "./init-command.ts";
 import type { Runtime } from "./runtime-surface.ts";
 import type { SlashOptions, SlashOutcome, SlashResult } from "./slash-outcome.ts";
 
@@ -165,6 +166,8 @@ async function runBuiltin(rt: Runtime, name: string, args: string, interactive: 
     }
     case "exit":
       return interactive ? { kind: "exit" } : { kind: "failed", message: "/exit works only in interactive mode" };
+    case "init":
+      return { kind: "run", run: rt.prompt(initPrompt(rt.cwd, args)) };
     case "output-style":
       return rt.outputStyle.command(args, interactive);
     case "theme":

@@ -3,7 +3,7 @@
 // command and its output goes to the model with the next prompt; `@path` completes with Tab and
 // attaches the file; an idle status line shows the model, the context used, the cost and the
 // extensions' state.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Turn } from "../support/model-server.ts";
@@ -89,5 +89,25 @@ describe.each([80, 100])("the REPL at %i columns", (width) => {
     expect(working).not.toContain("extensions: 1 running");
     const after = await pane.until((t) => t.includes("answer") && /context \d+% \([\d.]+k?\/[\d.]+[kM]\) · \$0\.\d{4}/.test(t), 10_000, () => pane.screen());
     expect(after).toContain("extensions: 1 running, 1 failed");
+  });
+});
+
+describe("/init", () => {
+  it("the model looks at the project and writes AGENTS.md; an existing one is improved, and the user's words go along", async () => {
+    world = await makeWorld([
+      { tool_calls: [{ id: "call_1", name: "write", args: { path: "AGENTS.md", content: "# Agents\n\nRun `npm test`.\n" } }], stop: "tool_use" },
+      { text: "Wrote AGENTS.md: tests." },
+      { text: "Nothing to change." },
+    ]);
+    writeFileSync(join(world.cwd, "README.md"), "# demo\n");
+    const first = await world.run(["-p", "/init"]);
+    expect(first.code, first.stderr).toBe(0);
+    expect(sent(world, 0)).toContain("Write an AGENTS.md at the root of this project");
+    expect(sent(world, 0)).toContain("Fold in what is still true from: README.md.");
+    expect(readFileSync(join(world.cwd, "AGENTS.md"), "utf8")).toContain("Run `npm test`.");
+    const again = await world.run(["-p", "/init stress the release steps"]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(sent(world, 2)).toContain("Improve this project's AGENTS.md");
+    expect(sent(world, 2)).toContain("The user adds: stress the release steps");
   });
 });
