@@ -13,6 +13,7 @@ export const BUILTIN_COMMANDS: BuiltinCommand[] = [
   { name: "new", description: "end this conversation and start a fresh one" },
   { name: "resume", description: "switch to a saved conversation: /resume [id] (no id: pick one; lists them outside the REPL)" },
   { name: "fork", description: "branch this conversation at one of its prompts: /fork [N] (no N: pick one; lists them outside the REPL)" },
+  { name: "rewind", description: "back to before a prompt: files and conversation, /rewind N [files|conversation] (no N: pick one)" },
   { name: "tree", description: "this conversation's branches; pick one to switch to it (prints them outside the REPL)" },
   { name: "export", description: "write this conversation to a portable file: /export [PATH] (default ./ID.zotsession)" },
   { name: "import", description: "add an exported conversation to this project: /import PATH (then /resume ID)" },

@@ -24,6 +24,7 @@ export interface ExtensionCommand {
 
 /** The extensions' open panels, and the user's keys to the focused one. */
 import type { OutputStyleChoice } from "./output-style.ts";
+import type { SessionCheckpoints } from "./checkpoints.ts";
 
 export interface RuntimePanels {
   /** Open panels; the last one has focus (the order they opened in). */
@@ -43,6 +44,8 @@ export interface Runtime {
   settings: ModelSettings;
   bus: EventBus;
   session: AgentSession;
+  /** This conversation's checkpoints (`/rewind`). */
+  checkpoints: SessionCheckpoints;
   /** The output style: `/output-style` lists and picks; its text joins the system prompt. */
   outputStyle: OutputStyleChoice;
   /**

@@ -38,6 +38,7 @@ import { resolveRunConfig, type RunConfig, type RunConfigInput } from "./run-con
 import { parseModelSpec, resolveModelSettings, type ModelSettings } from "./settings.ts";
 import { resolveWorkdir, workdirProblem } from "./workdir.ts";
 import { OUTPUT_STYLE_KEY, OutputStyleChoice } from "./output-style.ts";
+import { SessionCheckpoints } from "./checkpoints.ts";
 import { ensurePrivateDir } from "../fs/private-dir.ts";
 
 export type { Runtime } from "./runtime-surface.ts";
@@ -134,6 +135,7 @@ export async function createRuntime(input: RunConfigInput, io: RuntimeOptions): 
   // Without saving (--no-session) a fresh conversation stays in memory too.
   const fresh = () => (config.session.kind === "none" ? { kind: "none" as const } : { kind: "new" as const });
   const skills = new SkillCatalog(config, paths.home, warn);
+  const checkpoints = new SessionCheckpoints(paths.sessions, () => session, warn);
   const outputStyle = new OutputStyleChoice({ zotHome: paths.home, configFile: paths.config, warn,
     picked: config.outputStyle ?? (typeof saved[OUTPUT_STYLE_KEY] === "string" ? saved[OUTPUT_STYLE_KEY] : undefined) });
   const subagentOptions = { ...subagentOptionsFromEnv(env, warn), ...io.subagents };
@@ -176,6 +178,7 @@ export async function createRuntime(input: RunConfigInput, io: RuntimeOptions): 
     interactiveTools: io.interactive ?? false,
     // The host is attached below; a provider only refuses a tool during a run, after that.
     onToolDropped: (tool, error) => host.toolRefused(tool.name, error),
+    toolExecution: checkpoints.observer(),
     onWarning: warn,
   });
   if (config.rememberModel && (config.provider || config.model)) await rememberModel();
@@ -214,6 +217,7 @@ export async function createRuntime(input: RunConfigInput, io: RuntimeOptions): 
     },
     paths,
     outputStyle,
+    checkpoints,
     env,
     settings,
     bus: session.bus,

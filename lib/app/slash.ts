@@ -166,6 +166,8 @@ async function runBuiltin(rt: Runtime, name: string, args: string, interactive: 
     }
     case "exit":
       return interactive ? { kind: "exit" } : { kind: "failed", message: "/exit works only in interactive mode" };
+    case "rewind":
+      return (await import("./slash-rewind.ts")).runRewind(rt, args, interactive);
     case "init":
       return { kind: "run", run: rt.prompt(initPrompt(rt.cwd, args)) };
     case "output-style":

@@ -73,6 +73,26 @@ describe.each([80, 100])("the REPL at %i columns", (width) => {
     expect(sent(world!, 0)).toContain("export const alpha = 1;");
   });
 
+  it("/rewind opens a picker of prompts; choosing one puts the files back and brings its prompt back to the input line", async () => {
+    world = await makeWorld([
+      { tool_calls: [{ id: "c1", name: "write", args: { path: "notes.txt", content: "changed\n" } }], stop: "tool_use" }, { text: "Done writing." },
+    ]);
+    writeFileSync(join(world.cwd, "notes.txt"), "original\n");
+    const pane = await Pane.start(world, [], {}, [["resize-window", "-x", String(width)]]);
+    await pane.until("/help for commands");
+    await pane.type("rewrite the notes");
+    await pane.keys("Enter");
+    await pane.until("Done writing.");
+    expect(readFileSync(join(world.cwd, "notes.txt"), "utf8")).toBe("changed\n");
+    await pane.type("/rewind");
+    await pane.keys("Enter");
+    await pane.until("to before which prompt?");
+    await pane.keys("Enter");
+    await pane.until("restored notes.txt");
+    await pane.until("› rewrite the notes", 10_000, () => pane.screen());
+    expect(readFileSync(join(world.cwd, "notes.txt"), "utf8")).toBe("original\n");
+  });
+
   it("idle, a status line shows the model, the context used, the session's cost and the extensions' state; it hides while working", async () => {
     world = await makeWorld([{ text: ["a ", "slow ", "answer"], chunk_delay_ms: 300 }]);
     const broken = join(world.cwd, "..", "broken-ext");

@@ -33,6 +33,13 @@ export interface ToolRunEnv {
   interactiveTools?: boolean;
   /** Receives the names a tool result activates (deferred extension tools). */
   onActivateTools?: (names: string[]) => void;
+  /** Around each execution (after admission): what checkpoints record of the files a call may change. */
+  execution?: ToolExecutionObserver;
+}
+
+export interface ToolExecutionObserver {
+  before(toolName: string, args: Record<string, unknown>, cwd: string): Promise<void>;
+  after(toolName: string): Promise<void>;
 }
 
 export async function runToolCall(call: ToolCallRequest, env: ToolRunEnv): Promise<SettledToolCall> {
@@ -151,6 +158,7 @@ export async function runToolCall(call: ToolCallRequest, env: ToolRunEnv): Promi
   const args = admitted.args;
 
   let outcome: ToolOutcome;
+  await env.execution?.before(call.toolName, args, env.cwd);
   try {
     outcome = await tool.execute(args, {
       cwd: env.cwd,
@@ -165,6 +173,8 @@ export async function runToolCall(call: ToolCallRequest, env: ToolRunEnv): Promi
     const status: ToolStatus = env.signal.aborted ? stopped() : "failed";
     const text = status !== "failed" ? `${call.toolName} was ${status === "timed_out" ? "timed out" : "cancelled"}.` : `${call.toolName} failed unexpectedly: ${(err as Error)?.message ?? String(err)}`;
     return finish(args, { content: [{ type: "text", text }], isError: true, status, executed: true });
+  } finally {
+    await env.execution?.after(call.toolName);
   }
 
   let status: ToolStatus = outcome.status ?? (outcome.isError ? "failed" : "completed");

@@ -6,6 +6,7 @@ import type { Confirmer } from "../loop/permissions.ts";
 import type { OpenedSession } from "./session-select.ts";
 import type { Skill } from "../../tools/skill-file.ts";
 import type { SystemPromptOptions } from "../../coding/system-prompt.ts";
+import type { ToolExecutionObserver } from "../loop/tool-runner.ts";
 import type { BuiltinToolsOptions } from "../../tools/builtin-tools.ts";
 import type { ImageBlock, Provider, ReasoningEffort, Usage } from "../../providers/types.ts";
 import type { Tool } from "../../tools/types.ts";
@@ -44,6 +45,8 @@ export interface AgentSessionOptions {
   compaction?: Partial<CompactionSettings>;
   /** True where interactive tools can show their panel (the REPL); else such calls fail. */
   interactiveTools?: boolean;
+  /** Told before and after each tool call executes (checkpoints record what it may change). */
+  toolExecution?: ToolExecutionObserver;
   /** Non-fatal warnings for the user (stderr in headless modes). */
   onWarning?: (message: string) => void;
   /** An extension tool the provider refused; it is left out for the rest of the session. */

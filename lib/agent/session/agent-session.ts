@@ -70,6 +70,7 @@ export class AgentSession {
       emit: this.emitter, place: () => this.place, hooks: () => this.hooks, warn: (m) => this.warn(m),
       yolo: options.yolo, confirmer: options.confirmer,
       interactiveTools: options.interactiveTools, onActivateTools: options.onActivateTools,
+      ...(options.toolExecution ? { execution: options.toolExecution } : {}),
     });
     this.preparer = new SystemPromptPreparer({
       base: () => sessionBasePrompt(this.options.prompt ?? {}, {

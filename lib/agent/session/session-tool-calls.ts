@@ -6,7 +6,7 @@
 import type { AgentHooks } from "../contracts/hooks.ts";
 import { PermissionPolicy, type Confirmer } from "../loop/permissions.ts";
 import type { SettledToolCall, ToolCallRequest } from "../contracts/tool-call.ts";
-import { runToolCall } from "../loop/tool-runner.ts";
+import { runToolCall, type ToolExecutionObserver } from "../loop/tool-runner.ts";
 import type { RunToolContext } from "./agent-options.ts";
 import type { Emitter } from "../contracts/emitter.ts";
 import type { Workplace } from "./workplace.ts";
@@ -22,6 +22,7 @@ export interface SessionToolCallsOptions {
   warn: (message: string) => void;
   interactiveTools?: boolean;
   onActivateTools?: (names: string[]) => void;
+  execution?: ToolExecutionObserver;
 }
 
 export class SessionToolCalls {
@@ -52,6 +53,7 @@ export class SessionToolCalls {
       signal,
       interactiveTools: interactiveTools ?? false,
       ...(onActivateTools ? { onActivateTools } : {}),
+      ...(this.options.execution ? { execution: this.options.execution } : {}),
     });
   }
 

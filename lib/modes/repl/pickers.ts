@@ -60,10 +60,18 @@ export function treeItems(tree: { current: string; families: SessionBranch[] }, 
 }
 
 /** The picker `/resume`, `/model`, `/fork` or `/tree` without an argument opens; none for other commands, or with nothing to pick. */
-export async function pickerFor(name: string | undefined, rt: Pick<Runtime, "recentSessions" | "session" | "branches">): Promise<OpenPicker | undefined> {
+export async function pickerFor(name: string | undefined, rt: Pick<Runtime, "recentSessions" | "session" | "branches" | "checkpoints">): Promise<OpenPicker | undefined> {
   if (name === "fork") {
     const items = (await rt.branches()).forkPoints().map((p) => ({ value: String(p.index), label: p.text, detail: `message ${p.index}` }));
     return items.length > 0 ? { widget: new Picker("Fork this conversation before which prompt?", items, items.at(-1)!.value), command: "/fork" } : undefined;
+  }
+  if (name === "rewind") {
+    const recorded = new Set(rt.checkpoints.list().map((c) => c.index));
+    const items = (await rt.branches()).forkPoints().map((p) => ({ value: String(p.index), label: p.text,
+      detail: `message ${p.index}${recorded.has(p.index) ? " · changed files" : ""}` }));
+    return items.length > 0
+      ? { widget: new Picker("Rewind files and conversation to before which prompt? (/rewind N files|conversation for one)", items, items.at(-1)!.value), command: "/rewind" }
+      : undefined;
   }
   if (name === "tree") {
     const items = treeItems((await rt.branches()).tree());
