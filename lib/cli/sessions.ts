@@ -2,7 +2,7 @@
 // (the current directory's) sessions without starting a run. `show` prints a conversation as the
 // REPL's resume view does; `rm` removes one file, its branches keep their own.
 import { rmSync } from "node:fs";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { ageText, renderTree, sessionFamilies, sessionSummaries, type SessionSummary } from "../agent/session/session-family.ts";
 import { exportText, importSession } from "../agent/session/session-export.ts";
 import { writeFileAtomic } from "../fs/atomic-write.ts";
@@ -13,6 +13,7 @@ import { makeStyle } from "../modes/repl/style.ts";
 import { zotPaths } from "../paths.ts";
 import { printable } from "../terminal-text.ts";
 import { knownSecrets } from "../app/session-secrets.ts";
+import { CheckpointStore } from "../coding/checkpoints/checkpoint-store.ts";
 import { helpFor, type HelpOut } from "./usage.ts";
 
 export function sessionsUsage(out: HelpOut, env: Record<string, string | undefined>): string {
@@ -86,7 +87,8 @@ async function run(verb: string, args: string[], location: SessionLocation, env:
     }
     default: {
       const summaries = sessionSummaries(location);
-      return summaries.length ? summaries.map(listLine) : [noSessions(location)];
+      const checkpoints = new CheckpointStore(join(sessionDirFor(location), "checkpoints"));
+      return summaries.length ? summaries.map((summary) => listLine(summary, checkpoints.list(summary.id).length)) : [noSessions(location)];
     }
   }
 }
@@ -98,10 +100,12 @@ function pathOf(location: SessionLocation, id: string): string {
   return path;
 }
 
-function listLine(s: SessionSummary): string {
+/** A session's line; `checkpoints`: how many of its prompts /rewind can put files back for. */
+function listLine(s: SessionSummary, checkpoints: number): string {
   const branch = s.parent ? `  fork of ${s.parent.id}` : "";
   if (s.damaged) return `${s.id}  damaged: ${s.damaged}`;
-  return `${s.id}  ${ageText(Date.now() - s.modified.getTime())}  ${s.messages} messages${branch}  ${s.firstPrompt.slice(0, 60) || "(no prompt)"}`;
+  const rewind = checkpoints > 0 ? `  ${checkpoints} checkpoint${checkpoints === 1 ? "" : "s"}` : "";
+  return `${s.id}  ${ageText(Date.now() - s.modified.getTime())}  ${s.messages} messages${branch}${rewind}  ${s.firstPrompt.slice(0, 60) || "(no prompt)"}`;
 }
 
 function noSessions(location: SessionLocation): string {
