@@ -3,7 +3,7 @@
 // each moment runs the matching command hooks (a process each, in parallel, identical commands
 // once) with Claude Code's input on stdin, and their replies become the interception answer
 // (hook-answers.ts). The host does not know about hooks.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { INTERCEPT_V2, type EventInterceptResponseFrame, type NotifyFrame } from "../../../protocol/index.ts";
 import { errorOutcome, type ToolContent, type ToolOutcome } from "../../../tools/types.ts";
@@ -18,19 +18,17 @@ import { claudeToolResponse, fromClaudeInput, toClaudeCall } from "./claude-tool
 import { ClaudeTranscript, claudeTranscriptPath } from "./claude-transcript.ts";
 import { permissionRequestAnswer, postToolUseAnswer, preToolUseAnswer, startContext, stopAnswer, userPromptAnswer } from "./hook-answers.ts";
 import { matcherMatches, matcherProblem, permissionRuleMatches } from "./hook-matcher.ts";
-import { contextOf, readHookReply, stringField, type HookReply } from "./hook-output.ts";
+import { readHookReply, stringField, type HookReply } from "./hook-output.ts";
+import { LaterContext } from "./later-context.ts";
+import { withEnvFile } from "./env-file.ts";
 import { runHookProcess, type HookProcessResult } from "./hook-process.ts";
 import { DEADLINE_MARGIN_MS, END_REASONS, OBSERVED, ownerOf, POINTS } from "./hook-points.ts";
-import { callPreApproved, expandPluginCommand } from "./plugin-command-text.ts";
-import { pluginCommands, type PluginCommand } from "./plugin-commands.ts";
+import { COMMAND_TIMEOUT_MS, MarkdownCommands } from "./markdown-commands.ts";
 
 type Payload = Record<string, unknown> & { event: string };
 type Answer = Omit<EventInterceptResponseFrame, "type" | "id">;
 
 const NEVER_WRITTEN = Promise.resolve(false);
-
-/** How long a Markdown command's `!` command may run. */
-const COMMAND_TIMEOUT_MS = 120_000;
 
 export class HooksDriver implements ExtensionDriver {
   readonly execLabel = "hooks";
@@ -50,15 +48,13 @@ export class HooksDriver implements ExtensionDriver {
   private observed: Promise<void> = Promise.resolve();
   private readonly stopAll = new AbortController();
   private requests = 0;
-  /** The allowed-tools of the Markdown command whose prompt runs now, until its run ends. */
-  private preApproved: { command: string; rules: string[] } | undefined;
-  /** What hooks that ran in the background left for the model: it goes with the next prompt or tool result. */
-  private pendingContext: string[] = [];
+  /** What hooks that ran in the background left for the model. */
+  private readonly later = new LaterContext();
   /** A prompt's run is going on: a compaction now is automatic; between runs it was asked for (/compact). */
   private inRun = false;
   private readonly subagent = process.env[SUBAGENT_ID_VAR];
-  /** For a Claude Code plugin: its folder and Markdown commands. */
-  private plugin: { root: string; commands: PluginCommand[]; isPlugin: boolean } | undefined;
+  /** A plugin's or a command folder's Markdown commands. */
+  private commands: MarkdownCommands | undefined;
 
   constructor(private readonly context: DriverContext) {}
 
@@ -89,7 +85,11 @@ export class HooksDriver implements ExtensionDriver {
     this.log_ = openExtensionLog(sink.logPath(ext.name), `hooks of ${where}`);
     const parsed = parseHooks(ext.candidate.loaded!.manifest.hooks ?? {}, where);
     this.hooks = parsed.hooks;
-    if (ext.candidate.loaded!.kind === "plugin" || ext.candidate.loaded!.kind === "commands") this.loadCommands();
+    const loaded = ext.candidate.loaded!;
+    if (loaded.kind === "plugin" || loaded.kind === "commands") {
+      this.commands = new MarkdownCommands(ext.name, loaded.manifest.commands ?? [], ext.dir, loaded.kind === "plugin");
+      ext.commands.push(...this.commands.registrations());
+    }
     for (const problem of parsed.problems) ext.warn(problem);
     for (const matcher of new Set(this.hooks.map((h) => h.matcher))) {
       const problem = matcherProblem(matcher);
@@ -103,24 +103,12 @@ export class HooksDriver implements ExtensionDriver {
     }).catch((err: unknown) => ext.fail(`cannot start: ${(err as Error).message}`));
   }
 
-  /** Markdown commands: a plugin's as `plugin:name` with its plain name as an alias; the user's and a project's plain. */
-  private loadCommands(): void {
-    const ext = this.ext;
-    const loaded = ext.candidate.loaded!;
-    const commands = pluginCommands(ext.name, loaded.manifest.commands ?? []);
-    this.plugin = { root: ext.dir, commands, isPlugin: loaded.kind === "plugin" };
-    for (const command of commands) {
-      if (loaded.kind === "plugin") ext.commands.push({ name: command.name, description: command.description });
-      ext.commands.push({ name: command.plain, description: command.description, ...(loaded.kind === "plugin" ? { alias: true as const } : {}) });
-    }
-  }
-
   private ready(): void {
     const ext = this.ext;
     if (ext.stopping || ext.phase !== "starting") return;
     ext.capabilities.add(INTERCEPT_V2);
     ext.phase = "registering";
-    const commands = (this.plugin?.commands.length ?? 0) > 0;
+    const commands = (this.commands?.list.length ?? 0) > 0;
     // Commands need tool_call (their allowed-tools) and the end of their prompt's run.
     // Any hook may go on in the background; what it leaves reaches the model at the next prompt or tool result.
     const carriers = this.hooks.length > 0 ? ["user_prompt_submit", "tool_result"] : [];
@@ -128,7 +116,7 @@ export class HooksDriver implements ExtensionDriver {
       || (commands && point === "tool_call") || carriers.includes(point)).map(([point]) => point);
     const longest = Math.max(0, ...this.hooks.map((h) => h.timeoutS * 1000));
     ext.subscribe(this.hooks.length || commands ? OBSERVED : [], intercepts, Math.min(longest + DEADLINE_MARGIN_MS, this.context.timeouts.interceptMax));
-    if (this.plugin?.commands.length) ext.registrationChanged();
+    if (commands) ext.registrationChanged();
     ext.becomeReady("ready");
   }
 
@@ -141,20 +129,12 @@ export class HooksDriver implements ExtensionDriver {
   }
 
   async invokeCommand(name: string, args: string): Promise<CommandReply> {
-    const command = this.plugin?.commands.find((c) => c.name === name || c.plain === name);
-    if (!command) return { error: `/${name}: ${this.ext.name} has no such command` };
-    try {
-      const { prompt, allowed, model } = await expandPluginCommand(command.file, args, { root: this.plugin!.root, cwd: this.cwd,
-        run: async (line) => {
-          const run = await this.spawnLine(line, "", COMMAND_TIMEOUT_MS, { CLAUDE_CODE_SESSION_ID: this.sessionId });
-          return { output: `${run.stdout}${run.stderr}${run.timedOut ? `\n[timed out after ${COMMAND_TIMEOUT_MS / 1000} s]` : ""}`, ok: run.code === 0 };
-        } });
-      // Claude Code's allowed-tools: the calls they cover run without the user's confirmation while this prompt runs.
-      this.preApproved = allowed.length ? { command: name, rules: allowed } : undefined;
-      return { type: "command_response", id: `plugin-${name}`, action: "prompt", prompt, ...(model ? { model } : {}) };
-    } catch (err) {
-      return { error: `/${name} (${command.file}): ${(err as Error).message}` };
-    }
+    if (!this.commands) return { error: `/${name}: ${this.ext.name} has no such command` };
+    return this.commands.invoke(name, args, { cwd: this.cwd,
+      run: async (line) => {
+        const run = await this.spawnLine(line, "", COMMAND_TIMEOUT_MS, { CLAUDE_CODE_SESSION_ID: this.sessionId });
+        return { output: `${run.stdout}${run.stderr}${run.timedOut ? `\n[timed out after ${COMMAND_TIMEOUT_MS / 1000} s]` : ""}`, ok: run.code === 0 };
+      } });
   }
 
   // Lifecycle events: the session, the transcript, and the hooks that only observe ------------
@@ -181,7 +161,7 @@ export class HooksDriver implements ExtensionDriver {
       case "turn_end":
         if (event.stop !== "tool_use") {
           this.inRun = false;
-          this.preApproved = undefined;
+          this.commands?.runEnded();
         }
         break;
       case "pre_compact":
@@ -258,12 +238,12 @@ export class HooksDriver implements ExtensionDriver {
       case "tool_call":
         return this.preToolUse(payload, signal);
       case "tool_result":
-        return this.withPending(await this.postToolUse(payload, signal));
+        return this.later.attach(await this.postToolUse(payload, signal));
       case "tool_confirmation":
         return this.permissionRequest(payload, signal);
       case "user_prompt_submit": {
         const hooks = this.of("UserPromptSubmit");
-        return this.withPending(hooks.length ? userPromptAnswer(await this.run("UserPromptSubmit", hooks, { prompt: payload.text }, signal)) : {});
+        return this.later.attach(hooks.length ? userPromptAnswer(await this.run("UserPromptSubmit", hooks, { prompt: payload.text }, signal)) : {});
       }
       case "before_agent_end": {
         const event: HookEvent = this.subagent ? "SubagentStop" : "Stop";
@@ -278,14 +258,6 @@ export class HooksDriver implements ExtensionDriver {
       }
     }
     return {};
-  }
-
-  /** An answer that also carries what background hooks left for the model (kept for later when the moment is blocked). */
-  private withPending(answer: Answer): Answer {
-    if (this.pendingContext.length === 0 || answer.block) return answer;
-    const context = [answer.additional_context, ...this.pendingContext].filter((c): c is string => typeof c === "string" && c.trim() !== "").join("\n\n");
-    this.pendingContext = [];
-    return { ...answer, additional_context: context };
   }
 
   /** The PreToolUse hooks that select a call: matcher on the tool's Claude Code name, then the `if` rule. */
@@ -307,28 +279,10 @@ export class HooksDriver implements ExtensionDriver {
       if (decided.updatedInput) rewritten = fromClaudeInput(String(payload.tool_name), decided.updatedInput, args);
     }
     if (answer.block) return answer;
-    if (!answer.decision && this.preApproved && callPreApproved(this.preApproved.rules, call.toolName, call.toolInput, this.cwd)) {
-      answer = { ...answer, decision: "allow", reason: `/${this.preApproved.command}'s allowed-tools` };
-    }
-    rewritten = this.withSessionEnv(String(payload.tool_name), rewritten ?? args) ?? rewritten;
+    const preApproved = answer.decision ? undefined : this.commands?.preApproves(call.toolName, call.toolInput, this.cwd);
+    if (preApproved) answer = { ...answer, decision: "allow", reason: preApproved };
+    rewritten = withEnvFile(this.envFile(), String(payload.tool_name), rewritten ?? args) ?? rewritten;
     return rewritten ? { ...answer, modified_args: rewritten } : answer;
-  }
-
-  /**
-   * A bash call with the variables SessionStart hooks exported to CLAUDE_ENV_FILE, as Claude Code
-   * gives them to every later command: the command sources the file first. Undefined: unchanged.
-   */
-  private withSessionEnv(toolName: string, args: Record<string, unknown>): Record<string, unknown> | undefined {
-    const file = this.envFile();
-    if (toolName !== "bash" || !file || typeof args.command !== "string") return undefined;
-    let exported = "";
-    try {
-      exported = readFileSync(file, "utf8");
-    } catch {
-      return undefined;
-    }
-    if (exported.trim() === "") return undefined;
-    return { ...args, command: `. '${file.replaceAll("'", "'\\''")}'\n${args.command}` };
   }
 
   private async postToolUse(payload: Payload, signal: AbortSignal | undefined): Promise<Answer> {
@@ -379,16 +333,10 @@ export class HooksDriver implements ExtensionDriver {
     return replies;
   }
 
-  /**
-   * A background hook's end: the user hears of it as of any hook; its context (and, for
-   * `asyncRewake`, an exit 2's stderr after the rewake message) waits for the model's next moment.
-   */
+  /** A background hook's end: the user hears of it as of any hook; what it has for the model waits for its next moment. */
   private heardLater(event: HookEvent, reply: HookReply): void {
     this.tell(event, reply);
-    const rewake = reply.hook.rewake && reply.blocking ? [reply.hook.rewake.message, reply.stderr || reply.text].filter(Boolean).join("\n\n") : undefined;
-    for (const context of [rewake, contextOf(reply, false), stringField(reply.json, "systemMessage")]) {
-      if (context?.trim()) this.pendingContext.push(context);
-    }
+    this.later.add(reply);
   }
 
   /** One shell command line of this bundle (a hook, a command's `!` line), as zot starts extensions, in the project. */
@@ -423,9 +371,9 @@ export class HooksDriver implements ExtensionDriver {
 
   /** CLAUDE_PLUGIN_ROOT and CLAUDE_PLUGIN_DATA for a plugin's hooks (its folder, and a data folder of its own). */
   private pluginEnv(): Record<string, string> {
-    if (!this.plugin?.isPlugin) return {};
+    if (!this.commands?.isPlugin) return {};
     const data = this.isolationChoice?.dataDir;
-    return { CLAUDE_PLUGIN_ROOT: this.plugin.root, ...(data ? { CLAUDE_PLUGIN_DATA: data } : {}) };
+    return { CLAUDE_PLUGIN_ROOT: this.commands.root, ...(data ? { CLAUDE_PLUGIN_DATA: data } : {}) };
   }
 
   /** Where SessionStart hooks may write `export NAME=value` lines (CLAUDE_ENV_FILE). */
