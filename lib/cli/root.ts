@@ -16,8 +16,9 @@ export async function runRoot(argv: string[], env: Record<string, string | undef
     // Help goes to stdout only when stdout is for people.
     const out = options.mode === "json" || options.mode === "rpc" || options.mode === "acp" ? process.stderr : process.stdout;
     // Loaded only for --help: a run never lays out help.
-    const [{ rootHelpSpec }, { helpFor }] = await Promise.all([import("./help/root-help.ts"), import("./usage.ts")]);
-    out.write(helpFor(rootHelpSpec(), out, env));
+    const [{ rootHelpSpec }, { modeHelpSpec }, { helpFor }] = await Promise.all([import("./help/root-help.ts"), import("./help/mode-help.ts"), import("./usage.ts")]);
+    const spec = options.mode === "rpc" || options.mode === "acp" ? await modeHelpSpec(options.mode) : rootHelpSpec();
+    out.write(helpFor(spec, out, env));
     return 0;
   }
   if (options.version) {

@@ -36,6 +36,22 @@ describe("help output", () => {
     expect(sub.stdout.endsWith("\n")).toBe(true);
   });
 
+  it("zot acp --help and zot rpc --help describe their mode (on stderr: stdout belongs to the protocol), not the root's options", async () => {
+    world = await makeWorld();
+    const acp = await world.run(["acp", "--help"]);
+    expect(acp.code).toBe(0);
+    expect(acp.stdout).toBe("");
+    expect(acp.stderr).toMatch(/USAGE zot acp \[OPTIONS\]/);
+    expect(acp.stderr).toMatch(/Agent Client Protocol \(version \d+\)/);
+    expect(acp.stderr).toContain(`"agent_servers": {"zot"`);
+    expect(acp.stderr).not.toContain("--list-models");
+    const rpc = await world.run(["rpc", "--help"]);
+    expect(rpc.stderr).toContain("zot rpc --listen ws://127.0.0.1:PORT");
+    expect(rpc.stderr).toContain("ZOT_RPC_TOKEN");
+    const viaMode = await world.run(["--mode", "acp", "--help"]);
+    expect(viaMode.stderr).toMatch(/USAGE zot acp/);
+  });
+
   it("on a terminal help is coloured, unless NO_COLOR is set", async () => {
     world = await makeWorld();
     // TEST and CI (which the tmux server inherits from vitest) do not change it.
