@@ -39,6 +39,7 @@ import { parseModelSpec, resolveModelSettings, type ModelSettings } from "./sett
 import { resolveWorkdir, workdirProblem } from "./workdir.ts";
 import { OUTPUT_STYLE_KEY, OutputStyleChoice } from "./output-style.ts";
 import { SessionCheckpoints } from "./checkpoints.ts";
+import type { CommandTerminal } from "../tools/command-terminal.ts";
 import { ensurePrivateDir } from "../fs/private-dir.ts";
 
 export type { Runtime } from "./runtime-surface.ts";
@@ -63,6 +64,8 @@ export interface RuntimeOptions {
   warmProvider?: boolean;
   /** Where the built-in file tools read and write (`zot acp`: the editor's buffers); default the disk. */
   files?: FileAccess;
+  /** Where bash runs its commands instead of zot's own shell (an editor's terminal in `zot acp`). */
+  terminal?: CommandTerminal;
 }
 
 function resolveCwd(cwd: string): string {
@@ -159,7 +162,7 @@ export async function createRuntime(input: RunConfigInput, io: RuntimeOptions): 
     model: settings.model,
     tools: { ...(config.tools ? { only: config.tools } : {}), ...(agents ? { agent: agents } : {}), ...(io.files ? { files: io.files } : {}),
       // Plugins' bin/ folders: the host starts after the session, so they are read at each command.
-      bash: { pathDirs: () => host.pluginBins() } },
+      bash: { pathDirs: () => host.pluginBins(), ...(io.terminal ? { terminal: io.terminal } : {}) } },
     ...(agents ? { pendingNotes: (id: string) => agents.takeFinished(id) } : {}),
     skills: () => skills.list,
     prompt: {

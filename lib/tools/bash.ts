@@ -13,6 +13,7 @@ import { LineSplitter } from "./line-splitter.ts";
 import { OutputTail, truncationNote } from "./output-tail.ts";
 import { terminateGroup } from "../process/group.ts";
 import { findShell } from "./shell.ts";
+import type { CommandTerminal, TerminalResult } from "./command-terminal.ts";
 import type { Tool, ToolExecutionContext, ToolOutcome } from "./types.ts";
 
 export interface BashToolOptions {
@@ -31,6 +32,8 @@ export interface BashToolOptions {
   env?: NodeJS.ProcessEnv;
   /** Folders put before PATH for each command (a plugin's bin/), read at each call. */
   pathDirs?: () => readonly string[];
+  /** Run commands there instead of in zot's own shell (an editor's terminal). */
+  terminal?: CommandTerminal;
 }
 
 export const BASH_DEFAULTS = { timeoutMs: 120_000, killGraceMs: 1_000, maxLines: 2000, maxBytes: 50 * 1024 };
@@ -82,6 +85,7 @@ async function runCommand(command: string, timeoutMs: number, options: BashToolO
   ctx: ToolExecutionContext): Promise<ToolOutcome> {
   const shell = options.shell ?? findShell();
   const tail = new OutputTail(options.maxLines ?? BASH_DEFAULTS.maxLines, options.maxBytes ?? BASH_DEFAULTS.maxBytes);
+  if (options.terminal) return runInTerminal(options.terminal, command, timeoutMs, options, ctx, tail);
   const child = spawn(shell, ["-c", command], {
     cwd: options.cwd,
     env: withPathDirs(options.env ?? process.env, options.pathDirs?.() ?? []),
@@ -126,6 +130,22 @@ async function runCommand(command: string, timeoutMs: number, options: BashToolO
   }
   const { code, signal } = (await settlesWithin(exited, PIPE_CLOSE_WAIT_MS)) ?? { code: null, signal: null };
   return describeOutcome(tail, stop, code, signal, timeoutMs);
+}
+
+/** The command in someone else's terminal, its output through zot's tail as from its own shell. */
+async function runInTerminal(terminal: CommandTerminal, command: string, timeoutMs: number, options: BashToolOptions,
+  ctx: ToolExecutionContext, tail: OutputTail): Promise<ToolOutcome> {
+  const dirs = options.pathDirs?.() ?? [];
+  const env: Record<string, string> = dirs.length ? { PATH: withPathDirs(options.env ?? process.env, dirs).PATH ?? "" } : {};
+  let result: TerminalResult;
+  try {
+    result = await terminal.run({ command, cwd: options.cwd, env, timeoutMs, signal: ctx.signal,
+      outputByteLimit: 4 * (options.maxBytes ?? BASH_DEFAULTS.maxBytes), ...(ctx.toolId ? { toolId: ctx.toolId } : {}) });
+  } catch (err) {
+    throw new ToolFailure(`bash: the terminal could not run the command: ${(err as Error).message}`);
+  }
+  tail.push(result.truncated ? `[the start of the output was dropped by the terminal]\n${result.output}` : result.output);
+  return describeOutcome(tail, result.stop, result.exitCode, result.signal as NodeJS.Signals | null, timeoutMs);
 }
 
 function collectOutput(child: ChildProcess, tail: OutputTail, onProgress?: (text: string) => void): void {

@@ -36,7 +36,7 @@ export interface BuiltinToolsOptions {
   files?: FileAccess;
   /** Finer limits, mostly for tests. */
   read?: Pick<ReadToolOptions, "maxLines" | "maxBytes" | "maxImageBytes" | "maxFileBytes">;
-  bash?: Pick<BashToolOptions, "killGraceMs" | "maxLines" | "maxBytes" | "shell" | "env" | "pathDirs">;
+  bash?: Pick<BashToolOptions, "killGraceMs" | "maxLines" | "maxBytes" | "shell" | "env" | "pathDirs" | "terminal">;
 }
 
 /** Names in `only` that are not built-in tools (for a usage error before anything runs). */

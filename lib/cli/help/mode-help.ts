@@ -37,7 +37,7 @@ export async function modeHelpSpec(mode: "rpc" | "acp"): Promise<HelpSpec> {
     ] }, { title: "WHAT ZOT OFFERS", rows: [
       ["sessions", "new, load (replayed), list; modes ask, accept-edits, yolo; the model as a config option"],
       ["prompts", "text, images, resource links and embedded resources; slash commands of zot, extensions and plugins"],
-      ["the editor's", "files (fs/read_text_file, fs/write_text_file) when offered; MCP servers from session/new"],
+      ["the editor's", "files (fs/read_text_file, fs/write_text_file) and terminal (bash runs there) when offered; MCP servers from session/new"],
     ] }],
     footer: "Every editor's setup: docs/acp.md, in the repository.",
   };

@@ -13,6 +13,8 @@ import { listModels } from "../../providers/index.ts";
 import type { FileAccess } from "../../tools/file-access.ts";
 import { changesFile, resultContent, toolKind, toolPath, toolTitle } from "./acp-tool-calls.ts";
 import { editorFiles } from "./acp-files.ts";
+import { editorTerminal } from "./acp-terminal.ts";
+import type { CommandTerminal } from "../../tools/command-terminal.ts";
 import { editorServers, type EditorServers } from "./acp-mcp.ts";
 import { userPrompt } from "./acp-prompt.ts";
 import { replayTranscript } from "./acp-replay.ts";
@@ -44,6 +46,9 @@ export class AcpSession {
   private rt!: Runtime;
   private mode: ModeId;
   private readonly files: FileAccess | undefined;
+  private readonly terminal: CommandTerminal | undefined;
+  /** The editor terminal each bash call ran in, by tool call id: it stays in the call's content. */
+  private readonly terminals = new Map<string, string>();
   private readonly servers: EditorServers;
   /** Updates go out one after another, in the order of the events. */
   private sent: Promise<unknown> = Promise.resolve();
@@ -53,6 +58,10 @@ export class AcpSession {
   private constructor(private readonly o: AcpSessionOptions) {
     this.mode = o.config.yolo === false ? "ask" : "yolo";
     this.files = editorFiles(o.client, () => this.id, o.clientCapabilities?.fs);
+    this.terminal = editorTerminal(o.client, () => this.id, o.clientCapabilities?.terminal, (toolId, terminalId) => {
+      this.terminals.set(toolId, terminalId);
+      this.send({ sessionUpdate: "tool_call_update", toolCallId: toolId, content: [{ type: "terminal", terminalId }] });
+    });
     this.servers = editorServers(o.mcpServers);
   }
 
@@ -64,7 +73,8 @@ export class AcpSession {
         ...o.config, cwd: o.cwd, yolo: s.mode === "yolo",
         session: o.resumeId ? { kind: "resume", id: o.resumeId } : { kind: "new" },
         extensions: { ...o.config.extensions, paths: [...(o.config.extensions?.paths ?? []), ...s.servers.dirs] },
-      }, { frontend: s.frontend(), env: o.env, interactive: false, ...(s.files ? { files: s.files } : {}) });
+      }, { frontend: s.frontend(), env: o.env, interactive: false, ...(s.files ? { files: s.files } : {}),
+        ...(s.terminal ? { terminal: s.terminal } : {}) });
     } catch (err) {
       s.servers.remove();
       throw err;
@@ -198,7 +208,9 @@ export class AcpSession {
 
   private finishTool(event: Extract<ZotEvent, { type: "tool_result" }>): void {
     const status: acp.ToolCallStatus = event.status === "completed" ? "completed" : "failed";
-    const content = resultContent(event.result.content);
+    const terminalId = this.terminals.get(event.tool_id);
+    this.terminals.delete(event.tool_id);
+    const content: acp.ToolCallContent[] = [...(terminalId ? [{ type: "terminal" as const, terminalId }] : []), ...resultContent(event.result.content)];
     const before = this.before.get(event.tool_id);
     this.before.delete(event.tool_id);
     const path = toolPath(event.tool_name, event.tool_args, this.rt.cwd);

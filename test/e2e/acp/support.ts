@@ -18,6 +18,8 @@ export interface Editor {
   answer: string;
   /** The editor's open buffers, by absolute path (with fs offered). */
   buffers: Map<string, string>;
+  /** The terminals zot created (with terminal offered): each a real process the editor runs. */
+  terminals: Map<string, EditorTerminal>;
   stderr(): string;
   initialize(capabilities?: acp.ClientCapabilities): Promise<acp.InitializeResponse>;
   /** Resolves once an update matching `pred` has arrived. */
@@ -26,6 +28,15 @@ export interface Editor {
   asked(count: number): Promise<void>;
   /** Closes zot's stdin and waits for it to exit. */
   close(): Promise<number | null>;
+}
+
+export interface EditorTerminal {
+  request: acp.CreateTerminalRequest;
+  process: ChildProcess;
+  output: string;
+  exit?: { exitCode: number | null; signal: string | null };
+  killed: boolean;
+  released: boolean;
 }
 
 export interface EditorOptions {
@@ -42,7 +53,7 @@ export function startEditor(world: World, options: EditorOptions = {}): Editor {
   const exited = new Promise<number | null>((done) => child.on("close", (code) => done(code)));
   const waiters: Array<() => void> = [];
   const editor: Editor = {
-    child, updates: [], permissions: [], answer: "allow_once", buffers: new Map(),
+    child, updates: [], permissions: [], answer: "allow_once", buffers: new Map(), terminals: new Map(),
     stderr: () => stderr,
     agent: undefined as unknown as acp.ClientContext,
     connection: undefined as unknown as acp.ClientConnection,
@@ -85,6 +96,40 @@ export function startEditor(world: World, options: EditorOptions = {}): Editor {
     })
     .onRequest("fs/write_text_file", ({ params }) => {
       editor.buffers.set(params.path, params.content);
+      return {};
+    })
+    // Terminals as an editor runs them: a real process per terminal/create, its output kept.
+    .onRequest("terminal/create", ({ params }) => {
+      const id = `term-${editor.terminals.size + 1}`;
+      const env = { ...process.env, ...Object.fromEntries((params.env ?? []).map((v) => [v.name, v.value])) };
+      const proc = spawn(params.command, params.args ?? [], { cwd: params.cwd ?? undefined, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+      const terminal: EditorTerminal = { request: params, process: proc, output: "", killed: false, released: false };
+      for (const stream of [proc.stdout!, proc.stderr!]) stream.on("data", (d) => (terminal.output += d));
+      proc.on("close", (code, signal) => (terminal.exit = { exitCode: code, signal }));
+      editor.terminals.set(id, terminal);
+      return { terminalId: id };
+    })
+    .onRequest("terminal/output", ({ params }) => {
+      const t = editor.terminals.get(params.terminalId)!;
+      return { output: t.output, truncated: false, ...(t.exit ? { exitStatus: t.exit } : {}) };
+    })
+    .onRequest("terminal/wait_for_exit", async ({ params }) => {
+      const t = editor.terminals.get(params.terminalId)!;
+      if (!t.exit) await new Promise((r) => t.process.on("close", r));
+      return t.exit!;
+    })
+    .onRequest("terminal/kill", ({ params }) => {
+      const t = editor.terminals.get(params.terminalId)!;
+      t.killed = true;
+      try {
+        process.kill(-t.process.pid!, "SIGKILL");
+      } catch {
+        // already gone
+      }
+      return {};
+    })
+    .onRequest("terminal/release", ({ params }) => {
+      editor.terminals.get(params.terminalId)!.released = true;
       return {};
     });
   editor.connection = app.connect(acp.ndJsonStream(Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>,
