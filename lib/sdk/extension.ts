@@ -186,11 +186,13 @@ export class Extension {
     return this.intercept("assistantMessage", fn);
   }
 
+  /** Handles the keys the user presses while panel `panelId` has focus. */
   onPanelKey(panelId: string, fn: PanelKeyHandler): this {
     this.registry.panelKeys.set(panelId, fn);
     return this;
   }
 
+  /** Runs when the user closes panel `panelId` (Esc). */
   onPanelClose(panelId: string, fn: PanelCloseHandler): this {
     this.registry.panelCloses.set(panelId, fn);
     return this;
@@ -226,6 +228,7 @@ export class Extension {
     this.oneWay({ type: "panel_render", panel_id: panelId, ...view });
   }
 
+  /** Closes an open panel. */
   closePanel(panelId: string): void {
     this.oneWay({ type: "panel_close", panel_id: panelId });
   }
