@@ -1,14 +1,18 @@
 // A run's checkpoints: where they are kept (beside the project's sessions), the observer that
 // records them around tool calls, and `/rewind`: files back as they were before a prompt, the
 // conversation forked there, or both.
+// The recorder and git's helpers load at the first tool call that may change files: a run that
+// changes nothing (a one-shot question) never loads them.
 import { join } from "node:path";
 import type { AgentSession } from "../agent/session/agent-session.ts";
-import { forkPoints } from "../agent/session/session-fork.ts";
 import type { ToolExecutionObserver } from "../agent/loop/tool-runner.ts";
 import { CheckpointStore, type Checkpoint } from "../coding/checkpoints/checkpoint-store.ts";
-import { CheckpointRecorder, type PromptRef } from "../coding/checkpoints/recorder.ts";
-import { applyRewind, planRewind, type RewindPlan } from "../coding/checkpoints/rewind.ts";
+import type { CheckpointRecorder, PromptRef } from "../coding/checkpoints/recorder.ts";
+import type { RewindPlan } from "../coding/checkpoints/rewind.ts";
 import { cwdKey } from "../paths.ts";
+
+/** Tools that change no file: no checkpoint is needed before them. */
+const READ_ONLY_TOOLS = new Set(["read", "glob", "grep", "skill"]);
 
 export class SessionCheckpoints {
   private readonly recorders = new Map<string, CheckpointRecorder>();
@@ -19,30 +23,37 @@ export class SessionCheckpoints {
     return new CheckpointStore(join(this.sessionsDir, cwdKey(cwd), "checkpoints"));
   }
 
-  private recorder(): CheckpointRecorder {
+  private async recorder(): Promise<CheckpointRecorder> {
     const dir = cwdKey(this.session().cwd);
     let recorder = this.recorders.get(dir);
-    if (!recorder) this.recorders.set(dir, (recorder = new CheckpointRecorder(this.store(), this.warn)));
+    if (!recorder) {
+      const { CheckpointRecorder } = await import("../coding/checkpoints/recorder.ts");
+      this.recorders.set(dir, (recorder = new CheckpointRecorder(this.store(), this.warn)));
+    }
     return recorder;
   }
 
   /** The prompt now running: the conversation and its last prompt; none for a run that keeps no session file. */
-  private prompt(): PromptRef | undefined {
+  private async prompt(): Promise<PromptRef | undefined> {
     const session = this.session();
+    if (!session.state.session_file) return undefined;
+    const { forkPoints } = await import("../agent/session/session-fork.ts");
     const last = forkPoints(session.messages).at(-1);
-    return session.state.session_file && last ? { session: session.sessionId, index: last.index, text: last.text } : undefined;
+    return last ? { session: session.sessionId, index: last.index, text: last.text } : undefined;
   }
 
   /** What AgentSession calls around each tool execution. */
   observer(): ToolExecutionObserver {
     return {
       before: async (toolName, args, cwd) => {
-        const prompt = this.prompt();
-        if (prompt) await this.recorder().beforeTool(prompt, cwd, toolName, args);
+        if (READ_ONLY_TOOLS.has(toolName)) return;
+        const prompt = await this.prompt();
+        if (prompt) await (await this.recorder()).beforeTool(prompt, cwd, toolName, args);
       },
       after: async (toolName) => {
-        const prompt = this.prompt();
-        if (prompt) await this.recorder().afterTool(prompt, toolName);
+        if (READ_ONLY_TOOLS.has(toolName)) return;
+        const prompt = await this.prompt();
+        if (prompt) await (await this.recorder()).afterTool(prompt, toolName);
       },
     };
   }
@@ -53,14 +64,15 @@ export class SessionCheckpoints {
   }
 
   /** What rewinding the files to before prompt `index` would change. */
-  plan(index: number): Promise<RewindPlan> {
+  async plan(index: number): Promise<RewindPlan> {
+    const { planRewind } = await import("../coding/checkpoints/rewind.ts");
     return planRewind(this.store(), this.list().filter((c) => c.index >= index));
   }
 
   /** Rewinds the files to before prompt `index`; resolves with what changed. */
   async rewindFiles(index: number): Promise<RewindPlan> {
     const plan = await this.plan(index);
-    applyRewind(plan);
+    (await import("../coding/checkpoints/rewind.ts")).applyRewind(plan);
     return plan;
   }
 

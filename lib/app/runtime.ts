@@ -181,7 +181,8 @@ export async function createRuntime(input: RunConfigInput, io: RuntimeOptions): 
     interactiveTools: io.interactive ?? false,
     // The host is attached below; a provider only refuses a tool during a run, after that.
     onToolDropped: (tool, error) => host.toolRefused(tool.name, error),
-    toolExecution: checkpoints.observer(),
+    // A subagent's changes are its parent's tool call's: the parent's checkpoint covers them.
+    ...((subagentOptions.depth ?? 0) === 0 ? { toolExecution: checkpoints.observer() } : {}),
     onWarning: warn,
   });
   if (config.rememberModel && (config.provider || config.model)) await rememberModel();

@@ -49,8 +49,11 @@ describe("subagents", () => {
     // The child kept its own transcript in an agents folder beside the parent's session file.
     const sessionId = lines[0]!.session_id;
     const agentId = lines.find((l) => l.type === "subagent_start")!.agent_id;
-    const sessions = execFileSync("find", [join(world.home, "sessions"), "-name", "*.jsonl"], { encoding: "utf8" }).trim().split("\n").sort();
+    // (The parent's checkpoint of the agent call is its own; the child records none.)
+    const sessions = execFileSync("find", [join(world.home, "sessions"), "-name", "*.jsonl", "-not", "-path", "*/checkpoints/*"], { encoding: "utf8" }).trim().split("\n").sort();
     expect(sessions.map((p) => p.split("/").slice(-2).join("/"))).toEqual([`agents/${agentId}.jsonl`, expect.stringMatching(new RegExp(`/?${sessionId}\\.jsonl$`))].sort());
+    const checkpoints = execFileSync("find", [join(world.home, "sessions"), "-path", "*/checkpoints/*.jsonl"], { encoding: "utf8" }).trim().split("\n");
+    expect(checkpoints.map((p) => p.split("/").at(-1))).toEqual([`${sessionId}.jsonl`]);
 
     // /agents lists it, /agents show gives its answer.
     const list = await world.run(["-p", "--no-ext", "/agents"]);

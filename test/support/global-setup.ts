@@ -1,11 +1,38 @@
-// Builds the Node bundle once so end-to-end tests run the same dist/zot.mjs a user would, and the
-// npm package's library entry and types (--package) that test/package packs.
+// Builds the Node bundle so end-to-end tests run the same dist/zot.mjs a user would, and the npm
+// package's library entry and types (--package) that test/package packs, only when the sources
+// changed since the last build: a test run does not replace the bundle a `zot` from this checkout
+// is running, and a small test file does not wait for a build.
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+
+/** What the bundle is built from. */
+const INPUTS = ["bin", "lib", "sdk", "release", "mod.ts", "build.ts", "package.json", "package-lock.json", "tsconfig.json"];
+
+/** Every input file's path, size and modification time, hashed. */
+function fingerprint(root: string): string {
+  const hash = createHash("sha256");
+  const visit = (path: string) => {
+    const stat = statSync(path, { throwIfNoEntry: false });
+    if (!stat) return;
+    if (stat.isDirectory()) {
+      for (const name of readdirSync(path).sort()) if (name !== "__pycache__") visit(join(path, name));
+    } else hash.update(`${path}\0${stat.size}\0${stat.mtimeMs}\n`);
+  };
+  for (const input of INPUTS) visit(join(root, input));
+  return hash.digest("hex");
+}
 
 export default function setup(): void {
   const root = join(import.meta.dirname, "..", "..");
   if (!existsSync(join(root, "build.ts"))) return;
+  const stamp = join(root, "dist", ".built-from");
+  const now = fingerprint(root);
+  const built = existsSync(join(root, "dist", "zot.mjs")) && existsSync(join(root, "dist", "mod.js")) && existsSync(stamp)
+    && readFileSync(stamp, "utf8") === now;
+  if (built) return;
   execFileSync(join(root, "node_modules", ".bin", "bun"), ["build.ts", "--node-only", "--package"], { cwd: root, stdio: "inherit" });
+  // Taken again after the build, which generates some of its inputs (the SDK module templates vendor).
+  writeFileSync(stamp, fingerprint(root));
 }
