@@ -108,6 +108,8 @@ export async function runInteractive(config: RunConfigInput, prompt: string | un
     submit: (extension, text) => repl.submitFromExtension(extension, text),
   };
   let rt: Runtime | undefined;
+  /** How to come back to this conversation, said once the terminal is tidy. */
+  let resumeHint = "";
   try {
     try {
       rt = await createRuntime(config, { frontend, env, interactive: true });
@@ -132,6 +134,8 @@ export async function runInteractive(config: RunConfigInput, prompt: string | un
     }
     rt.session.start();
     const code = await repl.attach(rt, prompt);
+    const saved = rt.session.state.session_file !== undefined && rt.session.messages.length > 0;
+    if (saved) resumeHint = `Continue this conversation with zot -c (or zot --resume ${rt.session.sessionId}).\n`;
     await rt.close({ abort: true });
     return code;
   } finally {
@@ -143,5 +147,6 @@ export async function runInteractive(config: RunConfigInput, prompt: string | un
     stdout.write(BRACKETED_PASTE_OFF);
     if (stdin.isTTY) stdin.setRawMode(false);
     stdin.pause();
+    if (resumeHint) stdout.write(resumeHint);
   }
 }

@@ -40,10 +40,13 @@ describe("zot ext logs", () => {
     expect((await zot("logs", "zot-todo")).stdout).toBe("from todo\n");
   });
 
-  it("says clearly when there is no log yet, and rejects a bad -n", async () => {
+  it("says clearly when there is no such extension, or no log yet for an installed one, and rejects a bad -n", async () => {
     const missing = await zot("logs", "ghost");
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toBe(`zot: no log for "ghost" yet (${join(logs, "ext-ghost.log")}); zot writes it when it starts the extension\n`);
+    expect(missing.stderr).toBe(`zot: no extension named "ghost": none is installed and none has run under that name (zot ext list shows them)\n`);
+    writeExtension(join(sb.globalRoot, "quiet"), { name: "quiet" });
+    const notYet = await zot("logs", "quiet");
+    expect(notYet.stderr).toBe(`zot: no log for "quiet" yet (${join(logs, "ext-quiet.log")}); zot writes it when it starts the extension\n`);
     const bad = await zot("logs", "ghost", "-n", "ten");
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^zot: -n expects a whole number/);

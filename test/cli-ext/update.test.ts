@@ -50,6 +50,15 @@ describe("zot ext update", () => {
     expect(readdirSync(sb.globalRoot)).toEqual(["notes"]); // no staging or replaced folder left
   });
 
+  it("an update that fetches nothing new says the extension is up to date", async () => {
+    await installFromRepo();
+    writeFileSync(join(installed(), "todos.json"), '["mine"]');
+    const r = await zot("update", "notes");
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^notes 1\.0\.0 \(global\) is up to date with .*: nothing changed\n$/);
+    expect(readFileSync(join(installed(), "todos.json"), "utf8")).toBe('["mine"]');
+  });
+
   it("an update whose source fails leaves the old folder exactly as it was", async () => {
     await installFromRepo();
     writeFileSync(join(installed(), "todos.json"), "[]");

@@ -108,6 +108,9 @@ describe("zot ext doctor, logs and disable with an MCP server", () => {
     expect(text.stdout).toMatch(/server:\s+\S*filesystem\S* \d\S* \(MCP, stdio\)/i);
     expect(text.stdout).toMatch(/mcp tools:\s+.*read_text_file/);
     expect(text.stdout).toMatch(/command:\s+\S+mcp-server-filesystem /);
+    // A server zot started is described as started, not as a bundle that runs nothing.
+    expect(text.stdout).toMatch(/✓ files .*ready in \d+ ms/);
+    expect(text.stdout).not.toContain("not spawned");
   });
 
   it("zot ext disable keeps an MCP server from loading", async () => {

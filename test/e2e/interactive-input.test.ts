@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Turn } from "../support/model-server.ts";
-import { killPanes, Pane } from "./pane.ts";
+import { EXITED, killPanes, Pane } from "./pane.ts";
 import { KIT, makeWorld, type World } from "./support.ts";
 
 let world: World | undefined;
@@ -91,6 +91,27 @@ describe.each([80, 100])("the REPL at %i columns", (width) => {
     await pane.until("restored notes.txt");
     await pane.until("› rewrite the notes", 10_000, () => pane.screen());
     expect(readFileSync(join(world.cwd, "notes.txt"), "utf8")).toBe("original\n");
+  });
+
+  it("/clear clears the screen; a cancelled command's line says (no output) once; on exit zot says how to continue", async () => {
+    world = await makeWorld([{ text: "Fine." }, { tool_calls: [{ id: "s1", name: "bash", args: { command: "sleep 30" } }], stop: "tool_use" }]);
+    const pane = await Pane.start(world, [], {}, [["resize-window", "-x", String(width)]]);
+    await pane.until("/help for commands");
+    await pane.type("hi");
+    await pane.keys("Enter");
+    await pane.until("Fine.");
+    await pane.type("/clear");
+    await pane.keys("Enter");
+    await pane.until((t) => !t.includes("Fine."), 10_000, () => pane.screen());
+    await pane.type("wait");
+    await pane.keys("Enter");
+    await pane.until("sleep 30", 10_000, () => pane.screen());
+    await pane.keys("Escape");
+    const cancelled = await pane.until("→ cancelled", 10_000, () => pane.screen());
+    expect(cancelled).toContain("→ cancelled (no output)");
+    await pane.keys("C-d");
+    const end = await pane.until(EXITED);
+    expect(end).toMatch(/Continue this conversation with zot -c \(or zot --resume \S+\)\./);
   });
 
   it("idle, a status line shows the model, the context used, the session's cost and the extensions' state; it hides while working", async () => {

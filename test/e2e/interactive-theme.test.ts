@@ -78,7 +78,7 @@ describe("themes in the REPL", () => {
     expect(installed.code, installed.stderr).toBe(0);
     expect((await world.run(["ext", "list"])).stdout).toMatch(/green-theme .*themes: green/);
     const doctor = await world.run(["ext", "doctor"]);
-    expect(doctor.stdout).toContain("theme bundle (not spawned): green");
+    expect(doctor.stdout).toContain("theme bundle (runs no code): green");
 
     const truecolor = await Pane.start(world, ["--no-session", "--theme", "green"], COLOUR);
     await truecolor.until("/help for commands");

@@ -9,6 +9,7 @@ import { savedModel } from "../../app/settings.ts";
 import { readConfig } from "../../config.ts";
 import { diagnoseExtensions, type DoctorResult } from "../../extensions/host/doctor.ts";
 import type { ExtensionReport } from "../../extensions/host/report.ts";
+import { runsAsExtension } from "../../extensions/catalog/manifest.ts";
 import { describeGrant, grantFromJson, grantFromManifest } from "../../extensions/catalog/permissions/manifest-permissions.ts";
 import { projectExtensionsDir, zotPaths } from "../../paths.ts";
 import { checkArgs, parseChecked, takeRepeated, UsageError } from "../args.ts";
@@ -50,7 +51,7 @@ function indent(text: string, prefix: string): string {
 function describeReady(r: ExtensionReport): string {
   if (r.status === "needs_approval") return "needs approval (not started)";
   if (r.status !== "ok" && r.status !== "error") return r.status === "shadowed" ? `shadowed by ${r.shadowed_by}` : "disabled";
-  if (r.kind && r.kind !== "protocol" && r.kind !== "websocket" && r.kind !== "hooks" && r.kind !== "plugin" && r.kind !== "commands") return `${r.kind} bundle (not spawned)${r.themes?.length ? `: ${r.themes.join(", ")}` : ""}`;
+  if (r.kind && !runsAsExtension(r.kind)) return `${r.kind} bundle (runs no code)${r.themes?.length ? `: ${r.themes.join(", ")}` : ""}`;
   const ms = r.startup_ms === null ? "" : ` in ${r.startup_ms} ms`;
   // Running with errors: some registrations were dropped, the rest works.
   const after = (state: string) => (r.status === "ok" ? state : r.running ? `${state} with errors` : `error after ${state}`);

@@ -54,13 +54,15 @@ async function resolveLogPath(name: string, cwd: unknown): Promise<string> {
   const paths = zotPaths();
   const direct = extensionLogPath(paths, name);
   if (existsSync(direct)) return direct;
+  let installed = true;
   try {
     const ext = findInstalled(await listInstalled(rootsFor(cwd)), name);
     const byManifest = extensionLogPath(paths, ext.name);
     if (existsSync(byManifest)) return byManifest;
   } catch {
-    // not an install we can map; report the direct path below
+    installed = false;
   }
+  if (!installed) throw new Error(`no extension named "${name}": none is installed and none has run under that name (zot ext list shows them)`);
   throw new Error(`no log for "${name}" yet (${direct}); zot writes it when it starts the extension`);
 }
 

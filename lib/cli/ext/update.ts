@@ -46,16 +46,20 @@ async function approvedBefore(roots: ExtensionRoots, ext: InstalledExtension, ma
 }
 
 async function updateOne(ext: InstalledExtension, roots: ExtensionRoots, yes: boolean, idleTimeoutMs: number): Promise<string> {
+  /** The fetched copy adds and changes nothing of the installed one. */
+  let unchanged = false;
   const result = await updateExtension(ext, roots, {
     idleTimeoutMs,
     exitOnSignal: true,
     progress: (line) => process.stderr.write(`${line}\n`),
     warn: (line) => process.stderr.write(`zot: warning: ${printable(line)}\n`),
     confirm: async (manifest: Manifest, kind: BundleKind, _previous: Manifest | undefined, staging: string) => {
+      const changes = await pluginChanges(ext.path, ext.manifest, staging, manifest);
+      // Files only the installed copy has are its own (data it wrote there), not news.
+      unchanged = changes.every((c) => c.startsWith("removed "));
       if (!asksBeforeInstall(kind)) return true;
       if (kind === "plugin") {
         // Any change to a plugin's files may change what runs: show it, and ask again.
-        const changes = await pluginChanges(ext.path, ext.manifest, staging, manifest);
         if (changes.length === 0) return true;
         process.stderr.write(printable(`zot: ${manifest.name} changed since the approved version:\n${changes.map((c) => `  ${c}`).join("\n")}\n`));
         return approveInstall(manifest, kind, yes, "update", staging);
@@ -76,6 +80,7 @@ async function updateOne(ext: InstalledExtension, roots: ExtensionRoots, yes: bo
   const to = result.manifest.version ?? "";
   const versions = from && to && from !== to ? ` ${from} → ${to}` : to ? ` ${to}` : "";
   const state = ext.enabled ? "" : "; it stays disabled";
+  if (unchanged) return printable(`${result.name}${versions} (${ext.scope}) is up to date with ${describeOrigin(result.origin)}: nothing changed${state}\n`);
   return printable(`Updated ${result.name}${versions} (${ext.scope}) from ${describeOrigin(result.origin)}${state}\n`);
 }
 

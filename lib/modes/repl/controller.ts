@@ -287,7 +287,14 @@ export class Repl {
     } finally {
       if (reloads) this.view.endLoad();
     }
-    if (name === "clear") this.view.clearLoadErrors();
+    if (name === "clear") {
+      this.view.clearLoadErrors();
+      // A fresh conversation gets a clear screen, as Ctrl+L gives.
+      if (outcome.result.kind === "output") {
+        this.o.out.write("\x1b[2J\x1b[3J\x1b[H");
+        this.screen.close();
+      }
+    }
     if ((name === "resume" || name === "fork") && parsed?.args !== "" && outcome.result.kind === "output") this.showRecap();
     if (name === "cd" && outcome.result.kind === "failed") this.view.loadErrors = earlierLoadErrors;
     this.showSlash(outcome);

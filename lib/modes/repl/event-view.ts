@@ -198,7 +198,9 @@ export class EventView {
         const text = event.result.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n");
         const first = sanitizeLines(text).find((l) => l.trim() !== "") ?? "";
         const summary = event.status === "completed" ? resultSummary(event.tool_name, event.tool_args, text, event.result.truncated) : first;
-        const line = truncate(`${mark} ${event.tool_name} ${preview} → ${event.status}${summary ? ` (${summary})` : ""}`, this.width());
+        // A summary that has its own parentheses ("(no output)") is not wrapped in more.
+        const said = summary.replace(/^\((.*)\)$/, "$1");
+        const line = truncate(`${mark} ${event.tool_name} ${preview} → ${event.status}${said ? ` (${said})` : ""}`, this.width());
         const shown = this.shownChanges.delete(event.tool_id);
         const diff = event.status === "completed" && !shown && event.result.diff ? renderDiff(event.result.diff, s, this.o.columns()) : [];
         this.commit([line, ...diff]);

@@ -5,6 +5,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { mcpErrorText } from "./error-text.ts";
 import {
   ErrorCode, McpError, PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema,
   ToolListChangedNotificationSchema, type Prompt, type Tool as McpTool,
@@ -156,7 +157,7 @@ export async function connectMcp(options: McpConnectOptions): Promise<McpSession
           return errorOutcome(`MCP tool ${name} did not answer within ${call.timeoutMs} ms; zot cancelled it`, "timed_out");
         }
         if (fatal) return errorOutcome(`MCP tool ${name} failed: the server ${fatal}; it was disconnected`);
-        return errorOutcome(`MCP tool ${name} failed: ${(err as Error).message}`);
+        return errorOutcome(`MCP tool ${name} failed: ${mcpErrorText(err)}`);
       } finally {
         own.release();
       }

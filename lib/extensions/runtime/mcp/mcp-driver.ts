@@ -12,6 +12,7 @@ import { commandRegistrationProblem, toolRegistrationProblem } from "../registra
 import { describeExit, openExtensionLog, spawnExtension, type ExtensionLog, type ExtensionProcess } from "../spawn.ts";
 import type { Isolation } from "../sandbox/for-candidate.ts";
 import type { McpServerInfo, McpSession } from "./client.ts";
+import { mcpErrorText } from "./error-text.ts";
 import { expandServer } from "../../catalog/dot-mcp-json.ts";
 import { templatesIn, unexpand } from "../../catalog/unexpand.ts";
 import { providerKeyProblem } from "../../catalog/permissions/passed-variables.ts";
@@ -256,8 +257,8 @@ export class McpDriver implements ExtensionDriver {
       const text = await session.getPrompt(prompt.name, filled.args);
       return { type: "command_response", id: `mcp-${name}`, action: "prompt", prompt: text };
     } catch (err) {
-      this.log(`prompt ${prompt.name}: ${(err as Error).message}`);
-      return { error: `/${name} (MCP server "${ext.name}"): ${(err as Error).message}` };
+      this.log(`prompt ${prompt.name}: ${mcpErrorText(err)}`);
+      return { error: `/${name} (MCP server "${ext.name}"): ${mcpErrorText(err)}` };
     }
   }
 
