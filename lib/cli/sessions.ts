@@ -19,36 +19,49 @@ import { helpFor, type HelpOut } from "./usage.ts";
 export function sessionsUsage(out: HelpOut, env: Record<string, string | undefined>): string {
   return helpFor({
     name: "zot sessions", description: "This project's conversations.",
-    usage: ["zot sessions [list]", "zot sessions show ID", "zot sessions rm ID", "zot sessions tree", "zot sessions export ID [PATH]",
+    usage: ["zot sessions [list] [--json]", "zot sessions show ID", "zot sessions rm ID [--yes]", "zot sessions tree", "zot sessions export ID [PATH]",
       "zot sessions import PATH"],
     sections: [{ title: "COMMANDS", rows: [
-      ["list", "sessions newest first: id, age, messages, branch, first prompt (the default)"],
+      ["list", "sessions newest first: id, age, messages, checkpoints, branch, first prompt (the default); --json for scripts"],
       ["show ID", "the conversation, as `zot --resume ID` shows it"],
-      ["rm ID", "remove one session file (its branches stay)"],
+      ["rm ID", "remove one session file (its branches stay); asks first, --yes does not"],
       ["tree", "the branches /fork made, under the session they came from"],
       ["export ID [PATH]", "write a portable .zotsession file (default ./ID.zotsession)"],
       ["import PATH", "add an exported session to this project's sessions; zot -c then continues it"],
-    ] }],
+    ] }, { title: "IDS", rows: [["", "an ID may be shortened to any prefix that only one of this project's sessions has"]] },
+    { title: "EXAMPLE", rows: [["", "zot sessions --json | jq -r '.[0].id'"]] }],
   }, out, env);
 }
 
 const VERBS: Record<string, number> = { list: 0, show: 1, rm: 1, tree: 0, export: 1, import: 1 };
 
+/** The flags each verb takes. */
+const FLAGS: Record<string, string[]> = { list: ["--json"], rm: ["--yes", "-y"] };
+
 export async function runSessions(argv: string[], env: Record<string, string | undefined> = process.env, cwd = process.cwd()): Promise<number> {
-  const [verb = "list", ...rest] = argv;
-  if (verb === "--help" || verb === "-h" || verb === "help") {
+  if (argv.some((a) => a === "--help" || a === "-h") || argv[0] === "help") {
     process.stdout.write(sessionsUsage(process.stdout, env));
     return 0;
   }
+  const [verb = "list", ...all] = argv[0]?.startsWith("-") ? ["list", ...argv] : argv;
+  const flags = new Set(all.filter((a) => a.startsWith("-")));
+  const rest = all.filter((a) => !a.startsWith("-"));
   const needed = VERBS[verb];
   const extra = verb === "export" ? 1 : 0;
-  if (needed === undefined || rest.length < needed || rest.length > needed + extra || rest.some((a) => a.startsWith("-"))) {
-    const what = needed === undefined ? `unknown command "sessions ${verb}"` : `"sessions ${verb}" takes ${verb === "export" ? "ID [PATH]" : needed ? "one argument" : "no argument"}`;
+  const unknownFlag = [...flags].find((f) => !(FLAGS[verb] ?? []).includes(f));
+  if (needed === undefined || rest.length < needed || rest.length > needed + extra || unknownFlag) {
+    const what = needed === undefined ? `unknown command "sessions ${verb}"` : unknownFlag ? `"sessions ${verb}" has no option ${unknownFlag}`
+      : `"sessions ${verb}" takes ${verb === "export" ? "ID [PATH]" : needed ? "one argument" : "no argument"}`;
     process.stderr.write(`zot: ${what}\n${sessionsUsage(process.stderr, env)}`);
     return 2;
   }
   const location: SessionLocation = { sessionsDir: zotPaths(env).sessions, cwd: resolve(cwd) };
   try {
+    if (verb === "rm" && !flags.has("--yes") && !flags.has("-y") && !(await confirmRemoval(pathOf(location, rest[0]!)))) return 1;
+    if (verb === "list" && flags.has("--json")) {
+      process.stdout.write(`${JSON.stringify(listJson(location))}\n`);
+      return 0;
+    }
     process.stdout.write(printable(`${(await run(verb, rest, location, env)).join("\n")}\n`));
     return 0;
   } catch (err) {
@@ -88,24 +101,70 @@ async function run(verb: string, args: string[], location: SessionLocation, env:
     default: {
       const summaries = sessionSummaries(location);
       const checkpoints = new CheckpointStore(join(sessionDirFor(location), "checkpoints"));
-      return summaries.length ? summaries.map((summary) => listLine(summary, checkpoints.list(summary.id).length)) : [noSessions(location)];
+      if (summaries.length === 0) return [noSessions(location)];
+      return listTable(summaries.map((summary) => ({ summary, checkpoints: checkpoints.list(summary.id).length })), terminalWidth(env));
     }
   }
 }
 
-/** One session of this project: its own folder only, so `rm` never reaches another project's. */
+/**
+ * One session of this project, by its id or a prefix only it has: its own folder only, so `rm`
+ * never reaches another project's.
+ */
 function pathOf(location: SessionLocation, id: string): string {
+  const own = `${sessionDirFor(location)}/`;
   const path = findSession(location, id);
-  if (!path || !path.startsWith(`${sessionDirFor(location)}/`)) throw new SessionError(`no session "${id}" in this project (zot sessions lists them)`);
-  return path;
+  if (path && path.startsWith(own)) return path;
+  const matches = sessionSummaries(location).filter((s) => s.id.startsWith(id)).map((s) => s.id);
+  if (matches.length === 1) return join(sessionDirFor(location), `${matches[0]}.jsonl`);
+  if (matches.length > 1) throw new SessionError(`"${id}" is the start of ${matches.length} sessions (${matches.slice(0, 5).join(", ")}${matches.length > 5 ? ", …" : ""}); give more of the id`);
+  throw new SessionError(`no session "${id}" in this project (zot sessions lists them)`);
 }
 
-/** A session's line; `checkpoints`: how many of its prompts /rewind can put files back for. */
-function listLine(s: SessionSummary, checkpoints: number): string {
-  const branch = s.parent ? `  fork of ${s.parent.id}` : "";
-  if (s.damaged) return `${s.id}  damaged: ${s.damaged}`;
-  const rewind = checkpoints > 0 ? `  ${checkpoints} checkpoint${checkpoints === 1 ? "" : "s"}` : "";
-  return `${s.id}  ${ageText(Date.now() - s.modified.getTime())}  ${s.messages} messages${branch}${rewind}  ${s.firstPrompt.slice(0, 60) || "(no prompt)"}`;
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/** The sessions as a table under a header, the first prompt cut to fit `width`. */
+function listTable(rows: Array<{ summary: SessionSummary; checkpoints: number }>, width: number): string[] {
+  const cells = rows.map(({ summary: s, checkpoints }) => s.damaged ? [s.id, "damaged", s.damaged, "", ""] : [
+    s.id, ageText(Date.now() - s.modified.getTime()), plural(s.messages, "message"),
+    [checkpoints > 0 ? plural(checkpoints, "checkpoint") : "", s.parent ? `fork of ${s.parent.id}` : ""].filter(Boolean).join(", "),
+    s.firstPrompt || "(no prompt)",
+  ]);
+  const table = [["ID", "AGE", "MESSAGES", "REWIND, BRANCH", "FIRST PROMPT"], ...cells];
+  const widths = [0, 1, 2, 3].map((c) => Math.max(...table.map((r) => r[c]!.length)));
+  return table.map((row) => {
+    const line = `${row.slice(0, 4).map((cell, c) => cell.padEnd(widths[c]!)).join("  ")}  ${row[4]}`.trimEnd();
+    return [...line].length > width ? `${[...line].slice(0, width - 1).join("")}…` : line;
+  });
+}
+
+/** The terminal's width (COLUMNS when set), or 100 when output is not a terminal. */
+function terminalWidth(env: Record<string, string | undefined>): number {
+  const columns = Number(env.COLUMNS);
+  if (Number.isInteger(columns) && columns > 20) return columns;
+  return process.stdout.isTTY && process.stdout.columns ? process.stdout.columns : 100;
+}
+
+/** `zot sessions --json`: each session as data. */
+function listJson(location: SessionLocation): unknown[] {
+  const checkpoints = new CheckpointStore(join(sessionDirFor(location), "checkpoints"));
+  return sessionSummaries(location).map((s) => ({
+    id: s.id, modified: s.modified.toISOString(), created: s.created, messages: s.messages, first_prompt: s.firstPrompt,
+    checkpoints: checkpoints.list(s.id).length, ...(s.parent ? { parent: s.parent } : {}), ...(s.damaged ? { damaged: s.damaged } : {}), path: s.path,
+  }));
+}
+
+/** `rm` without --yes: asks on a terminal, refuses without one. */
+async function confirmRemoval(path: string): Promise<boolean> {
+  if (!process.stdin.isTTY) {
+    process.stderr.write(`zot: sessions rm removes ${path}; without a terminal to ask on, add --yes\n`);
+    return false;
+  }
+  const { createInterface } = await import("node:readline/promises");
+  const ask = createInterface({ input: process.stdin, output: process.stderr });
+  const answer = (await ask.question(`Remove ${path}? [y/N] `)).trim().toLowerCase();
+  ask.close();
+  return answer === "y" || answer === "yes";
 }
 
 function noSessions(location: SessionLocation): string {

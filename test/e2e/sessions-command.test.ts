@@ -22,15 +22,18 @@ async function twoTurns(w: World): Promise<string> {
   expect((await w.run(["-c", "-p", "and the budget?"])).code).toBe(0);
   const listed = await w.run(["sessions"]);
   expect(listed.code).toBe(0);
-  return listed.stdout.trim().split(/\s+/)[0]!;
+  return firstId(listed.stdout);
 }
+
+/** The first session's id in `zot sessions`'s table (under its header). */
+const firstId = (stdout: string) => stdout.trim().split("\n")[1]!.split(/\s+/)[0]!;
 
 describe("zot sessions", () => {
   it("lists this project's sessions with messages and first prompt, and shows one as the resume view does", async () => {
     const w = await world([{ text: "Day one: Lisbon." }, { text: "About 900 euros." }]);
     const id = await twoTurns(w);
     const listed = await w.run(["sessions", "list"]);
-    expect(listed.stdout).toMatch(new RegExp(`^${id}  just now  4 messages  plan the trip\\n$`));
+    expect(listed.stdout).toMatch(new RegExp(`^ID +AGE +MESSAGES +REWIND, BRANCH +FIRST PROMPT\\n${id}  just now  4 messages +plan the trip\\n$`));
     const shown = await w.run(["sessions", "show", id]);
     expect(shown.code).toBe(0);
     for (const text of ["plan the trip", "Day one: Lisbon.", "and the budget?", "About 900 euros.", `Resumed conversation ${id}`]) {
@@ -60,17 +63,41 @@ describe("zot sessions", () => {
   it("refuses a damaged export with exit 1 and a message, and rm removes only a session of this project", async () => {
     const w = await world([{ text: "ok" }]);
     expect((await w.run(["-p", "hello"])).code).toBe(0);
-    const id = (await w.run(["sessions"])).stdout.split(/\s+/)[0]!;
+    const id = firstId((await w.run(["sessions"])).stdout);
     writeFileSync(join(w.cwd, "bad.zotsession"), "{");
     const bad = await w.run(["sessions", "import", "bad.zotsession"]);
     expect([bad.code, bad.stderr]).toEqual([1, expect.stringContaining("is damaged")]);
     const missing = await w.run(["sessions", "rm", "no-such-session"]);
     expect([missing.code, missing.stderr]).toEqual([1, expect.stringContaining('no session "no-such-session" in this project')]);
-    const removed = await w.run(["sessions", "rm", id]);
+    const refused = await w.run(["sessions", "rm", id]);
+    expect([refused.code, refused.stderr]).toEqual([1, expect.stringContaining("without a terminal to ask on, add --yes")]);
+    const removed = await w.run(["sessions", "rm", id, "--yes"]);
     expect(removed.code).toBe(0);
     const path = removed.stdout.match(/\((.*)\)/)![1]!;
     expect(existsSync(path)).toBe(false);
     expect((await w.run(["sessions"])).stdout).toContain("no sessions for");
+  });
+
+  it("a header, singular counts, --json for scripts, an id prefix when unique, and a first prompt cut to COLUMNS", async () => {
+    const w = await world([{ text: "one" }, { text: "two" }]);
+    expect((await w.run(["-p", "a first prompt that is long enough to be cut at a narrow terminal width, surely"])).code).toBe(0);
+    expect((await w.run(["-p", "second"])).code).toBe(0);
+    const narrow = await w.run(["sessions"], { env: { COLUMNS: "70" } });
+    const lines = narrow.stdout.trim().split("\n");
+    expect(lines[0]).toMatch(/^ID +AGE +MESSAGES/);
+    expect(narrow.stdout).toContain("2 messages");
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(70);
+    expect(narrow.stdout).toContain("…");
+    const json = JSON.parse((await w.run(["sessions", "--json"])).stdout) as Array<{ id: string; messages: number; first_prompt: string }>;
+    expect(json.map((s) => s.first_prompt).sort()).toEqual(["a first prompt that is long enough to be cut at a narrow terminal width, surely", "second"]);
+    const [a, b] = json.map((s) => s.id);
+    // A prefix only one session has names it; a shared one names both and changes nothing.
+    let unique = 1;
+    while (a!.slice(0, unique) === b!.slice(0, unique)) unique++;
+    expect((await w.run(["sessions", "show", a!.slice(0, unique)])).stdout).toContain(`Resumed conversation ${a}`);
+    const shared = await w.run(["sessions", "rm", a!.slice(0, unique - 1), "--yes"]);
+    expect([shared.code, shared.stderr]).toEqual([1, expect.stringContaining("is the start of 2 sessions")]);
+    expect((await w.run(["sessions", "show", "--help"])).stdout).toContain("zot sessions show ID");
   });
 
   it("says how to use it for an unknown verb or a missing argument (exit 2)", async () => {
