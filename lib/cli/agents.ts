@@ -22,7 +22,7 @@ export function agentsUsage(out: HelpOut, env: Record<string, string | undefined
 
 export async function runAgents(argv: string[], env: Record<string, string | undefined> = process.env, cwd = process.cwd()): Promise<number> {
   const [verb = "list", ...flags] = argv;
-  if (verb === "--help" || verb === "-h" || verb === "help") {
+  if (verb === "help" || argv.some((a) => a === "--help" || a === "-h")) {
     process.stdout.write(agentsUsage(process.stdout, env));
     return 0;
   }

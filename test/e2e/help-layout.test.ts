@@ -11,6 +11,7 @@ afterAll(async () => { await world.close(); });
 const EXT = ["list", "doctor", "install", "marketplace", "add-url", "update", "remove", "enable", "disable", "trust", "logs", "new", "test", "serve"];
 const MCP = ["add", "list", "serve", "remove"];
 const HELPS = [["--help"], ["ext", "--help"], ["mcp", "--help"], ["agents", "--help"], ["completion", "--help"],
+  ["agents", "prune", "--help"], ["upgrade", "--help"], ["sessions", "--help"], ["sessions", "show", "--help"],
   ...EXT.map((c) => ["ext", c, "--help"]), ...MCP.map((c) => ["mcp", c, "--help"])];
 
 async function help(args: string[], columns?: number): Promise<string> {
@@ -27,6 +28,14 @@ describe("help layout", () => {
     for (const width of [80, 60, 40]) {
       const texts = await Promise.all(HELPS.map((args) => help(args, width)));
       texts.forEach((text, i) => expect(misfits(text, width), `${HELPS[i]!.join(" ")} at ${width}`).toEqual([]));
+    }
+  });
+
+  it("the provider list breaks between choices, never inside a provider's name", async () => {
+    for (const width of [80, 60]) {
+      const text = await help(["--help"], width);
+      const list = /<anthropic\|[^>]*>/.exec(text.replace(/\n\s*/g, "\n"))![0];
+      for (const row of list.split("\n").slice(0, -1)) expect(row.endsWith("|"), `${row} at ${width}`).toBe(true);
     }
   });
 

@@ -19,12 +19,20 @@ export function helpWidth(out: { isTTY?: boolean; columns?: number }, env: Recor
 
 const length = (text: string) => [...text].length;
 
-/** Words of `text` split into pieces no longer than `max` (a long URL is cut, not overflowed). */
+/**
+ * Words of `text` split into pieces no longer than `max` (a long URL is cut, not overflowed),
+ * after a `|` where one falls in the piece (`<anthropic|openai|…>` breaks between choices).
+ */
 function pieces(word: string, max: number): string[] {
-  const chars = [...word];
-  if (chars.length <= max) return [word];
+  let chars = [...word];
   const out: string[] = [];
-  for (let i = 0; i < chars.length; i += max) out.push(chars.slice(i, i + max).join(""));
+  while (chars.length > max) {
+    const bar = chars.slice(0, max).lastIndexOf("|");
+    const cut = bar > 0 ? bar + 1 : max;
+    out.push(chars.slice(0, cut).join(""));
+    chars = chars.slice(cut);
+  }
+  out.push(chars.join(""));
   return out;
 }
 
