@@ -114,6 +114,23 @@ describe.each([80, 100])("the REPL at %i columns", (width) => {
     expect(end).toMatch(/Continue this conversation with zot -c \(or zot --resume \S+\)\./);
   });
 
+  it("command output, errors and extension notes wrap at words within the width: the terminal never breaks a word", async () => {
+    const pane = await repl(width, [], ["-e", KIT]);
+    await pane.type("/help");
+    await pane.keys("Enter");
+    await pane.until("/rewind");
+    await pane.type(`/Say ${"a long note from the extension that goes on and on ".repeat(3)}`);
+    await pane.keys("Enter");
+    await pane.until("[kit] said:");
+    await pane.type("/model not a model id at all, with several words to wrap");
+    await pane.keys("Enter");
+    await pane.until("zot:");
+    const rows = (await pane.rows()).map((r) => r.trimEnd());
+    // A row as wide as the terminal is one the terminal broke; zot's own rows stop a column short.
+    expect(rows.filter((r) => [...r].length >= width)).toEqual([]);
+    expect(await pane.text()).toContain("/rewind");
+  });
+
   it("idle, a status line shows the model, the context used, the session's cost and the extensions' state; it hides while working", async () => {
     world = await makeWorld([{ text: ["a ", "slow ", "answer"], chunk_delay_ms: 300 }]);
     const broken = join(world.cwd, "..", "broken-ext");

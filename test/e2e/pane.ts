@@ -48,6 +48,12 @@ export class Pane {
     return stdout;
   }
 
+  /** The screen's rows as the terminal shows them: a line the terminal wrapped is several rows. */
+  async rows(): Promise<string[]> {
+    const { stdout } = await run("tmux", ["-L", this.socket, "capture-pane", "-p", "-t", "zot"]);
+    return stdout.split("\n");
+  }
+
   /** Named keys (Enter, Escape, C-c, Down, Tab …). */
   async keys(...keys: string[]): Promise<void> {
     for (const key of keys) {

@@ -259,14 +259,14 @@ export class Repl {
     }
     const command = shellCommandOf(line);
     if (command !== undefined) {
-      this.view.commitAside([`${this.o.style.bold(PROMPT)}${oneLine(line)}`]);
+      this.view.commitAside(this.view.fit([`${this.o.style.bold(PROMPT)}${oneLine(line)}`]));
       return void this.shell.run(command).finally(() => this.render());
     }
     if (!this.rt.isCommandLine(line)) return this.startPrompt(literalText(line) ?? line, line);
     const parsed = parseSlash(line);
     const name = parsed?.name.toLowerCase();
     if (name === "login") return this.login.start(line, parsed?.args ?? "");
-    this.view.commitAside([`${this.o.style.bold(PROMPT)}${oneLine(line)}`]);
+    this.view.commitAside(this.view.fit([`${this.o.style.bold(PROMPT)}${oneLine(line)}`]));
     if (name === "theme" && parsed?.args) return this.switchTheme(parsed.args);
     const picker = parsed?.args !== "" ? undefined : name === "theme" ? themePicker(this.o.style, this.themes) : await pickerFor(name, this.rt);
     if (picker) {
@@ -322,11 +322,11 @@ export class Repl {
 
   private showSlash({ result, error }: SlashOutcome): void {
     const s = this.o.style;
-    if (error) this.view.commitAside([s.paint("error", sanitize(`[${error.extension}] error: ${error.message}`))]);
+    if (error) this.view.commitAside(this.view.fit([sanitize(`[${error.extension}] error: ${error.message}`)]).map((row) => s.paint("error", row)));
     switch (result.kind) {
       case "output":
         if (result.reload) this.reloadStatus.show(result.reload.failures, this.o.out.columns());
-        else this.view.commitAside(sanitize(result.text).split("\n").map((line) => this.o.style.paint("text", line)));
+        else this.view.commitAside(this.view.fit(sanitize(result.text).split("\n")).map((line) => this.o.style.paint("text", line)));
         if (result.input !== undefined) this.input.insert(result.input);
         break;
       case "run":
@@ -339,7 +339,7 @@ export class Repl {
         this.input.insert(result.text);
         break;
       case "failed":
-        this.view.commitAside([s.paint("error", sanitize(`zot: ${result.message}`))]);
+        this.view.commitAside(this.view.fit([sanitize(`zot: ${result.message}`)]).map((row) => s.paint("error", row)));
         break;
       case "exit":
         this.exit(0);
@@ -390,7 +390,7 @@ export class Repl {
   private echo(text: string): void {
     const indent = " ".repeat(PROMPT.length);
     const s = this.o.style;
-    this.view.commit(text.split("\n").map((row, i) => s.paint("user", `${i === 0 ? s.bold(PROMPT) : indent}${row}`)));
+    this.view.commit(this.view.fit(text.split("\n").map((row, i) => `${i === 0 ? s.bold(PROMPT) : indent}${row}`)).map((row) => s.paint("user", row)));
   }
 
   private commitLines(lines: string[]): void {

@@ -9,6 +9,7 @@ import type { MarkdownStream } from "./markdown-stream.ts";
 import type { PanelModel } from "./panel-view.ts";
 import type { Style } from "./style.ts";
 import { sanitize, splitFullRows, truncate } from "./text.ts";
+import { wrapStyled } from "./wrap.ts";
 import { parseTruncationNote } from "../../tools/output-tail.ts";
 import { ThinkingView } from "./thinking-view.ts";
 import { formatUsageLine, type RunUsage } from "./usage-line.ts";
@@ -137,16 +138,27 @@ export class EventView {
       const cut = tool.progress ? line.lastIndexOf(" · ") : -1;
       lines.push(cut >= 0 ? `${s.paint("tool", line.slice(0, cut))}${s.paint("tool_output", line.slice(cut))}` : s.paint("tool", line));
     }
-    for (const note of [...this.loadErrors, ...this.notes]) lines.push(...this.noteLines(note, (line) => truncate(line, width)));
+    for (const note of [...this.loadErrors, ...this.notes]) lines.push(...this.noteLines(note));
     return lines;
   }
 
-  /** A note as lines: `[extension] text`, later lines indented. */
-  private noteLines(note: Note, fit: (line: string) => string = (line) => line): string[] {
+  /** A note as lines: `[extension] text`, later lines indented, each wrapped at words to the width. */
+  private noteLines(note: Note): string[] {
     const s = this.o.style;
     const label = note.level === "display" || note.level === "info" || note.level === "success" ? "" : `${note.level}: `;
-    return sanitizeLines(note.text).map((text, i) => (i === 0
-      ? s.level(note.level === "display" ? "info" : note.level, fit(`[${note.extension}] ${label}${text}`)) : fit(`  ${text}`)));
+    return sanitizeLines(note.text).flatMap((text, i) => (i === 0
+      ? this.fit([`[${note.extension}] ${label}${text}`]).map((row) => s.level(note.level === "display" ? "info" : note.level, row))
+      : this.fit([`  ${text}`])));
+  }
+
+  /** Lines of text wrapped at words to the terminal's width (a row past it would break mid-word), continuation rows indented as their line. */
+  fit(lines: readonly string[]): string[] {
+    const width = this.width();
+    return lines.flatMap((line) => {
+      // The line's own indent (a table row's) stays on every row; continuation rows go two further in.
+      const indent = /^ */.exec(line)![0];
+      return wrapStyled(line.slice(indent.length), width - indent.length, "  ").map((row) => `${indent}${row}`);
+    });
   }
 
   /** An extension command's output, kept in the transcript as that command's (a live note would vanish at the next command). */
