@@ -59,12 +59,12 @@ describe("zot ext list", () => {
     expect(table.stdout).not.toContain("state-only-leftover");
   });
 
-  it("fits COLUMNS: the widest columns give way, cut with an ellipsis; without COLUMNS or a terminal nothing is cut", async () => {
+  it("fits COLUMNS (80 here): the widest columns give way, cut with an ellipsis; without COLUMNS or a terminal nothing is cut", async () => {
     writeExtension(join(sb.globalRoot, "weather"), { name: "weather", version: "1.0.0", description: "a description long enough to need cutting at sixty columns" });
-    const narrow = await runZot(["ext", "list"], { cwd: sb.project, env: { ...sb.env, COLUMNS: "60" } });
+    const narrow = await runZot(["ext", "list"], { cwd: sb.project, env: { ...sb.env, COLUMNS: "80" } });
     const rows = narrow.stdout.split("\n\n")[0]!.split("\n");
     expect(rows[0]).toMatch(/^NAME +VERS/);
-    for (const row of rows) expect([...row].length).toBeLessThanOrEqual(60);
+    for (const row of rows) expect([...row].length).toBeLessThanOrEqual(80);
     expect(narrow.stdout).toContain("…");
     const piped = await zot("list");
     expect(piped.stdout).toContain("a description long enough to need cutting at sixty columns");
