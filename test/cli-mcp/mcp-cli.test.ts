@@ -25,10 +25,10 @@ describe("zot mcp", () => {
   it("list and remove render their declared flags as --help and answer a bad flag with exit 2 and a pointer to it", async () => {
     const listHelp = await zot("mcp", "list", "--help");
     expect(listHelp).toMatchObject({ code: 0, stdout: expect.stringMatching(/USAGE zot mcp list \[OPTIONS\]/) });
-    expect(listHelp.stdout).toMatch(/--json\s+Print a JSON array/);
+    expect(listHelp.stdout).toMatch(/--json\s+print a JSON array/);
     const removeHelp = await zot("mcp", "remove", "-h");
     expect(removeHelp).toMatchObject({ code: 0, stdout: expect.stringMatching(/USAGE zot mcp remove \[OPTIONS\] <NAME>/) });
-    expect(removeHelp.stdout).toMatch(/--project\s+Only consider project servers/);
+    expect(removeHelp.stdout).toMatch(/--project\s+only consider project servers/);
     expect(await zot("mcp", "list", "--frob")).toMatchObject({ code: 2, stdout: "",
       stderr: "zot: unknown option --frob\nRun `zot mcp list --help` for usage.\n" });
     expect(await zot("mcp", "remove")).toMatchObject({ code: 2, stdout: "",

@@ -3,6 +3,7 @@
 // nothing of a description cut off.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeWorld, type World } from "./support.ts";
+import { PROPER_NOUN } from "../../lib/cli/help/render.ts";
 
 let world: World;
 beforeAll(async () => { world = await makeWorld(); });
@@ -28,6 +29,14 @@ describe("help layout", () => {
     for (const width of [80, 60, 40]) {
       const texts = await Promise.all(HELPS.map((args) => help(args, width)));
       texts.forEach((text, i) => expect(misfits(text, width), `${HELPS[i]!.join(" ")} at ${width}`).toEqual([]));
+    }
+  });
+
+  it("every help table has one capitalisation: descriptions start in lower case", async () => {
+    for (const args of HELPS) {
+      const text = await help(args, 200);
+      const rows = text.split("\n").filter((l) => /^ {2}\S.*\S {2,}[A-Z][a-z]+\b/.test(l) && !PROPER_NOUN.test(l.replace(/^ {2}\S.*?\S {2,}/, "")));
+      expect(rows, args.join(" ")).toEqual([]);
     }
   });
 

@@ -64,12 +64,25 @@ export function optionRows(args: ArgsDef | undefined): Array<[string, string]> {
   return flags.map(([name, arg]) => [flagLabel(name, arg, anyShort), arg.description ?? ""]);
 }
 
+/**
+ * One capitalisation for every table of every help: descriptions start in lower case, as the
+ * root's do (`Print a JSON array` reads `print a JSON array`; `JSON`, `MCP` and `ID` stay).
+ */
+function lowerFirst(text: string): string {
+  if (!/^[A-Z][a-z]+\b/.test(text) || PROPER_NOUN.test(text)) return text;
+  return `${text[0]!.toLowerCase()}${text.slice(1)}`;
+}
+
+/** Names that keep their capital at the start of a description. */
+export const PROPER_NOUN = /^(Python|Node|Bun|Deno|TypeScript|JavaScript|Claude|Anthropic|OpenAI|Gemini|Ollama|Zed|Go|GitHub|Git|Linux|Windows)\b/;
+
 /** The help text, ending in a newline; coloured (bold headings, cyan labels) when `color`. */
 export function renderHelp(spec: HelpSpec, width: number, color: boolean): string {
   const style = makeStyle(color);
   const out: string[] = [];
   const heading = (title: string) => out.push("", style.bold(title));
-  const rowsOf = (rows: Array<[string, string]>) => out.push(...table(rows, width, 2, (t) => style.paint("accent", t)));
+  const rowsOf = (rows: Array<[string, string]>) => out.push(...table(rows.map(([label, text]) => [label, lowerFirst(text)]), width, 2,
+    (t) => style.paint("accent", t)));
   if (spec.description) out.push(...paragraphs(spec.description, width));
   const usage = spec.usage ?? [defaultUsage(spec)];
   if (out.length) out.push("");
