@@ -75,9 +75,18 @@ async function run(verb: string, args: string[], location: SessionLocation, env:
   switch (verb) {
     case "show": {
       const loaded = readSession(pathOf(location, args[0]!));
-      const style = makeStyle(false);
-      return recapLines(loaded.messages, { style, columns: 100, rows: Number.MAX_SAFE_INTEGER, sessionId: loaded.header.id,
-        preview: (_name, toolArgs) => JSON.stringify(toolArgs) }).slice(1);
+      // As the live REPL shows it: each answer rendered as markdown, a line per tool call.
+      // Plain text: the output goes through printable(), which shows control characters rather than passing them.
+      const color = false;
+      const style = makeStyle(color);
+      const columns = terminalWidth(env);
+      const { createMarkdownStream } = await import("../modes/repl/markdown-setup.ts");
+      const answer = (text: string) => {
+        const stream = createMarkdownStream({ style, color, env });
+        return [...stream.append(text, columns - 1), ...stream.finish(columns - 1)];
+      };
+      return recapLines(loaded.messages, { style, columns, rows: Number.MAX_SAFE_INTEGER, sessionId: loaded.header.id,
+        preview: (_name, toolArgs) => JSON.stringify(toolArgs), answer }).slice(1);
     }
     case "rm": {
       const path = pathOf(location, args[0]!);

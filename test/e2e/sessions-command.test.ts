@@ -30,12 +30,17 @@ const firstId = (stdout: string) => stdout.trim().split("\n")[1]!.split(/\s+/)[0
 
 describe("zot sessions", () => {
   it("lists this project's sessions with messages and first prompt, and shows one as the resume view does", async () => {
-    const w = await world([{ text: "Day one: Lisbon." }, { text: "About 900 euros." }]);
+    const w = await world([{ text: "Day one: Lisbon." }, { text: "About 900 euros.\n\n## Budget\n\n- hotels\n- trains\n- food\n- museums\n- tips\n- extras\n- the last line of a long answer" }]);
     const id = await twoTurns(w);
     const listed = await w.run(["sessions", "list"]);
     expect(listed.stdout).toMatch(new RegExp(`^ID +AGE +MESSAGES +REWIND, BRANCH +FIRST PROMPT\\n${id}  just now  4 messages +plan the trip\\n$`));
     const shown = await w.run(["sessions", "show", id]);
     expect(shown.code).toBe(0);
+    // The whole answer, rendered as markdown (the heading's marks gone, the list's bullets drawn).
+    expect(shown.stdout).toContain("Budget");
+    expect(shown.stdout).not.toContain("## Budget");
+    expect(shown.stdout).toMatch(/• hotels/);
+    expect(shown.stdout).toContain("the last line of a long answer");
     for (const text of ["plan the trip", "Day one: Lisbon.", "and the budget?", "About 900 euros.", `Resumed conversation ${id}`]) {
       expect(shown.stdout).toContain(text);
     }

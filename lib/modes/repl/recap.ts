@@ -16,6 +16,8 @@ export interface RecapOptions {
   /** The tool call's one-line preview, as the live view shows it. */
   preview(name: string, args: Record<string, unknown>): string;
   now?: number;
+  /** The whole conversation, each answer's text as these rows (`zot sessions show` renders it as markdown), instead of its start. */
+  answer?: (text: string) => string[];
 }
 
 /** Rows of one answer shown before it is cut. */
@@ -31,11 +33,14 @@ export function recapLines(messages: readonly Message[], o: RecapOptions): strin
     if (message.role === "user") {
       const text = message.content.map((b) => (b.type === "text" ? b.text : "[image]")).join(" ");
       const rows = rowsOfText(text);
-      lines.push("", ...rows.slice(0, 3).map((row, i) => truncate(`${i === 0 ? s.bold(PROMPT) : " ".repeat(PROMPT.length)}${row}`, width)));
-      if (rows.length > 3) lines.push(s.paint("muted", `  … ${rows.length - 3} more lines`));
+      const shownRows = o.answer ? rows.length : 3;
+      lines.push("", ...rows.slice(0, shownRows).map((row, i) => truncate(`${i === 0 ? s.bold(PROMPT) : " ".repeat(PROMPT.length)}${row}`, width)));
+      if (rows.length > shownRows) lines.push(s.paint("muted", `  … ${rows.length - shownRows} more lines`));
     } else if (message.role === "assistant") {
       for (const block of message.content) {
-        if (block.type === "text") {
+        if (block.type === "text" && o.answer) {
+          lines.push(...o.answer(block.text));
+        } else if (block.type === "text") {
           const rows = rowsOfText(block.text).filter((r) => r.trim() !== "");
           lines.push(...rows.slice(0, ANSWER_ROWS).map((row) => truncate(row, width)));
           if (rows.length > ANSWER_ROWS) lines.push(s.paint("muted", `  … ${rows.length - ANSWER_ROWS} more lines`));
@@ -48,7 +53,7 @@ export function recapLines(messages: readonly Message[], o: RecapOptions): strin
     }
   }
   // One screen: the last rows, with room left for the footer, the prompt and the status line.
-  const room = Math.max(3, o.rows - 5);
+  const room = o.answer ? Number.MAX_SAFE_INTEGER : Math.max(3, o.rows - 5);
   const shown = lines.length > room ? [s.paint("muted", "… earlier turns not shown"), ...lines.slice(lines.length - room + 1)] : lines;
   return [...shown, "", s.paint("muted", footer(messages, o))];
 }
