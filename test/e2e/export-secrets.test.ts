@@ -64,8 +64,8 @@ describe("a session export blanks what a tool echoed of the user's secrets, and 
 
   it("zot sessions export, with the key in the environment instead", async () => {
     const { w, env } = await snoopedSession();
-    const list = await w.run(["sessions"], { env });
-    const id = /^(\S+)/.exec(list.stdout.trim())![1]!;
+    const list = await w.run(["sessions", "--json"], { env });
+    const id = (JSON.parse(list.stdout) as Array<{ id: string }>)[0]!.id;
     const file = join(w.cwd, "cli.zotsession");
     const exported = await w.run(["sessions", "export", id, file], { env: { ...env, ANTHROPIC_API_KEY: FLAG_KEY } });
     expect(exported.code, exported.stderr).toBe(0);

@@ -42,7 +42,7 @@ describe("/fork and /tree in the REPL", () => {
     expect(picker).toContain("first prompt about apples");
     expect(picker).toMatch(/› second prompt about pears/); // the latest is selected
     await pane.keys("Up", "Enter");
-    const forked = await pane.until("the prompt is back in the input line");
+    const forked = await pane.until(/the prompt is back in the\s+input line/);
     expect(forked).toMatch(/Forked \S+ before message 0: now in conversation \S+/);
     // The left-out prompt is in the input line: replace it with a different one.
     expect(forked).toMatch(/› first prompt about apples\s*$/m);
