@@ -6,13 +6,11 @@
 import { join } from "node:path";
 import type { AgentSession } from "../agent/session/agent-session.ts";
 import type { ToolExecutionObserver } from "../agent/loop/tool-runner.ts";
-import { CheckpointStore, type Checkpoint } from "../coding/checkpoints/checkpoint-store.ts";
+import { CheckpointStore, TOOLS_CHANGING_NO_FILE, type Checkpoint } from "../coding/checkpoints/checkpoint-store.ts";
 import type { CheckpointRecorder, PromptRef } from "../coding/checkpoints/recorder.ts";
 import type { RewindPlan } from "../coding/checkpoints/rewind.ts";
 import { cwdKey } from "../paths.ts";
 
-/** Tools that change no file: no checkpoint is needed before them. */
-const READ_ONLY_TOOLS = new Set(["read", "glob", "grep", "skill"]);
 
 export class SessionCheckpoints {
   private readonly recorders = new Map<string, CheckpointRecorder>();
@@ -46,12 +44,12 @@ export class SessionCheckpoints {
   observer(): ToolExecutionObserver {
     return {
       before: async (toolName, args, cwd) => {
-        if (READ_ONLY_TOOLS.has(toolName)) return;
+        if (TOOLS_CHANGING_NO_FILE.has(toolName)) return;
         const prompt = await this.prompt();
         if (prompt) await (await this.recorder()).beforeTool(prompt, cwd, toolName, args);
       },
       after: async (toolName) => {
-        if (READ_ONLY_TOOLS.has(toolName)) return;
+        if (TOOLS_CHANGING_NO_FILE.has(toolName)) return;
         const prompt = await this.prompt();
         if (prompt) await (await this.recorder()).afterTool(prompt, toolName);
       },

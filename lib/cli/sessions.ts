@@ -15,6 +15,7 @@ import { printable } from "../terminal-text.ts";
 import { knownSecrets } from "../app/session-secrets.ts";
 import { CheckpointStore } from "../coding/checkpoints/checkpoint-store.ts";
 import { helpFor, type HelpOut } from "./usage.ts";
+import { tableWidth } from "./ext/list.ts";
 
 export function sessionsUsage(out: HelpOut, env: Record<string, string | undefined>): string {
   return helpFor({
@@ -148,11 +149,7 @@ function listTable(rows: Array<{ summary: SessionSummary; checkpoints: number }>
 }
 
 /** The terminal's width (COLUMNS when set), or 100 when output is not a terminal. */
-function terminalWidth(env: Record<string, string | undefined>): number {
-  const columns = Number(env.COLUMNS);
-  if (Number.isInteger(columns) && columns > 20) return columns;
-  return process.stdout.isTTY && process.stdout.columns ? process.stdout.columns : 100;
-}
+const terminalWidth = (env: Record<string, string | undefined>): number => tableWidth(env) ?? 100;
 
 /** `zot sessions --json`: each session as data. */
 function listJson(location: SessionLocation): unknown[] {

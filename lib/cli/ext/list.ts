@@ -99,8 +99,8 @@ export function formatTable(rows: string[][], width = tableWidth()): string {
 }
 
 /** COLUMNS when set, else the terminal's width; undefined (no limit) when output goes to a file or pipe. */
-function tableWidth(): number | undefined {
-  const columns = Number(process.env.COLUMNS);
+export function tableWidth(env: Record<string, string | undefined> = process.env): number | undefined {
+  const columns = Number(env.COLUMNS);
   if (Number.isInteger(columns) && columns > 20) return columns;
   return process.stdout.isTTY && process.stdout.columns ? process.stdout.columns : undefined;
 }

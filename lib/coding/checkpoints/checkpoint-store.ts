@@ -5,6 +5,9 @@ import { createHash } from "node:crypto";
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
+/** Tools that change no file: no checkpoint is needed before them, and nothing to note after. */
+export const TOOLS_CHANGING_NO_FILE: ReadonlySet<string> = new Set(["read", "glob", "grep", "skill"]);
+
 /** A file's content as recorded: its blob's hash, or null when the file did not exist. */
 export type RecordedFile = string | null;
 

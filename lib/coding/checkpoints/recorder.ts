@@ -7,10 +7,9 @@
 import { readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
-import type { Checkpoint, CheckpointStore, RecordedFile } from "./checkpoint-store.ts";
+import { TOOLS_CHANGING_NO_FILE, type Checkpoint, type CheckpointStore, type RecordedFile } from "./checkpoint-store.ts";
 import { changedSince, headOf, workTreeOf } from "./git-tree.ts";
 
-const READ_ONLY_TOOLS = new Set(["read", "glob", "grep", "skill"]);
 /** A file past this size is not recorded (a rewind leaves it as it is). */
 const FILE_MAX_BYTES = 8 * 1024 * 1024;
 /** A work tree with more changed files than this is not snapshot (write and edit still are). */
@@ -30,13 +29,13 @@ export class CheckpointRecorder {
 
   /** Called before a tool runs in the prompt `prompt`; resolves once what it may change is recorded. */
   beforeTool(prompt: PromptRef, cwd: string, toolName: string, args: Record<string, unknown>): Promise<void> {
-    if (READ_ONLY_TOOLS.has(toolName)) return Promise.resolve();
+    if (TOOLS_CHANGING_NO_FILE.has(toolName)) return Promise.resolve();
     return this.serially(() => this.record(prompt, cwd, toolName, args));
   }
 
   /** Called after a tool ran: what bash or an extension's tool changed (write and edit were recorded before). */
   afterTool(prompt: PromptRef, toolName: string): Promise<void> {
-    if (READ_ONLY_TOOLS.has(toolName) || toolName === "write" || toolName === "edit") return Promise.resolve();
+    if (TOOLS_CHANGING_NO_FILE.has(toolName) || toolName === "write" || toolName === "edit") return Promise.resolve();
     return this.serially(() => this.noteTouched(prompt));
   }
 
