@@ -2,15 +2,12 @@
 // Entry point: hands argv to the CLI and exits with its code once output is flushed (extension
 // pipes or a still-open stdin must not keep a finished zot alive).
 import { main } from "../lib/cli/main.ts";
-
-// A stdout or stderr whose reader went away (`zot … 2>&1 | head -1`) has nobody left to tell:
-// its write errors must not crash zot before it has stopped its extensions. A command that only
-// prints finishes with its output dropped; the modes that run an agent stop their run
-// (modes/mode-output.ts).
-process.stdout.on("error", () => {});
-process.stderr.on("error", () => {});
+import { useStdStreams, usesDirectStdio, writeStderr } from "../lib/std-output.ts";
 
 function exit(code: number): void {
+  // Direct writes are done when they return: nothing is left to drain.
+  if (usesDirectStdio()) process.exit(code);
+  useStdStreams();
   process.stdout.write("", (err) => {
     // Output lost for want of space or a broken device, on a run that otherwise succeeded: say so.
     // (A reader that left chose to stop reading; the modes that stream report their own failures.)
@@ -21,6 +18,6 @@ function exit(code: number): void {
 }
 
 main(process.argv.slice(2)).then(exit, (err: unknown) => {
-  process.stderr.write(`zot: ${err instanceof Error ? err.message : String(err)}\n`);
+  writeStderr(`zot: ${err instanceof Error ? err.message : String(err)}\n`);
   exit(1);
 });

@@ -1,8 +1,8 @@
 // Where zot keeps its files. Pure functions of (env, platform, home) so every platform's rule
 // can be tested on any machine; `zotPaths()` binds them to the running process.
-import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { join, posix, win32 } from "node:path";
+import { sha256Hex } from "./lazy-node.ts";
 
 export interface PathEnv {
   env: Record<string, string | undefined>;
@@ -84,11 +84,8 @@ export function projectSkillsDir(cwd: string): string {
  * sessions.
  */
 export function cwdKey(cwd: string): string {
-  // node:crypto is required here, not imported: loading it costs every run's start (Bun brings
-  // the stream modules with it), and only runs that keep a session need this hash.
-  const { createHash } = createRequire(import.meta.url)("node:crypto") as typeof import("node:crypto");
   const readable = cwd.replace(/[\\/:]+/g, "-").replace(/^-+/, "").replace(/[^A-Za-z0-9._-]/g, "_") || "root";
-  const hash = createHash("sha256").update(cwd).digest("hex").slice(0, 8);
+  const hash = sha256Hex(cwd).slice(0, 8);
   return `${readable.slice(-80)}-${hash}`;
 }
 

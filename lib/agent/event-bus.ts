@@ -2,6 +2,7 @@
 // session id, cwd and a sequence number that is monotonic for the bus's lifetime (the spec's
 // "extension manager's lifetime": one bus per zot process).
 import type { HostEvent, LifecyclePayload, StampedLifecycleEvent, ZotEvent } from "../events/index.ts";
+import { writeStderr } from "../std-output.ts";
 
 /** How an event may travel: `extensions: false` keeps it out of extension `event` frames. */
 export interface Delivery {
@@ -71,7 +72,7 @@ export class EventBus {
       try {
         listener(event, delivery);
       } catch (err) {
-        process.stderr.write(`zot: event consumer failed: ${(err as Error).message}\n`);
+        writeStderr(`zot: event consumer failed: ${(err as Error).message}\n`);
       }
     }
   }

@@ -4,6 +4,7 @@
 import type { EventBus } from "../agent/event-bus.ts";
 import type { Confirmer } from "../agent/loop/permissions.ts";
 import type { PendingExtension } from "../extensions/catalog/trust/host-trust.ts";
+import { writeStderr } from "../std-output.ts";
 
 /** What json mode's first `session` line reports: the run as it starts. */
 export interface SessionStartInfo {
@@ -43,6 +44,6 @@ export interface Frontend {
 
 /** The warning line every mode without a screen of its own writes on stderr. */
 export function stderrWarning(message: string): void {
-  process.stderr.write(`zot: warning: ${message}\n`);
+  writeStderr(`zot: warning: ${message}\n`);
 }
 

@@ -2,43 +2,31 @@
 // here and the root command stays subcommand-free.
 import { SUBAGENT_CHILD_FLAG } from "../app/subagents/child-spec.ts";
 import { isVersionRequest, versionText } from "./version-text.ts";
+import { useDirectStdio, useStdStreams, writeStdout } from "../std-output.ts";
+
+/** The subcommands, each loaded only when named. */
+const SUBCOMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
+  ext: async (argv) => (await import("./ext/ext-command.ts")).runExt(argv),
+  mcp: async (argv) => (await import("./mcp/mcp-command.ts")).runMcp(argv),
+  upgrade: async (argv) => (await import("./upgrade.ts")).runUpgrade(argv),
+  agents: async (argv) => (await import("./agents.ts")).runAgents(argv),
+  sessions: async (argv) => (await import("./sessions.ts")).runSessions(argv),
+  login: async (argv) => (await import("./login.ts")).runLogin(argv),
+  logout: async (argv) => (await import("./login.ts")).runLogout(argv),
+  completion: async (argv) => (await import("./completion/completion-command.ts")).runCompletion(argv),
+  // Internal: a subagent runner started by a parent zot (its task arrives on stdin).
+  [SUBAGENT_CHILD_FLAG]: async () => (await import("../modes/subagent-child.ts")).runSubagentChild(),
+};
 
 export async function main(argv: string[]): Promise<number> {
-  if (argv[0] === "ext") {
-    const { runExt } = await import("./ext/ext-command.ts");
-    return runExt(argv.slice(1));
-  }
-  if (argv[0] === "mcp") {
-    const { runMcp } = await import("./mcp/mcp-command.ts");
-    return runMcp(argv.slice(1));
-  }
-  if (argv[0] === "upgrade") {
-    const { runUpgrade } = await import("./upgrade.ts");
-    return runUpgrade(argv.slice(1));
-  }
-  if (argv[0] === "agents") {
-    const { runAgents } = await import("./agents.ts");
-    return runAgents(argv.slice(1));
-  }
-  if (argv[0] === "sessions") {
-    const { runSessions } = await import("./sessions.ts");
-    return runSessions(argv.slice(1));
-  }
-  if (argv[0] === "login" || argv[0] === "logout") {
-    const { runLogin, runLogout } = await import("./login.ts");
-    return argv[0] === "login" ? runLogin(argv.slice(1)) : runLogout(argv.slice(1));
-  }
-  if (argv[0] === "completion") {
-    const { runCompletion } = await import("./completion/completion-command.ts");
-    return runCompletion(argv.slice(1));
-  }
-  // Internal: a subagent runner started by a parent zot (its task arrives on stdin).
-  if (argv[0] === SUBAGENT_CHILD_FLAG) {
-    const { runSubagentChild } = await import("../modes/subagent-child.ts");
-    return runSubagentChild();
+  const subcommand = Object.hasOwn(SUBCOMMANDS, argv[0] ?? "") ? SUBCOMMANDS[argv[0]!] : undefined;
+  if (subcommand) {
+    useStdStreams();
+    return subcommand(argv.slice(1));
   }
   if (isVersionRequest(argv)) {
-    process.stdout.write(await versionText(argv.includes("--verbose")));
+    useDirectStdio();
+    writeStdout(await versionText(argv.includes("--verbose")));
     return 0;
   }
   const { runRoot } = await import("./root.ts");

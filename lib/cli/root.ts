@@ -2,6 +2,7 @@
 import { versionText } from "./version-text.ts";
 import { parseRootArgs, toRunConfig, UsageError, type RootOptions } from "./root-args.ts";
 import { printable } from "../terminal-text.ts";
+import { useDirectStdio, useStdStreams, writeStderr, writeStdout } from "../std-output.ts";
 
 export async function runRoot(argv: string[], env: Record<string, string | undefined> = process.env): Promise<number> {
   let options: RootOptions;
@@ -9,9 +10,12 @@ export async function runRoot(argv: string[], env: Record<string, string | undef
     options = parseRootArgs(argv);
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
-    process.stderr.write(`zot: ${printable(err.message)}\n`);
+    writeStderr(`zot: ${printable(err.message)}\n`);
     return 2;
   }
+  // What only prints, and the one-shot modes, write directly (std-output.ts).
+  if (!options.help && (options.version || options.listModels || options.mode === "json" || options.mode === "print")) useDirectStdio();
+  else useStdStreams();
   if (options.help) {
     // Help goes to stdout only when stdout is for people.
     const out = options.mode === "json" || options.mode === "rpc" || options.mode === "acp" ? process.stderr : process.stdout;
@@ -22,14 +26,14 @@ export async function runRoot(argv: string[], env: Record<string, string | undef
     return 0;
   }
   if (options.version) {
-    process.stdout.write(await versionText(options.verbose));
+    writeStdout(await versionText(options.verbose));
     return 0;
   }
   if (options.listModels) {
     try {
-      process.stdout.write(await (await import("./list-models.ts")).listModelsText(options, env));
+      writeStdout(await (await import("./list-models.ts")).listModelsText(options, env));
     } catch (err) {
-      process.stderr.write(`zot: ${printable((err as Error).message)}\n`);
+      writeStderr(`zot: ${printable((err as Error).message)}\n`);
       return 1;
     }
     return 0;
@@ -52,7 +56,7 @@ export async function runRoot(argv: string[], env: Record<string, string | undef
     }
   } catch (err) {
     if (err instanceof UsageError) {
-      process.stderr.write(`zot: ${printable(err.message)}\n`);
+      writeStderr(`zot: ${printable(err.message)}\n`);
       return 2;
     }
     throw err;

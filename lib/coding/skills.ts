@@ -11,11 +11,11 @@
 // Within one source the first found wins (folders are scanned in name order). Each shadowed or
 // malformed skill is reported through `onWarning` and otherwise skipped; discovery never throws.
 import { readdirSync, readFileSync, realpathSync, statSync, type Dirent } from "node:fs";
-import { createRequire } from "node:module";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { projectSkillsDir, zotPaths, pathsUnder } from "../paths.ts";
 import { parseFrontmatter, type Skill, type SkillSource } from "../tools/skill-file.ts";
 import { BUILTIN_SKILLS } from "./builtin-skills.ts";
+import { sha256Hex } from "../lazy-node.ts";
 
 export { loadSkillBody, parseFrontmatter, type Skill, type SkillSource } from "../tools/skill-file.ts";
 
@@ -91,9 +91,7 @@ export function discoverSkills(options: DiscoverSkillsOptions): Skill[] {
 
 /** sha256 of a skill file's text, as `zot ext trust --project` pins it. */
 export function skillFileHash(text: string): string {
-  // Required here, not imported: node:crypto costs a run's start, and only trusted projects hash.
-  const { createHash } = createRequire(import.meta.url)("node:crypto") as typeof import("node:crypto");
-  return createHash("sha256").update(text).digest("hex");
+  return sha256Hex(text);
 }
 
 export interface ProjectSkillFile {

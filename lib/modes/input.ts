@@ -1,6 +1,7 @@
 // The prompt a headless run starts with: the positional prompt, plus piped stdin when stdin is
 // not a TTY (`git diff | zot -p "review this"`).
-import { fstatSync, readFileSync, statSync, type Stats } from "node:fs";
+import { readFileSync } from "node:fs";
+import { fdKind } from "../std-output.ts";
 
 /**
  * What fd 0 holds when that is known without a stream: a terminal or /dev/null hold nothing, a
@@ -9,26 +10,20 @@ import { fstatSync, readFileSync, statSync, type Stats } from "node:fs";
  * brings the fs and stream modules), so that waits for a character device other than /dev/null.
  */
 async function stdinWithoutStream(): Promise<{ text: string | undefined } | undefined> {
-  try {
-    const stat = fstatSync(0);
-    if (stat.isFile()) return { text: readFileSync(0, "utf8") };
-    if (stat.isCharacterDevice()) {
-      if (isDevNull(stat)) return { text: undefined };
-      const { isatty } = await import("node:tty");
-      if (isatty(0)) return { text: undefined };
+  const kind = fdKind(0);
+  if (kind === "file") {
+    try {
+      return { text: readFileSync(0, "utf8") };
+    } catch {
+      return undefined; // unreadable: the stream decides
     }
-  } catch {
-    // fd 0 closed: the stream decides
+  }
+  if (kind === "null") return { text: undefined };
+  if (kind === "terminal") {
+    const { isatty } = await import("node:tty");
+    if (isatty(0)) return { text: undefined };
   }
   return undefined;
-}
-
-function isDevNull(stat: Stats): boolean {
-  try {
-    return stat.rdev === statSync("/dev/null").rdev;
-  } catch {
-    return false; // no /dev/null (Windows)
-  }
 }
 
 export async function readPipedStdin(stdin?: NodeJS.ReadStream): Promise<string | undefined> {

@@ -2,6 +2,7 @@
 // one event stream, last line `done` (held back until the session has ended, so events of the
 // shutdown such as session_end come before it). Nothing else ever reaches stdout.
 import { printable } from "../terminal-text.ts";
+import { stdoutSink, writeStderr } from "../std-output.ts";
 import type { RunConfigInput } from "../app/run-config.ts";
 import { eventStream, failedDone, type DoneEvent } from "./event-stream.ts";
 import { EXIT_FAILURE } from "./exit-code.ts";
@@ -10,8 +11,8 @@ import { stoppingOutput } from "./mode-output.ts";
 import { ndjsonSink, sessionLine } from "./ndjson.ts";
 
 export async function runJson(config: RunConfigInput, prompt: string | undefined, env: Record<string, string | undefined>): Promise<number> {
-  const err = (text: string) => process.stderr.write(`${printable(text)}\n`);
-  const output = stoppingOutput(process.stdout, err, "the run was stopped");
+  const err = (text: string) => writeStderr(`${printable(text)}\n`);
+  const output = stoppingOutput(stdoutSink, err, "the run was stopped");
   const sink = ndjsonSink(output);
   const stream = eventStream(sink);
   let done: DoneEvent | undefined;

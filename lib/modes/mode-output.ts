@@ -2,6 +2,7 @@
 // reader that goes away (`zot --mode json … | head -1`) makes writes fail with EPIPE; that ends the
 // output (later writes are dropped) and tells the mode once, which stops the run, instead of zot
 // dying of an unhandled stream error mid-run.
+import type { TextSink } from "../std-output.ts";
 
 export interface ModeOutput {
   write(text: string): void;
@@ -16,14 +17,15 @@ export function outputClosedMessage(err: unknown): string {
     : `cannot write to stdout (${(err as Error)?.message ?? String(err)})`;
 }
 
-export function modeOutput(stream: NodeJS.WritableStream, onClosed: (err: unknown) => void): ModeOutput {
+export function modeOutput(stream: TextSink, onClosed: (err: unknown) => void): ModeOutput {
   let closed = false;
   const close = (err: unknown) => {
     if (closed) return;
     closed = true;
     onClosed(err);
   };
-  // Node reports a failed pipe write as an 'error' event, Bun at times by throwing from write().
+  // A stream reports a failed pipe write as an 'error' event (Bun at times by throwing from
+  // write()); a direct write to the fd throws.
   stream.on("error", close);
   return {
     get closed() {
@@ -47,7 +49,7 @@ export interface StoppingOutput extends ModeOutput {
 }
 
 /** `stopped` ends the line said on stderr: "the run was stopped", "rpc mode ends". */
-export function stoppingOutput(stream: NodeJS.WritableStream, say: (line: string) => void, stopped: string): StoppingOutput {
+export function stoppingOutput(stream: TextSink, say: (line: string) => void, stopped: string): StoppingOutput {
   let stop = () => {};
   const output = modeOutput(stream, (reason) => {
     say(`zot: ${outputClosedMessage(reason)}; ${stopped}`);

@@ -5,13 +5,14 @@ import { EXIT_FAILURE } from "./exit-code.ts";
 import { runHeadless } from "./headless.ts";
 import { modeOutput, outputClosedMessage } from "./mode-output.ts";
 import { printable } from "../terminal-text.ts";
+import { fdKind, stdoutSink, writeStderr } from "../std-output.ts";
 import { renderPanelText, stderrNoteLine } from "./notes.ts";
 
 export async function runPrint(config: RunConfigInput, prompt: string | undefined, env: Record<string, string | undefined>): Promise<number> {
   // What reaches a terminal is text, whatever an extension (or the model) put in it; a pipe gets it as it is.
-  const err = (text: string) => process.stderr.write(`${printable(text)}\n`);
-  const output = modeOutput(process.stdout, (reason) => err(`zot: ${outputClosedMessage(reason)}`));
-  const shown = (text: string) => (process.stdout.isTTY ? printable(text) : text);
+  const err = (text: string) => writeStderr(`${printable(text)}\n`);
+  const output = modeOutput(stdoutSink, (reason) => err(`zot: ${outputClosedMessage(reason)}`));
+  const shown = (text: string) => (fdKind(1) === "terminal" ? printable(text) : text);
   const out = (text: string) => output.write(shown(text.endsWith("\n") ? text : `${text}\n`));
   const code = await runHeadless(config, prompt, env, {
     showEvents(bus) {

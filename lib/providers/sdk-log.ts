@@ -3,12 +3,13 @@
 // warns about deprecated models that way, on every request). They log plain strings, with an
 // object of request details or an error at debug level: a small formatter is enough, and it
 // keeps node:util's format (which loads util.inspect) off every run's start.
+import { writeStderr } from "../std-output.ts";
 
 /** Receives one SDK message, on one line. */
 export type SdkWarn = (message: string) => void;
 
 /** Where SDK output goes when nobody routes it: stderr, never a protocol stdout. */
-export const stderrWarn: SdkWarn = (message) => void process.stderr.write(`zot: warning: ${message}\n`);
+export const stderrWarn: SdkWarn = (message) => writeStderr(`zot: warning: ${message}\n`);
 
 export interface SdkLogger {
   debug(...args: unknown[]): void;

@@ -24,6 +24,9 @@ const NOT_IN_A_ONE_SHOT = [
   "lib/cli/completion/", "lib/cli/help/", "lib/cli/ext/", "lib/cli/mcp/", "lib/extensions/install/",
   "node_modules/ws/", "node_modules/@modelcontextprotocol/", "node_modules/@agentclientprotocol/",
   "node_modules/giget/", "node_modules/tar/", "node_modules/marked/", "node_modules/highlight.js/",
+  // Built-ins that load the runtime's stream machinery (a compiled run's costliest start-up work);
+  // node:process's module form builds process.stdout and stdin on Node.
+  "node:stream", "node:crypto", "node:tty", "node:net", "node:readline", "node:process",
 ];
 
 let world: World | undefined;
@@ -32,8 +35,8 @@ afterEach(async () => {
   world = undefined;
 });
 
-/** The source modules a run of `args` loaded. */
-async function loadedModules(w: World, args: string[]): Promise<string[]> {
+/** The source modules and built-ins a run of `args` loaded, and the standard streams it built. */
+async function loadedModules(w: World, args: string[]): Promise<{ modules: string[]; streams: string[] }> {
   const meta = JSON.parse(readFileSync(join(ROOT, "dist", "zot-meta.json"), "utf8")) as { outputs: Record<string, { inputs: Record<string, unknown> }> };
   const child = spawn(process.execPath, ["--import", TRACE, ZOT, ...args], { cwd: w.cwd, env: { ...w.env, ANTHROPIC_API_KEY: "test" }, stdio: ["ignore", "pipe", "pipe"] });
   let stderr = "";
@@ -42,16 +45,21 @@ async function loadedModules(w: World, args: string[]): Promise<string[]> {
   expect(await new Promise((done) => child.on("close", done))).toBe(0);
   const chunks = stderr.split("\n").filter((l) => l.startsWith(`zot-load ${DIST}/`)).map((l) => `.${l.slice(`zot-load ${DIST}`.length)}`);
   expect(chunks).toContain("./zot.mjs");
-  return chunks.flatMap((chunk) => Object.keys(meta.outputs[chunk]?.inputs ?? { [`unknown chunk ${chunk}`]: 0 }));
+  const builtins = stderr.split("\n").filter((l) => l.startsWith("zot-load node:")).map((l) => l.slice("zot-load ".length));
+  const streams = stderr.split("\n").filter((l) => l.startsWith("zot-stream ")).map((l) => l.slice("zot-stream ".length));
+  return { modules: [...chunks.flatMap((chunk) => Object.keys(meta.outputs[chunk]?.inputs ?? { [`unknown chunk ${chunk}`]: 0 })), ...builtins], streams };
 }
 
 describe("a bare one-shot run loads only what it needs", () => {
   for (const args of [["--mode", "json", "--no-session", "hi"], ["-p", "hi"]]) {
-    it(`zot ${args.join(" ")} loads no other provider's SDK, REPL, themes, session family, login, completion, ws or install code`, async () => {
+    it(`zot ${args.join(" ")} loads no other provider's SDK, REPL, themes, session family, login, completion, ws, install code or stream built-ins`, async () => {
       world = await makeWorld([{ text: "hello" }]);
-      const modules = await loadedModules(world, args);
+      const { modules, streams } = await loadedModules(world, args);
       expect(modules).toContain("node_modules/@anthropic-ai/sdk/client.mjs");
+      expect(modules).toContain("node:fs/promises");
       expect(modules.filter((m) => NOT_IN_A_ONE_SHOT.some((prefix) => m.startsWith(prefix)))).toEqual([]);
+      // Output goes to fd 1 directly (lib/std-output.ts). (Node's own fetch builds process.stderr.)
+      expect(streams.filter((name) => name !== "stderr")).toEqual([]);
     });
   }
 });

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { parseFrontmatter } from "../../tools/skill-file.ts";
 import { PROJECT_TRUST_HINT } from "../../extensions/catalog/trust/gate.ts";
-import { sha256 } from "../../extensions/catalog/trust/content.ts";
+import { sha256Hex } from "../../lazy-node.ts";
 
 export interface SubagentType {
   name: string;
@@ -27,7 +27,7 @@ const NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 export type SubagentTypeFileHashes = Record<string, string>;
 
 export function subagentTypeFileHash(text: string): string {
-  return sha256().update(text).digest("hex");
+  return sha256Hex(text);
 }
 
 export const projectAgentsDir = (cwd: string) => join(cwd, ".zot", "agents");

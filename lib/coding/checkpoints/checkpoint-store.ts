@@ -1,9 +1,9 @@
 // Where checkpoints live: one JSON line per update of a prompt's checkpoint in
 // `checkpoints/<session>.jsonl` beside the project's sessions, the last line of a prompt winning,
 // and file contents once each by hash in `checkpoints/blobs/`. A damaged line is skipped.
-import { createHash } from "node:crypto";
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { sha256Hex } from "../../lazy-node.ts";
 
 /** Tools that change no file: no checkpoint is needed before them, and nothing to note after. */
 export const TOOLS_CHANGING_NO_FILE: ReadonlySet<string> = new Set(["read", "glob", "grep", "skill"]);
@@ -41,7 +41,7 @@ export class CheckpointStore {
 
   /** Keeps `content` and gives its hash. */
   keep(content: Buffer): string {
-    const hash = createHash("sha256").update(content).digest("hex");
+    const hash = sha256Hex(content);
     const path = this.blob(hash);
     if (!existsSync(path)) {
       mkdirSync(join(this.dir, "blobs"), { recursive: true, mode: 0o700 });

@@ -5,7 +5,6 @@
 // one pipe write per batch rather than per frame is what keeps many calls in flight cheap. Overflow and a write that stays blocked past the write
 // timeout are fatal for the extension: the spec prefers disconnecting a slow consumer to
 // silently dropping events. Enqueueing never waits for the subprocess.
-import { nextTick } from "node:process";
 import type { Writable } from "node:stream";
 
 export type WriteState = "queued" | "in_flight" | "written" | "dropped";
@@ -148,7 +147,7 @@ export class OutboundQueue {
     if (this.queue.length === 0) return this.notifyIdle();
     if (this.coalescing) return;
     this.coalescing = true;
-    nextTick(() => {
+    process.nextTick(() => {
       this.coalescing = false;
       this.pump();
     });

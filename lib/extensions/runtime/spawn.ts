@@ -6,7 +6,7 @@ import { spawn, type ChildProcessByStdio } from "node:child_process";
 import { closeSync, fchmodSync, fstatSync, openSync, readSync, writeSync } from "node:fs";
 import { constants } from "node:os";
 import { dirname } from "node:path";
-import { PassThrough, type Readable, type Writable } from "node:stream";
+import type { Readable, Writable } from "node:stream";
 import { ensurePrivateDir } from "../../fs/private-dir.ts";
 import { ZOT_VERSION } from "../../version.ts";
 import { processAlive, terminateGroup, trackGroup, untrackGroup } from "../../process/group.ts";
@@ -15,6 +15,7 @@ import { descendantsOf, killMarked, killSnapshot, newRunMarker, snapshotAlive, t
 import type { Isolation } from "./sandbox/for-candidate.ts";
 import { explainSpawnError, interpreterProblem, notRunnable, resolveExec } from "./exec-resolve.ts";
 import { launchLine, type IsolationReport, type LaunchLine } from "./launch-line.ts";
+import { nodeStream } from "../../lazy-node.ts";
 
 export type { IsolationReport } from "./launch-line.ts";
 
@@ -354,6 +355,7 @@ function processThatCouldNotStart(line: LaunchLine, log: { logPath: string | und
   let fd = log.fd;
   const status: ExitStatus = { code: null, signal: null, error };
   // stdout never ends: the exit, not a disconnect, is what the extension reports.
+  const { PassThrough } = nodeStream();
   const stdout = new PassThrough();
   return {
     pid: undefined, stdin: new PassThrough(), stdout, command: line.program, logPath: log.logPath,

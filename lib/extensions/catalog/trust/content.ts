@@ -8,9 +8,9 @@
 // what changed, and what it costs is one lstat per entry.
 import { lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { writeFileAtomic } from "../../../fs/atomic-write.ts";
+import { sha256 } from "../../../lazy-node.ts";
 
 export interface ContentEntry {
   /** Relative to the folder, with "/" separators. */
@@ -72,12 +72,6 @@ export class ContentCache {
     await writeFileAtomic(this.file, JSON.stringify(data));
     this.changed = false;
   }
-}
-
-export function sha256(): import("node:crypto").Hash {
-  // Required, not imported: only runs that check trusted project content pay for node:crypto.
-  const { createHash } = createRequire(import.meta.url)("node:crypto") as typeof import("node:crypto");
-  return createHash("sha256");
 }
 
 const inside = (path: string, dir: string) => {

@@ -3,13 +3,13 @@
 // project folder, listing the extensions the user saw and trusted there. Each extension record
 // pins the manifest's permissions and a hash of the manifest.
 import { readFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { join } from "node:path";
 import { writeFileAtomic } from "../../../fs/atomic-write.ts";
 import { canonicalJson } from "../../../protocol/json-object.ts";
 import type { ZotPaths } from "../../../paths.ts";
 import type { Manifest } from "../manifest.ts";
 import type { ManifestPermissions } from "../permissions/manifest-permissions.ts";
+import { sha256Hex } from "../../../lazy-node.ts";
 
 export interface ExtensionGrantRecord {
   manifest_sha256: string;
@@ -42,10 +42,7 @@ export const trustFilePath = (paths: Pick<ZotPaths, "home">) => join(paths.home,
 const empty = (): TrustFile => ({ version: 1, extensions: {}, projects: {} });
 
 export function manifestHash(manifest: Manifest | Record<string, unknown>): string {
-  // Required here, not imported: node:crypto costs every run's start, and only runs with recorded
-  // grants (or an install, a trust command) hash a manifest.
-  const { createHash } = createRequire(import.meta.url)("node:crypto") as typeof import("node:crypto");
-  return createHash("sha256").update(JSON.stringify(canonicalJson(manifest))).digest("hex");
+  return sha256Hex(JSON.stringify(canonicalJson(manifest)));
 }
 
 export function grantRecord(manifest: Manifest, now = new Date(), contentSha256?: string): ExtensionGrantRecord {

@@ -5,9 +5,10 @@
 // to what the socket buffers. Incoming, each text message is one line (a trailing newline is
 // tolerated); a binary message is a protocol error.
 import { EventEmitter } from "node:events";
-import { Writable, type Readable } from "node:stream";
+import type { Readable, Writable } from "node:stream";
 import type { WebSocket } from "ws";
 import { messageBytes } from "../../../protocol/socket-message.ts";
+import { nodeStream } from "../../../lazy-node.ts";
 
 export interface SocketStreams {
   /** What the host writes: the extension's "stdin". */
@@ -19,7 +20,7 @@ export interface SocketStreams {
 const NEWLINE = Buffer.from("\n");
 
 export function socketStreams(socket: WebSocket, onBinary: () => void): SocketStreams {
-  const output = new Writable({
+  const output = new (nodeStream().Writable)({
     decodeStrings: false,
     write(chunk: string | Buffer, _encoding, done) {
       const lines = String(chunk).split("\n");

@@ -2,7 +2,6 @@
 // manifest's permissions, --no-sandbox, what this machine offers and where its data folder is.
 // An extension that declares permissions is confined to them; one that declares none has full
 // access, in a PID namespace of its own where the machine has one.
-import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { extensionFileName, type ZotPaths } from "../../../paths.ts";
@@ -11,6 +10,7 @@ import { grantFromManifest, type PermissionGrant } from "../../catalog/permissio
 import { projectKey } from "../../catalog/trust/gate.ts";
 import { findIsolation, findSandboxProgram, type SandboxOptions, type SandboxProgram } from "./launch.ts";
 import { rootOnlyEntries, type RootOnlyEntries } from "./root-only.ts";
+import { sha256Hex } from "../../../lazy-node.ts";
 
 export interface HostSandboxSettings {
   /** false for --no-sandbox: every extension runs as it is (declared permissions with a warning). */
@@ -56,8 +56,7 @@ export function extensionDataDir(paths: ZotPaths, candidate: Pick<Candidate, "na
 
 /** A short, stable folder name for a project (its real path hashed). */
 function projectDataKey(cwd: string): string {
-  const { createHash } = createRequire(import.meta.url)("node:crypto") as typeof import("node:crypto");
-  return createHash("sha256").update(projectKey(cwd)).digest("hex").slice(0, 16);
+  return sha256Hex(projectKey(cwd)).slice(0, 16);
 }
 
 /**
