@@ -2,7 +2,10 @@
 // Entry point: hands argv to the CLI and exits with its code once output is flushed (extension
 // pipes or a still-open stdin must not keep a finished zot alive).
 import { main } from "../lib/cli/main.ts";
+import { restoreJitPolicyAfterStartup } from "../lib/jit-policy.ts";
 import { useStdStreams, usesDirectStdio, writeStderr } from "../lib/std-output.ts";
+
+restoreJitPolicyAfterStartup();
 
 function exit(code: number): void {
   // Direct writes are done when they return: nothing is left to drain.

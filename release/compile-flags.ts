@@ -7,6 +7,9 @@ export const COMPILE_FLAGS: readonly string[] = [
   "--minify",
   "--bytecode",
   "--format=esm",
+  // Start with the JIT's call-count thresholds raised a thousandfold: a one-shot run's code mostly
+  // runs once, and compiling it is wasted (lib/jit-policy.ts restores the policy after start-up).
+  "--compile-jit-policy=1000",
   // A compiled Bun program otherwise reads bunfig.toml and .env from the directory it runs in: a
   // cloned repository's bunfig.toml `preload` would run its code inside zot, and its .env could
   // point ZOT_BASE_URL (and the API key sent there) at another server. zot reads its own settings.

@@ -34,8 +34,10 @@ sys.exit(child.wait())
 describe("direct output", () => {
   for (const mode of [["--mode", "json"], ["-p"]]) {
     it(`zot ${mode.join(" ")} delivers a long reply whole through a non-blocking pipe read late`, async () => {
-      const reply = Array.from({ length: 20000 }, (_, i) => `word${i}`).join(" ");
-      world = await makeWorld([{ text: reply, chunks: 200 }]);
+      // 400 KB in 200 pieces: far more than a pipe holds.
+      const pieces = Array.from({ length: 200 }, (_, i) => `${`piece${i} `.repeat(250)}\n`);
+      const reply = pieces.join("");
+      world = await makeWorld([{ text: pieces }]);
       // Not spawnSync: the scripted model server answers from this process.
       const child = spawn("python3", ["-c", SLOW_NONBLOCKING_READER, process.execPath, ZOT, ...mode, "--no-session", "say it"],
         { cwd: world.cwd, env: world.env, stdio: ["ignore", "pipe", "pipe"] });
@@ -45,7 +47,7 @@ describe("direct output", () => {
       const [status] = await once(child, "close");
       expect(status, run.stderr).toBe(0);
       if (mode[0] === "-p") {
-        expect(run.stdout).toBe(`${reply}\n`);
+        expect(run.stdout).toBe(reply);
         return;
       }
       const lines = run.stdout.trim().split("\n").map((line) => JSON.parse(line) as { type: string; delta?: string; text?: string });
