@@ -65,8 +65,11 @@ export function commandMeant(word: string): string | undefined {
   const typed = word.toLowerCase();
   let best: { target: string; distance: number } | undefined;
   const consider = (name: string, target: string, ownCommand: boolean) => {
+    const allowed = reach(name, typed, ownCommand);
+    // Words further apart in length are further apart in edits: most prompts stop here.
+    if (Math.abs(typed.length - name.length) > allowed) return;
     const distance = editDistance(typed, name);
-    if (distance <= reach(name, typed, ownCommand) && (!best || distance < best.distance)) best = { target, distance };
+    if (distance <= allowed && (!best || distance < best.distance)) best = { target, distance };
   };
   for (const command of ROOT_COMMANDS) consider(command.name, `zot ${command.name}`, true);
   for (const [name, target] of Object.entries(ELSEWHERE)) consider(name, target, false);

@@ -1,8 +1,9 @@
 // What a bare one-shot run loads: the source modules of the Node bundle's chunks it reads (the
 // build's metafile says which modules each chunk holds). Whatever a one-shot prompt does not
 // need (another provider's SDK, the REPL, themes, sessions' family code, login, completion, the
-// WebSocket library, the install and protocol-server code) must stay out of its start, so the
-// start-up won back does not erode unseen.
+// WebSocket library, the install and protocol-server code, the extension drivers, the built-ins
+// behind the runtime's streams) must stay out of its start, so the start-up won back does not
+// erode unseen.
 import { readFileSync } from "node:fs";
 import { spawn } from "node:child_process";
 import { join } from "node:path";
@@ -22,6 +23,9 @@ const NOT_IN_A_ONE_SHOT = [
   "lib/app/session-branches.ts", "lib/app/slash-branches.ts",
   "lib/app/login.ts", "lib/cli/login.ts", "lib/providers/key-check.ts",
   "lib/cli/completion/", "lib/cli/help/", "lib/cli/ext/", "lib/cli/mcp/", "lib/extensions/install/",
+  // The extension drivers and what they run on load with the first extension of their kind.
+  "lib/extensions/runtime/protocol/", "lib/extensions/runtime/hooks/", "lib/extensions/runtime/mcp/",
+  "lib/extensions/runtime/spawn.ts", "lib/extensions/runtime/connection.ts",
   "node_modules/ws/", "node_modules/@modelcontextprotocol/", "node_modules/@agentclientprotocol/",
   "node_modules/giget/", "node_modules/tar/", "node_modules/marked/", "node_modules/highlight.js/",
   // Built-ins that load the runtime's stream machinery (a compiled run's costliest start-up work);

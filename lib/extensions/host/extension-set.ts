@@ -11,7 +11,7 @@ import { BUILTIN_TOOL_NAMES } from "../../protocol/index.ts";
 import type { Candidate } from "../catalog/candidate.ts";
 import { discoverExtensions } from "../catalog/discovery.ts";
 import { LoadedExtension, type ExtensionSink } from "../runtime/extension.ts";
-import type { DriverFactories } from "../runtime/extension.ts";
+import type { DriverFactories, DriverFactory, DriverKind } from "../runtime/extension.ts";
 import { absentGuards, replacedGuards, type AbsentGuard } from "../catalog/permissions/absent-guards.ts";
 import type { readBundleThemes } from "../../theme/theme-file.ts";
 import { passedEnv, userFailurePolicies } from "../catalog/permissions/user-policy.ts";
@@ -56,6 +56,7 @@ export class ExtensionSet {
   /** The project folder of the last load: whose copy config.json's per-project env is for. */
   private loadedCwd = "";
   private readonly reconnects: Reconnects;
+  private readonly factories = new Map<DriverKind, DriverFactory>();
 
   constructor(private readonly options: ExtensionSetOptions) {
     this.merged = this.newRegistry();
@@ -110,8 +111,9 @@ export class ExtensionSet {
     this.merged = this.newRegistry();
     const policies = userFailurePolicies(config);
     this.policies = policies;
-    for (const candidate of this.found) {
-      if (candidate.decision !== "spawn") continue;
+    const spawning = this.found.filter((candidate) => candidate.decision === "spawn");
+    await Promise.all(spawning.map((candidate) => this.factoryFor(candidate)));
+    for (const candidate of spawning) {
       const ext = this.create(candidate);
       this.spawned.push(ext);
       this.spawnedFrom.set(candidate, ext);
@@ -130,9 +132,20 @@ export class ExtensionSet {
     this.reconnects.schedule(ext);
   }
 
+  /** The driver factory of the candidate's kind, loaded on first use. */
+  private async factoryFor(candidate: Candidate): Promise<DriverFactory> {
+    const kind = driverKind(candidate);
+    let factory = this.factories.get(kind);
+    if (!factory) {
+      factory = await this.options.drivers[kind]();
+      this.factories.set(kind, factory);
+    }
+    return factory;
+  }
+
+  /** A record for a candidate whose kind's driver is loaded (factoryFor). */
   private create(candidate: Candidate): LoadedExtension {
-    const kind = candidate.loaded?.kind;
-    const driver = this.options.drivers[kind === "mcp" || kind === "websocket" || kind === "hooks" || kind === "plugin" || kind === "commands" ? kind : "protocol"];
+    const driver = this.factories.get(driverKind(candidate))!;
     const ext = new LoadedExtension(candidate, this.options.sink, this.options.timeouts, this.options.limits, driver);
     const policies = this.policies!;
     ext.permissions.setUserFailurePolicy(policies.byName.get(ext.name));
@@ -146,7 +159,7 @@ export class ExtensionSet {
   private async restart(old: LoadedExtension): Promise<LoadedExtension | undefined> {
     const index = this.spawned.indexOf(old);
     if (index < 0) return undefined;
-    const ext = this.create(old.candidate);
+    const ext = this.create(old.candidate); // its kind's driver was loaded for the first start
     this.spawned[index] = ext;
     this.spawnedFrom.set(old.candidate, ext);
     ext.start();
@@ -197,4 +210,9 @@ export class ExtensionSet {
       this.options.publishError(ext, ext.errors.at(-1) ?? "failed to start");
     }
   }
+}
+
+function driverKind(candidate: Candidate): DriverKind {
+  const kind = candidate.loaded?.kind;
+  return kind === "mcp" || kind === "websocket" || kind === "hooks" || kind === "plugin" || kind === "commands" ? kind : "protocol";
 }

@@ -1,9 +1,15 @@
 // The drivers zot ships, by bundle kind: what the application hands the extension host. A Claude
-// Code plugin runs on the hook runner (its hooks and its Markdown commands).
-import type { DriverFactories } from "./extension.ts";
-import { createHooksDriver } from "./hooks/hooks-driver.ts";
-import { createMcpDriver } from "./mcp/mcp-driver.ts";
-import { createProtocolDriver } from "./protocol/protocol-driver.ts";
-import { createWebSocketDriver } from "./protocol/websocket-driver.ts";
+// Code plugin runs on the hook runner (its hooks and its Markdown commands). Each is loaded when
+// an extension of its kind first starts, so a run without extensions loads none of them.
+import type { DriverFactories, DriverFactory } from "./extension.ts";
 
-export const extensionDrivers: DriverFactories = { protocol: createProtocolDriver, websocket: createWebSocketDriver, mcp: createMcpDriver, hooks: createHooksDriver, plugin: createHooksDriver, commands: createHooksDriver };
+const hooks = async (): Promise<DriverFactory> => (await import("./hooks/hooks-driver.ts")).createHooksDriver;
+
+export const extensionDrivers: DriverFactories = {
+  protocol: async () => (await import("./protocol/protocol-driver.ts")).createProtocolDriver,
+  websocket: async () => (await import("./protocol/websocket-driver.ts")).createWebSocketDriver,
+  mcp: async () => (await import("./mcp/mcp-driver.ts")).createMcpDriver,
+  hooks,
+  plugin: hooks,
+  commands: hooks,
+};

@@ -130,8 +130,14 @@ export interface DriverContext {
 
 export type DriverFactory = (context: DriverContext) => ExtensionDriver;
 
-/** A driver factory per runnable bundle kind; the application injects it into the host. */
-export type DriverFactories = Record<Extract<BundleKind, "protocol" | "websocket" | "mcp" | "hooks" | "plugin" | "commands">, DriverFactory>;
+/** The bundle kinds that run as an extension, each through a driver. */
+export type DriverKind = Extract<BundleKind, "protocol" | "websocket" | "mcp" | "hooks" | "plugin" | "commands">;
+
+/**
+ * A loader of the driver factory per runnable bundle kind; the application injects them into
+ * the host, which loads a kind's driver when an extension of that kind first starts.
+ */
+export type DriverFactories = Record<DriverKind, () => Promise<DriverFactory>>;
 
 export class LoadedExtension {
   readonly name: string;
