@@ -28,8 +28,6 @@ const BINARIES = process.argv.length > 3 ? process.argv.slice(3).map((b) => reso
 for (const binary of BINARIES) {
   if (!existsSync(binary)) throw new Error(`no compiled zot at ${binary}: run \`node_modules/.bin/bun build.ts\` first`);
 }
-const TIME = "/usr/bin/time";
-if (!existsSync(TIME)) throw new Error(`${TIME} (GNU time) is needed to read each run's peak RSS`);
 
 /** An interpreter's own binary, by absolute path: a version-manager shim costs up to a second per start. */
 function realBinary(command: string, args: string[]): string {
@@ -38,6 +36,8 @@ function realBinary(command: string, args: string[]): string {
   return r.stdout.trim();
 }
 const PYTHON = process.env.PYTHON ?? realBinary("python3", ["-c", "import sys; print(sys.executable)"]);
+/** Times each run: wall, peak RSS and CPU from wait4, without its own start (bench/fixtures/rusage.py). */
+const RUSAGE = join(import.meta.dirname, "fixtures", "rusage.py");
 const NODE = process.env.NODE ?? (process.versions.bun ? realBinary("node", ["-p", "process.execPath"]) : process.execPath);
 
 const work = mkdtempSync(join(tmpdir(), "zot-startup-"));
@@ -178,14 +178,13 @@ function contenderCases(): Case[] {
 /** Wall ms, peak RSS, and CPU ms (user + system, which background load disturbs far less than wall time). */
 interface Sample { ms: number; rssKb: number; cpuMs: number }
 
-/** One run under GNU time: wall clock from spawn to exit, peak RSS as time reports it. */
+/** One run under RUSAGE: wall clock from spawn to exit, peak RSS and CPU as wait4 reports them. */
 function runOnce(c: Case, rssFile: string): Promise<Sample> {
   if (c.prompts) server.push({ text: REPLY });
   const project = join(c.home, "project");
   mkdirSync(project, { recursive: true });
   return new Promise((done, fail) => {
-    const begin = performance.now();
-    const child = spawn(TIME, ["-f", "%M %U %S", "-o", rssFile, c.binary, ...c.args], {
+    const child = spawn(PYTHON, [RUSAGE, rssFile, c.binary, ...c.args], {
       cwd: project,
       env: { PATH: process.env.PATH, HOME: c.home, ZOT_HOME: c.home, ZOT_PROVIDER: "anthropic", ZOT_BASE_URL: server.url, ...c.env?.(c.home) },
       stdio: ["ignore", "pipe", "pipe"],
@@ -196,12 +195,11 @@ function runOnce(c: Case, rssFile: string): Promise<Sample> {
     child.stderr.on("data", (d: Buffer) => (stderr += d));
     child.on("error", fail);
     child.on("close", (code) => {
-      const ms = performance.now() - begin;
       try {
         if (code !== 0) throw new Error(`${c.label}: exit ${code}\n${stderr}`);
         c.check(stdout);
-        const [rssKb, user, system] = readFileSync(rssFile, "utf8").trim().split("\n").at(-1)!.split(" ").map(Number);
-        done({ ms, rssKb: rssKb!, cpuMs: (user! + system!) * 1000 });
+        const [ms, rssKb, user, system] = readFileSync(rssFile, "utf8").trim().split(" ").map(Number);
+        done({ ms: ms!, rssKb: rssKb!, cpuMs: user! + system! });
       } catch (err) {
         fail(err);
       }
@@ -265,7 +263,7 @@ try {
       console.log(`${c.label.padEnd(28)}${msText(ms)}${msText(cpu)}${mbText(kb)}${ratio(ms, zMs).padStart(10)}${ratio(cpu, zCpu).padStart(10)}${ratio(kb, zKb).padStart(10)}`);
     }
   }
-  console.log("(medians; wall is spawn to exit; RSS is the zot process's peak and CPU its user + system time, in 10 ms steps, as GNU time reports them)");
+  console.log("(medians; wall is spawn to exit; RSS is the process's peak and CPU its user + system time, as wait4 reports them)");
 } finally {
   await server.close();
   rmSync(work, { recursive: true, force: true });

@@ -74,7 +74,7 @@ function stdSink(name: StdName, fd: number): TextSink {
 }
 
 export const stdoutSink: TextSink = stdSink("stdout", 1);
-export const stderrSink: TextSink = stdSink("stderr", 2);
+const stderrSink: TextSink = stdSink("stderr", 2);
 
 /** Writes to stdout; output nobody can read any more is dropped. */
 export function writeStdout(text: string): void {

@@ -2,9 +2,8 @@
 // ExtensionSet) and the rest of zot — commands, tools, lifecycle events, interception (it
 // implements AgentHooks), call_tool, panels, notes, reload and shutdown. A misbehaving extension
 // becomes a diagnostic (`ext_error`, its log, the doctor report) and never takes the host down.
-import type { DriverFactories } from "../runtime/extension.ts";
-import { existsSync } from "node:fs";
 import { join } from "node:path";
+import type { DriverFactories } from "../runtime/extension.ts";
 import { isLifecycleEvent, type HostEvent } from "../../events/index.ts";
 import type { EventBus } from "../../agent/event-bus.ts";
 import type { ConfirmationAnswer } from "../../agent/loop/permissions.ts";
@@ -28,7 +27,7 @@ import { buildReports, type ExtensionReport } from "./report.ts";
 import { routeRuntimeFrame, type RuntimeFrameRoutes } from "./runtime-frames.ts";
 import type { AbsentGuard } from "../catalog/permissions/absent-guards.ts";
 import { isolationFor, type HostSandboxSettings } from "../runtime/sandbox/for-candidate.ts";
-import { pluginParts } from "../catalog/plugin-manifest.ts";
+import { pluginBins, pluginFolders, skillInputs } from "../catalog/bundle-inputs.ts";
 import type { HostTrust } from "../catalog/trust/host-trust.ts";
 import { DEFAULT_LIMITS, DEFAULT_TIMEOUTS, type HostLimits, type HostTimeouts } from "../runtime/settings.ts";
 import { ActiveCalls, createToolProxy } from "./tool-proxy.ts";
@@ -199,37 +198,24 @@ export class ExtensionHost implements AgentHooks {
     }));
   }
 
-  /**
-   * Manifest `skills` entries of the extensions this run uses (spawned or bundle-only; not
-   * disabled, shadowed or broken ones), in load order, for skill discovery.
-   */
+  /** Manifest `skills` entries of the extensions this run uses, in load order, for skill discovery. */
   skillInputs(): Array<{ dir: string; skills: string[] }> {
-    return this.set.candidates
-      .filter((c) => (c.decision === "spawn" || c.decision === "bundle") && c.loaded?.manifest.skills?.length)
-      .map((c) => ({ dir: c.dir, skills: [...c.loaded!.manifest.skills!] }));
+    return skillInputs(this.set.candidates);
   }
 
   /** The bin/ folders of the plugins this run uses, for the bash tool's PATH. */
   pluginBins(): string[] {
-    return this.set.candidates
-      .filter((c) => c.decision === "spawn" && c.loaded?.kind === "plugin" && existsSync(join(c.dir, "bin")))
-      .map((c) => join(c.dir, "bin"));
+    return pluginBins(this.set.candidates);
   }
 
-  /** The agent type folders of the plugins this run uses (Claude Code's `agents/*.md`), in load order. */
+  /** The agent type folders of the plugins this run uses, in load order. */
   agentInputs(): Array<{ dir: string; plugin: string }> {
-    return this.pluginFolders("agents");
+    return pluginFolders(this.set.candidates, "agents");
   }
 
-  /** The output style folders of the plugins this run uses (`output-styles/*.md`), in load order. */
+  /** The output style folders of the plugins this run uses, in load order. */
   outputStyleInputs(): Array<{ dir: string; plugin: string }> {
-    return this.pluginFolders("outputStyles");
-  }
-
-  private pluginFolders(part: "agents" | "outputStyles"): Array<{ dir: string; plugin: string }> {
-    return this.set.candidates
-      .filter((c) => c.decision === "spawn" && c.loaded?.kind === "plugin")
-      .flatMap((c) => (pluginParts(c.dir)?.[part] ?? []).map((dir) => ({ dir, plugin: c.name })));
+    return pluginFolders(this.set.candidates, "outputStyles");
   }
 
   /** Active extension commands (canonical spelling), excluding those of stopped extensions. */
