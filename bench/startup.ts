@@ -51,6 +51,8 @@ interface Case {
   env?: (home: string) => Record<string, string>;
   /** Reached the model: one scripted reply is queued before each run. */
   prompts: boolean;
+  /** Model requests one run makes, when more than one (opencode asks for a session title too). */
+  requests?: number;
   home: string;
   check(stdout: string): void;
 }
@@ -133,8 +135,11 @@ function referenceCases(): Case[] {
 }
 const references = process.versions.bun ? referenceCases() : [];
 const contenders = contenderCases();
-const suites = BINARIES.map((binary) => [floorCase(binary), jsonCase(binary, 0), jsonCase(binary, 5), jsonCase(binary, 5, ["--no-sandbox"]),
-  jsonCase(binary, 20), printCase(binary)]);
+// EXTENSIONS=0 leaves the runs with extensions out: their processes load the machine around the
+// bare runs, which is what a comparison with the contenders wants to be without.
+const withExtensions = process.env.EXTENSIONS !== "0";
+const suites = BINARIES.map((binary) => [floorCase(binary), jsonCase(binary, 0),
+  ...(withExtensions ? [jsonCase(binary, 5), jsonCase(binary, 5, ["--no-sandbox"]), jsonCase(binary, 20)] : []), printCase(binary)]);
 const cases = [...references, ...suites.flat(), ...contenders];
 
 /** A contender's one-shot run counts when its stdout shows the scripted reply. */
@@ -169,7 +174,7 @@ function contenderCases(): Case[] {
       mkdirSync(join(home, "project"), { recursive: true });
       writeFileSync(join(home, "project", "opencode.json"), JSON.stringify({ provider: { anthropic: { options: { baseURL: `${server.url}/v1`, apiKey: "bench" } } } }));
       out.push({ label: "opencode run --format json", binary: bin("opencode"), args: ["run", "--format", "json", "review this"],
-        prompts: true, home, env: () => key, check: showsReply });
+        prompts: true, requests: 2, home, env: () => key, check: showsReply });
     }
   }
   return out;
@@ -180,7 +185,7 @@ interface Sample { ms: number; rssKb: number; cpuMs: number }
 
 /** One run under RUSAGE: wall clock from spawn to exit, peak RSS and CPU as wait4 reports them. */
 function runOnce(c: Case, rssFile: string): Promise<Sample> {
-  if (c.prompts) server.push({ text: REPLY });
+  if (c.prompts) for (let i = 0; i < (c.requests ?? 1); i++) server.push({ text: REPLY });
   const project = join(c.home, "project");
   mkdirSync(project, { recursive: true });
   return new Promise((done, fail) => {
@@ -196,7 +201,9 @@ function runOnce(c: Case, rssFile: string): Promise<Sample> {
     child.on("error", fail);
     child.on("close", (code) => {
       try {
-        if (code !== 0) throw new Error(`${c.label}: exit ${code}\n${stderr}`);
+        if (code !== 0) throw new Error(`${c.label}: exit ${code}\n${stderr}${stdout.slice(-2000)}`);
+        // A reply left over would answer the next run's request: every case must use what it was given.
+        if (server.pending > 0) throw new Error(`${c.label}: ${server.pending} scripted replies left unused`);
         c.check(stdout);
         const [ms, rssKb, user, system] = readFileSync(rssFile, "utf8").trim().split(" ").map(Number);
         done({ ms: ms!, rssKb: rssKb!, cpuMs: user! + system! });
