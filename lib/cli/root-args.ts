@@ -1,6 +1,6 @@
-// Flags of the root command (host.md "Invocation"). citty parses and renders usage; what citty
-// cannot do is done here: repeatable flags (-e, --append-system-prompt), `-r [ID]` with an
-// optional value, and refusing unknown flags (citty accepts them silently).
+// Flags of the root command (host.md "Invocation"), defined in citty's form (its types render
+// the usage). Read here by citty's rules, plus what citty cannot do: repeatable flags (-e,
+// --append-system-prompt), `-r [ID]` with an optional value, and refusing unknown flags.
 import type { ArgsDef } from "citty";
 import type { RunConfigInput } from "../app/run-config.ts";
 import type { SessionSelection } from "../agent/session/session-select.ts";
@@ -8,7 +8,6 @@ import { UsageError } from "../errors.ts";
 import { isProviderName } from "../providers/index.ts";
 import type { RpcListen } from "../modes/rpc/rpc-listen.ts";
 import { isLoopbackName } from "../protocol/socket-access.ts";
-import { parseChecked } from "./args.ts";
 import { MODES, PROVIDER_NAMES, REASONING_LEVELS } from "./flag-values.ts";
 import { mistypedCommandMessage } from "./mistyped.ts";
 
@@ -128,7 +127,35 @@ export function toRunConfig(options: RootOptions): RunConfigInput {
 const REPEATABLE = new Map([["-e", "ext"], ["--ext", "ext"], ["--append-system-prompt", "append-system-prompt"]]);
 const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
-/** The flags citty would accept (long names and aliases), each with the definition it belongs to. */
+/**
+ * The values of the root flags in `argv` (already checked against ROOT_ARGS), read as citty
+ * reads them: a string flag takes the next word whatever it is, `=false` turns a boolean off, the
+ * last value wins, `--` ends flags; the positionals in `_`. Read here rather than by citty's
+ * parser: that one loads node:util, which costs every start 3.5 ms in the compiled binary.
+ */
+function flagValues(argv: string[], present: Set<string>): Record<string, unknown> & { _: string[] } {
+  const known = knownFlags();
+  const values: Record<string, unknown> & { _: string[] } = { _: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "--") {
+      values._.push(...argv.slice(i + 1));
+      break;
+    }
+    const eq = arg.indexOf("=");
+    const name = arg.startsWith("-") ? known.get(eq > 0 ? arg.slice(0, eq) : arg) : undefined;
+    if (name === undefined || !present.has(name)) {
+      values._.push(arg);
+      continue;
+    }
+    const inline = eq > 0 ? arg.slice(eq + 1) : undefined;
+    if (ROOT_ARGS[name as keyof typeof ROOT_ARGS].type === "boolean") values[name] = inline === undefined || inline === "true" ? true : inline === "false" ? false : inline;
+    else values[name] = inline ?? (i + 1 < argv.length ? argv[++i] : true);
+  }
+  return values;
+}
+
+/** The flags the root command accepts (long names and aliases), each with the definition it belongs to. */
 function knownFlags(): Map<string, string> {
   const known = new Map<string, string>();
   for (const [name, def] of Object.entries(ROOT_ARGS) as [string, { type: string; alias?: string }][]) {
@@ -178,7 +205,7 @@ export function parseRootArgs(argv: string[]): RootOptions {
     rest.push(arg);
   }
 
-  const args = parseChecked(rest, ROOT_ARGS, present);
+  const args = flagValues(rest, present);
   const str = (name: string): string | undefined => {
     const value = args[name];
     if (value === undefined || value === false) return undefined;
@@ -240,19 +267,18 @@ export function parseRootArgs(argv: string[]): RootOptions {
     continue: bool("continue"),
     resume,
     session: str("session"),
-    // citty turns any --no-X into X=false.
-    noSession: args.session === false || bool("no-session"),
+    noSession: bool("no-session"),
     cwd: str("cwd"),
-    tools: args.tools === false || bool("no-tools") ? [] : toolsText?.split(",").map((t) => t.trim()).filter(Boolean),
+    tools: bool("no-tools") ? [] : toolsText?.split(",").map((t) => t.trim()).filter(Boolean),
     maxSteps,
     ext: repeated.ext!,
-    noExt: args.ext === false || bool("no-ext"),
-    noSandbox: args.sandbox === false || bool("no-sandbox"),
+    noExt: bool("no-ext"),
+    noSandbox: bool("no-sandbox"),
     trustProject: bool("trust-project"),
     withSkills: bool("with-skills"),
-    noSkill: args.skill === false || bool("no-skill"),
-    noContextFiles: args["context-files"] === false || bool("no-context-files"),
-    yolo: !(args.yolo === false || bool("no-yolo")),
+    noSkill: bool("no-skill"),
+    noContextFiles: bool("no-context-files"),
+    yolo: !bool("no-yolo"),
     jail: bool("jail"),
     listModels: bool("list-models"),
     version: bool("version"),
