@@ -1,6 +1,6 @@
 // $ZOT_HOME/config.json: the last provider/model and settings. A missing or broken file is
 // an empty config (a warning, never a crash); writes are atomic.
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { writeFileAtomic } from "./fs/atomic-write.ts";
 
 /** The file's own keys (snake_case, as users write them), read and written as they are. */
@@ -14,7 +14,9 @@ export interface ZotConfig {
 export async function readConfig(path: string, warn: (message: string) => void = () => {}): Promise<ZotConfig> {
   let text: string;
   try {
-    text = await readFile(path, "utf8");
+    // Read synchronously, as the other small files of a run's start are: a trip through the
+    // runtime's thread pool (and starting it, 2 ms) costs more than reading them.
+    text = readFileSync(path, "utf8");
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== "ENOENT") warn(`cannot read ${path}: ${(err as Error).message}`);
     return {};

@@ -1,7 +1,7 @@
 // Writing `$ZOT_HOME/auth.json` (`zot login`, `zot logout`, /login, /logout) in the format
 // credentials.ts reads: `{"anthropic": {"api_key": "…"}}`. Other providers' entries, and any
 // other fields of an entry, are kept as written. The file is replaced atomically and is 0600.
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { writeFileAtomic } from "../fs/atomic-write.ts";
 import { CredentialsError } from "./credentials.ts";
 import type { ProviderName } from "./models.ts";
@@ -34,7 +34,7 @@ export async function removeApiKey(authFile: string, provider: ProviderName): Pr
 async function readAuthObject(authFile: string): Promise<Record<string, unknown>> {
   let text: string;
   try {
-    text = await readFile(authFile, "utf8");
+    text = readFileSync(authFile, "utf8"); // small: see config.ts
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return {};
     throw new CredentialsError(`cannot read ${authFile}: ${(err as Error).message}`);

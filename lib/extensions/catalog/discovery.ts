@@ -5,8 +5,8 @@
 // name (in that order) that will be used claims it; later ones are reported as shadowed, and
 // disabled or untrusted ones claim nothing. Folders without a manifest are ignored in the search
 // roots (state leftovers), but an explicit path must have one.
-import { existsSync } from "node:fs";
-import { readdir, realpath, stat } from "node:fs/promises";
+// Folders and small files are read synchronously (see config.ts).
+import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { projectExtensionsDir, type ZotPaths } from "../../paths.ts";
 import type { Candidate, DiscoveryScope, TrustProblem } from "./candidate.ts";
@@ -36,7 +36,7 @@ export interface DiscoveryOptions {
 
 async function isDirectory(path: string): Promise<boolean> {
   try {
-    return (await stat(path)).isDirectory();
+    return statSync(path).isDirectory();
   } catch {
     return false;
   }
@@ -44,7 +44,7 @@ async function isDirectory(path: string): Promise<boolean> {
 
 async function canonical(path: string): Promise<string> {
   try {
-    return await realpath(path);
+    return realpathSync(path);
   } catch {
     return resolve(path);
   }
@@ -54,7 +54,7 @@ async function canonical(path: string): Promise<string> {
 async function scanRoot(root: string): Promise<string[]> {
   let names: string[];
   try {
-    names = await readdir(root);
+    names = readdirSync(root);
   } catch {
     return [];
   }

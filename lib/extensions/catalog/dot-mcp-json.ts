@@ -4,7 +4,7 @@
 // shadowing and reports apply to it as to a folder in .zot/extensions). Runs in the project.
 // `${VAR}` and `${VAR:-default}` in command, args, env, url and headers are zot's environment,
 // expanded when the server starts.
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as v from "valibot";
 import { describeIssues } from "../../protocol/issues.ts";
@@ -77,7 +77,7 @@ export async function readMcpJson(project: string): Promise<McpJsonEntry[]> {
   const file = join(project, MCP_JSON_FILE);
   let text: string;
   try {
-    text = await readFile(file, "utf8");
+    text = readFileSync(file, "utf8"); // small: see config.ts
   } catch {
     return [];
   }

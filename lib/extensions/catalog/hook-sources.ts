@@ -7,7 +7,7 @@
 // A file that cannot be read as JSON is an error candidate naming it; no `hooks` key: no candidate;
 // `"disableAllHooks": true` (Claude Code's setting) makes it a disabled one.
 import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Candidate, DiscoveryScope } from "./candidate.ts";
 import { checkManifest } from "./manifest.ts";
@@ -26,7 +26,7 @@ export const PROJECT_HOOK_SCRIPTS = join(".claude", "hooks");
 async function hooksCandidate(file: string, name: string, scope: DiscoveryScope, dir: string, pinnedDir?: string): Promise<Candidate | undefined> {
   let text: string;
   try {
-    text = await readFile(file, "utf8");
+    text = readFileSync(file, "utf8"); // small: see config.ts
   } catch {
     return undefined;
   }

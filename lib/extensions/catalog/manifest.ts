@@ -1,5 +1,5 @@
 // extension.json: validated with valibot; unknown fields are kept (extensions may carry their own).
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as v from "valibot";
 import { describeIssues, issuePath } from "../../protocol/issues.ts";
@@ -90,7 +90,7 @@ export function checkManifest(dir: string, data: unknown, hasTheme: boolean): Lo
 export async function loadManifest(dir: string): Promise<LoadedManifest> {
   let text: string;
   try {
-    text = await readFile(join(dir, MANIFEST_FILE), "utf8");
+    text = readFileSync(join(dir, MANIFEST_FILE), "utf8"); // small: see config.ts
   } catch (err) {
     throw new ManifestError(dir, `cannot read: ${(err as Error).message}`);
   }

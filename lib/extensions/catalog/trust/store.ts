@@ -2,7 +2,7 @@
 // written by `zot ext install` and `zot ext trust NAME` (or a revocation). Projects: one record per
 // project folder, listing the extensions the user saw and trusted there. Each extension record
 // pins the manifest's permissions and a hash of the manifest.
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../../../fs/atomic-write.ts";
 import { canonicalJson } from "../../../protocol/json-object.ts";
@@ -63,7 +63,7 @@ export async function readTrust(paths: Pick<ZotPaths, "home">): Promise<TrustFil
   const path = trustFilePath(paths);
   let text: string;
   try {
-    text = await readFile(path, "utf8");
+    text = readFileSync(path, "utf8"); // small: see config.ts
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return empty();
     throw new Error(`${path}: cannot read: ${(err as Error).message}`);
