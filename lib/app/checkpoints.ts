@@ -11,7 +11,6 @@ import type { CheckpointRecorder, PromptRef } from "../coding/checkpoints/record
 import type { RewindPlan } from "../coding/checkpoints/rewind.ts";
 import { cwdKey } from "../paths.ts";
 
-
 export class SessionCheckpoints {
   private readonly recorders = new Map<string, CheckpointRecorder>();
 

@@ -133,8 +133,7 @@ const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
  * last value wins, `--` ends flags; the positionals in `_`. Read here rather than by citty's
  * parser: that one loads node:util, which costs every start 3.5 ms in the compiled binary.
  */
-function flagValues(argv: string[], present: Set<string>): Record<string, unknown> & { _: string[] } {
-  const known = knownFlags();
+function flagValues(argv: string[], known: ReadonlyMap<string, string>, present: Set<string>): Record<string, unknown> & { _: string[] } {
   const values: Record<string, unknown> & { _: string[] } = { _: [] };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -205,7 +204,7 @@ export function parseRootArgs(argv: string[]): RootOptions {
     rest.push(arg);
   }
 
-  const args = flagValues(rest, present);
+  const args = flagValues(rest, known, present);
   const str = (name: string): string | undefined => {
     const value = args[name];
     if (value === undefined || value === false) return undefined;

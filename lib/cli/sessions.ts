@@ -15,7 +15,7 @@ import { printable } from "../terminal-text.ts";
 import { knownSecrets } from "../app/session-secrets.ts";
 import { CheckpointStore } from "../coding/checkpoints/checkpoint-store.ts";
 import { helpFor, type HelpOut } from "./usage.ts";
-import { tableWidth } from "./ext/list.ts";
+import { tableWidth } from "./table.ts";
 
 export function sessionsUsage(out: HelpOut, env: Record<string, string | undefined>): string {
   return helpFor({

@@ -6,7 +6,7 @@ import { listInstalled, type InstalledExtension } from "../../extensions/install
 import { describeServer, isHttpConfig } from "../../extensions/catalog/manifest-mcp.ts";
 import { checkArgs, parseChecked } from "../args.ts";
 import { cwdArg, rootsFor } from "../ext/args.ts";
-import { formatTable } from "../ext/list.ts";
+import { formatTable } from "../table.ts";
 
 export const LIST_ARGS = {
   json: { type: "boolean", description: "Print a JSON array instead of a table" },

@@ -7,7 +7,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
-import { TOOLS_CHANGING_NO_FILE, type Checkpoint, type CheckpointStore, type RecordedFile } from "./checkpoint-store.ts";
+import type { Checkpoint, CheckpointStore, RecordedFile } from "./checkpoint-store.ts";
 import { changedSince, headOf, workTreeOf } from "./git-tree.ts";
 
 /** A file past this size is not recorded (a rewind leaves it as it is). */
@@ -27,15 +27,17 @@ export class CheckpointRecorder {
 
   constructor(private readonly store: CheckpointStore, private readonly warn: (message: string) => void) {}
 
-  /** Called before a tool runs in the prompt `prompt`; resolves once what it may change is recorded. */
+  /**
+   * Called before a tool runs in the prompt `prompt` (not for TOOLS_CHANGING_NO_FILE: the caller
+   * skips those before loading this); resolves once what it may change is recorded.
+   */
   beforeTool(prompt: PromptRef, cwd: string, toolName: string, args: Record<string, unknown>): Promise<void> {
-    if (TOOLS_CHANGING_NO_FILE.has(toolName)) return Promise.resolve();
     return this.serially(() => this.record(prompt, cwd, toolName, args));
   }
 
   /** Called after a tool ran: what bash or an extension's tool changed (write and edit were recorded before). */
   afterTool(prompt: PromptRef, toolName: string): Promise<void> {
-    if (TOOLS_CHANGING_NO_FILE.has(toolName) || toolName === "write" || toolName === "edit") return Promise.resolve();
+    if (toolName === "write" || toolName === "edit") return Promise.resolve();
     return this.serially(() => this.noteTouched(prompt));
   }
 

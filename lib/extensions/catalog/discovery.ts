@@ -34,7 +34,7 @@ export interface DiscoveryOptions {
   trust?: TrustGate;
 }
 
-async function isDirectory(path: string): Promise<boolean> {
+function isDirectory(path: string): boolean {
   try {
     return statSync(path).isDirectory();
   } catch {
@@ -42,7 +42,7 @@ async function isDirectory(path: string): Promise<boolean> {
   }
 }
 
-async function canonical(path: string): Promise<string> {
+function canonical(path: string): string {
   try {
     return realpathSync(path);
   } catch {
@@ -51,7 +51,7 @@ async function canonical(path: string): Promise<string> {
 }
 
 /** Folders of one search root that hold a manifest, in name order; dot-folders are skipped. */
-async function scanRoot(root: string): Promise<string[]> {
+function scanRoot(root: string): string[] {
   let names: string[];
   try {
     names = readdirSync(root);
@@ -59,8 +59,7 @@ async function scanRoot(root: string): Promise<string[]> {
     return [];
   }
   const dirs = names.filter((n) => !n.startsWith(".")).sort().map((name) => join(root, name));
-  const isDir = await Promise.all(dirs.map(isDirectory));
-  return dirs.filter((dir, i) => isDir[i] && (existsSync(join(dir, MANIFEST_FILE)) || isPluginFolder(dir)));
+  return dirs.filter((dir) => isDirectory(dir) && (existsSync(join(dir, MANIFEST_FILE)) || isPluginFolder(dir)));
 }
 
 async function readCandidate(dir: string, scope: DiscoveryScope): Promise<Candidate> {
@@ -89,7 +88,7 @@ async function mcpJsonCandidates(project: string): Promise<Array<Promise<{ key: 
     const candidate: Candidate = entry.loaded
       ? { dir: project, scope: "project", name: entry.name, loaded: entry.loaded, decision: "spawn", warnings: [], source: file }
       : { dir: project, scope: "project", name: entry.name, decision: "error", error: entry.error, warnings: [], source: file };
-    return { key: `${await canonical(file)}#${entry.name}`, candidate };
+    return { key: `${canonical(file)}#${entry.name}`, candidate };
   });
 }
 
@@ -98,24 +97,22 @@ async function mcpJsonCandidates(project: string): Promise<Array<Promise<{ key: 
  * unreadable or invalid manifests become `error` candidates whose message names the folder.
  */
 export async function discoverExtensions(options: DiscoveryOptions): Promise<Candidate[]> {
-  // Every folder is looked at concurrently (with 20 extensions, one after another was a visible
-  // part of start-up); which copy wins is decided afterwards, in load order.
-  const look = async (dir: string, scope: DiscoveryScope) => {
-    const [key, candidate] = await Promise.all([canonical(dir), readCandidate(resolve(dir), scope)]);
-    return { key, candidate };
-  };
+  // Candidates are gathered first (a folder's reading may wait on more than its files); which
+  // copy wins is decided afterwards, in load order.
+  const look = async (dir: string, scope: DiscoveryScope) => ({ key: canonical(dir), candidate: await readCandidate(resolve(dir), scope) });
   const looks = (options.explicit ?? []).map(async (dir) => {
     const abs = resolve(options.cwd, dir);
-    if (await isDirectory(abs)) return look(abs, "explicit");
+    if (isDirectory(abs)) return look(abs, "explicit");
     const candidate: Candidate = { dir: abs, scope: "explicit", name: dir, decision: "error", warnings: [],
       error: `${abs}: not a directory (--ext expects an extension folder)` };
-    return { key: await canonical(abs), candidate };
+    return { key: canonical(abs), candidate };
   });
   if (options.discover !== false) {
-    const [project, mcpJson, projectHooks, global, userHooks] = await Promise.all([
-      scanRoot(projectExtensionsDir(resolve(options.cwd))), mcpJsonCandidates(resolve(options.cwd)),
-      projectHookCandidates(resolve(options.cwd)), scanRoot(resolve(options.paths.extensions)), userHooksCandidate(options.paths.config),
+    const [mcpJson, projectHooks, userHooks] = await Promise.all([
+      mcpJsonCandidates(resolve(options.cwd)), projectHookCandidates(resolve(options.cwd)), userHooksCandidate(options.paths.config),
     ]);
+    const project = scanRoot(projectExtensionsDir(resolve(options.cwd)));
+    const global = scanRoot(resolve(options.paths.extensions));
     const fromFile = (c: Candidate) => Promise.resolve({ key: `${c.source}#${c.name}`, candidate: c });
     looks.push(...project.map((dir) => look(dir, "project")), ...mcpJson, ...projectHooks.map(fromFile),
       ...projectCommandCandidates(resolve(options.cwd)).map(fromFile),

@@ -259,14 +259,14 @@ export class Repl {
     }
     const command = shellCommandOf(line);
     if (command !== undefined) {
-      this.view.commitAside(this.view.fit([`${this.o.style.bold(PROMPT)}${oneLine(line)}`]));
+      this.echoCommand(line);
       return void this.shell.run(command).finally(() => this.render());
     }
     if (!this.rt.isCommandLine(line)) return this.startPrompt(literalText(line) ?? line, line);
     const parsed = parseSlash(line);
     const name = parsed?.name.toLowerCase();
     if (name === "login") return this.login.start(line, parsed?.args ?? "");
-    this.view.commitAside(this.view.fit([`${this.o.style.bold(PROMPT)}${oneLine(line)}`]));
+    this.echoCommand(line);
     if (name === "theme" && parsed?.args) return this.switchTheme(parsed.args);
     const picker = parsed?.args !== "" ? undefined : name === "theme" ? themePicker(this.o.style, this.themes) : await pickerFor(name, this.rt);
     if (picker) {
@@ -384,6 +384,11 @@ export class Repl {
   private begin(entry: TrackedRun): void {
     entry.started = true;
     if (entry.echo !== undefined) this.echo(entry.echo);
+  }
+
+  /** A command line (`!cmd`, `/name …`) as typed, above what it prints. */
+  private echoCommand(line: string): void {
+    this.view.commitAside(this.view.fit([`${this.o.style.bold(PROMPT)}${oneLine(line)}`]));
   }
 
   /** Echoes a prompt into the transcript; a multi-line prompt keeps its rows, indented under the first. */

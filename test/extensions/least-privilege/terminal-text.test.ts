@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { TrustQuestion } from "../../../lib/modes/repl/trust-question.ts";
 import { stderrNoteLine } from "../../../lib/modes/notes.ts";
-import { formatTable } from "../../../lib/cli/ext/list.ts";
+import { formatTable } from "../../../lib/cli/table.ts";
 import { printable, printableLine } from "../../../lib/terminal-text.ts";
 import { makeStyle } from "../../../lib/modes/repl/style.ts";
 
