@@ -1,6 +1,7 @@
 // Node built-ins that cost a run's start when imported (Bun loads node:crypto and node:stream
-// with the whole stream machinery, several milliseconds each: bench/startup.ts), required where
-// they are used instead, so only the runs that hash or build a stream pay for them.
+// with the whole stream machinery, several milliseconds each, node:child_process 2.5 ms:
+// bench/startup.ts), required where they are used instead, so only the runs that hash, build a
+// stream or start a process pay for them.
 import { createRequire } from "node:module";
 
 const require = createRequire(import.meta.url);
@@ -17,4 +18,14 @@ export function sha256Hex(data: string | Uint8Array): string {
 
 export function nodeStream(): typeof import("node:stream") {
   return require("node:stream") as typeof import("node:stream");
+}
+
+/** node:child_process, for the code that starts processes (tools, subagents, the sandbox's probe). */
+export function childProcess(): typeof import("node:child_process") {
+  return require("node:child_process") as typeof import("node:child_process");
+}
+
+/** node:url's fileURLToPath (node:url costs half a millisecond to load). */
+export function fileURLToPath(url: string | URL): string {
+  return (require("node:url") as typeof import("node:url")).fileURLToPath(url);
 }

@@ -4,7 +4,8 @@
 // stderr are merged in arrival order; the model sees the tail when output is long.
 // Under jail, bash still runs in the working directory, but the command itself is not
 // confined: jail covers the file tools and bash's working directory only.
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
+import { childProcess } from "../lazy-node.ts";
 import { delimiter } from "node:path";
 import { optionalPositiveNumber, requireString } from "./args.ts";
 import { guardExecute, ToolFailure } from "./failure.ts";
@@ -86,7 +87,7 @@ async function runCommand(command: string, timeoutMs: number, options: BashToolO
   const shell = options.shell ?? findShell();
   const tail = new OutputTail(options.maxLines ?? BASH_DEFAULTS.maxLines, options.maxBytes ?? BASH_DEFAULTS.maxBytes);
   if (options.terminal) return runInTerminal(options.terminal, command, timeoutMs, options, ctx, tail);
-  const child = spawn(shell, ["-c", command], {
+  const child = childProcess().spawn(shell, ["-c", command], {
     cwd: options.cwd,
     env: withPathDirs(options.env ?? process.env, options.pathDirs?.() ?? []),
     detached: process.platform !== "win32", // own process group, so the group can be killed as one

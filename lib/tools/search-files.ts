@@ -2,7 +2,7 @@
 // in a git repository, and skips hidden files), else by walking the tree in JavaScript, which
 // skips hidden entries and reads the search root's .gitignore minimally. Both skip node_modules.
 // Paths come back relative to the search root, sorted; output is bounded (boundLines).
-import { spawn } from "node:child_process";
+import { childProcess } from "../lazy-node.ts";
 import { readdir, readFile } from "node:fs/promises";
 import { delimiter, join } from "node:path";
 import { accessSync, constants } from "node:fs";
@@ -40,7 +40,7 @@ export function findRipgrep(path = process.env.PATH ?? ""): string | null {
  */
 export function runRipgrep(rg: string, args: string[], cwd: string, signal?: AbortSignal, maxBytes = RIPGREP_MAX_BYTES): Promise<string> {
   return new Promise((resolveRun, reject) => {
-    const child = spawn(rg, args, { cwd, stdio: ["ignore", "pipe", "pipe"], ...(signal ? { signal } : {}) });
+    const child = childProcess().spawn(rg, args, { cwd, stdio: ["ignore", "pipe", "pipe"], ...(signal ? { signal } : {}) });
     const out: Buffer[] = [];
     let kept = 0;
     let cut = false;

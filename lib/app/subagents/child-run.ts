@@ -2,7 +2,7 @@
 // `--swarm-child` flag), in its own process group, told its task on stdin and read through its
 // NDJSON stdout (which never reaches the parent's stdout). Cancelling closes its stdin (the child aborts and shuts its extensions
 // down), then the group is terminated; the outcome is known only once the process is gone.
-import { spawn } from "node:child_process";
+import { childProcess } from "../../lazy-node.ts";
 import { signalGroup, terminateGroup, trackGroup, untrackGroup, waitGroupGone } from "../../process/group.ts";
 import { AGENT_MARKER_VAR, killMarked, newRunMarker, trackMarker, untrackMarker } from "../../process/escapees.ts";
 import type { RunStatus } from "../../events/index.ts";
@@ -52,7 +52,7 @@ export function runChild(options: ChildRunOptions): Promise<ChildOutcome> {
   // environment finds them once the child is gone, even after a kill -9 of the child.
   const marker = newRunMarker();
   trackMarker(marker, AGENT_MARKER_VAR);
-  const child = spawn(self.command, [...self.args, SUBAGENT_CHILD_FLAG], {
+  const child = childProcess().spawn(self.command, [...self.args, SUBAGENT_CHILD_FLAG], {
     cwd: spec.config.cwd,
     env: { ...options.env, [AGENT_MARKER_VAR]: marker },
     stdio: ["pipe", "pipe", "pipe"],

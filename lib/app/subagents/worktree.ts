@@ -1,7 +1,7 @@
 // `worktree: true`: the child works in a fresh git worktree on a new branch, so parallel agents
 // never edit the same files. A completed child's changes are committed on its branch; merging
 // it is the user's call, and pruning removes the worktrees of finished agents (the branches stay).
-import { execFile } from "node:child_process";
+import { childProcess } from "../../lazy-node.ts";
 import { join, relative } from "node:path";
 
 export interface SubagentWorktree {
@@ -14,7 +14,7 @@ export interface SubagentWorktree {
 
 function git(cwd: string, args: string[], env?: Record<string, string>): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile("git", args, { cwd, encoding: "utf8", ...(env ? { env: { ...process.env, ...env } } : {}) }, (err, stdout, stderr) => {
+    childProcess().execFile("git", args, { cwd, encoding: "utf8", ...(env ? { env: { ...process.env, ...env } } : {}) }, (err, stdout, stderr) => {
       if (err) reject(new Error((stderr || err.message).trim()));
       else resolve(stdout.trim());
     });

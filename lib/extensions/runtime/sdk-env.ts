@@ -3,7 +3,7 @@
 // plus ZOT_BUN when zot is a `bun build --compile` binary, which can run TypeScript itself.
 import { existsSync, readFileSync } from "node:fs";
 import { basename, delimiter, dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath } from "../../lazy-node.ts";
 import { writeFileAtomic } from "../../fs/atomic-write.ts";
 
 let cached: string | null | undefined;

@@ -7,7 +7,7 @@
 //   /etc hidden, and no network namespace unless the plan allows network;
 // - isolated (full access): the whole file system and network as they are, in a PID namespace
 //   with its own /proc.
-import { execFile } from "node:child_process";
+import { childProcess } from "../../../lazy-node.ts";
 import { lstatSync, readlinkSync } from "node:fs";
 import type { SandboxPlan } from "./plan.ts";
 import { existing } from "./plan.ts";
@@ -92,7 +92,7 @@ export function bwrapProblem(bwrap: string, use: BwrapUse = "confined"): Promise
 
 function probeBwrap(bwrap: string, args: string[]): Promise<string | undefined> {
   return new Promise((resolve) => {
-    execFile(bwrap, args, { encoding: "utf8", timeout: PROBE_TIMEOUT_MS }, (error, _stdout, stderr) => {
+    childProcess().execFile(bwrap, args, { encoding: "utf8", timeout: PROBE_TIMEOUT_MS }, (error, _stdout, stderr) => {
       if (!error) return resolve(undefined);
       if (error.killed) return resolve(`${bwrap} could not be run: it did not finish within ${PROBE_TIMEOUT_MS} ms`);
       // A string code is the spawn's own error (ENOENT, EACCES); a number, bwrap's exit status.
