@@ -26,6 +26,8 @@ const NOT_IN_A_ONE_SHOT = [
   // The extension drivers and what they run on load with the first extension of their kind.
   "lib/extensions/runtime/protocol/", "lib/extensions/runtime/hooks/", "lib/extensions/runtime/mcp/",
   "lib/extensions/runtime/spawn.ts", "lib/extensions/runtime/connection.ts",
+  // The frames' schemas (a millisecond and a half to build) check what extensions send.
+  "lib/protocol/extension-frames.ts", "lib/protocol/host-frames.ts", "lib/protocol/parse.ts", "lib/protocol/index.ts",
   "node_modules/ws/", "node_modules/@modelcontextprotocol/", "node_modules/@agentclientprotocol/",
   "node_modules/giget/", "node_modules/tar/", "node_modules/marked/", "node_modules/highlight.js/",
   // Built-ins that load the runtime's stream machinery (a compiled run's costliest start-up work);

@@ -3,7 +3,7 @@
 //   {"PreToolUse": [{"matcher": "Bash|Edit", "hooks": [{"type": "command", "command": "…", "timeout": 30, "if": "Bash(git *)"}]}]}
 // Read leniently, as Claude Code reads them: an entry zot cannot run (another hook type, an event
 // zot has no equivalent for) is a problem named in doctor, and the others still run.
-import { isJsonObject } from "../../protocol/index.ts";
+import { isJsonObject } from "../../protocol/json-object.ts";
 
 /** The events zot runs hooks for, in Claude Code's names. */
 export const HOOK_EVENTS = [

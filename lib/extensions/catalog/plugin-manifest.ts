@@ -11,7 +11,7 @@ import { describeIssues } from "../../protocol/issues.ts";
 import type { Candidate } from "./candidate.ts";
 import { mcpJsonEntry } from "./dot-mcp-json.ts";
 import { ManifestSchema, type LoadedManifest } from "./manifest.ts";
-import { isJsonObject } from "../../protocol/index.ts";
+import { isJsonObject } from "../../protocol/json-object.ts";
 
 export const PLUGIN_MANIFEST = join(".claude-plugin", "plugin.json");
 /** zot's own state of an installed plugin (`{"enabled": false}` after `zot ext disable`); the plugin's files stay as shipped. */

@@ -5,9 +5,9 @@
 // parent, a call is refused while the extension has a host-invoked tool running, so recursion
 // cannot hide. Results are bounded to 256 KiB; calls time out after 60 s or end on disconnect.
 // Outstanding requests are the protocol's PendingRequests, one set per calling extension.
-import {
-  CALL_TOOL_MAX_CHAIN, CALL_TOOL_RESULT_MAX_BYTES, PendingRequests, type CallToolFrame, type Settlement,
-} from "../../protocol/index.ts";
+import { CALL_TOOL_MAX_CHAIN, CALL_TOOL_RESULT_MAX_BYTES } from "../../protocol/limits.ts";
+import { PendingRequests, type Settlement } from "../../protocol/pending-requests.ts";
+import type { CallToolFrame } from "../../protocol/extension-frames.ts";
 import type { ToolOutcome } from "../../tools/types.ts";
 import { observeContent } from "../../agent/loop/observation.ts";
 import type { LoadedExtension } from "../runtime/extension.ts";

@@ -7,7 +7,7 @@
 import type { HostEvent } from "../../events/index.ts";
 import { readConfig } from "../../config.ts";
 import type { ZotPaths } from "../../paths.ts";
-import { BUILTIN_TOOL_NAMES } from "../../protocol/index.ts";
+import { BUILTIN_TOOL_NAMES } from "../../protocol/limits.ts";
 import type { Candidate } from "../catalog/candidate.ts";
 import { discoverExtensions } from "../catalog/discovery.ts";
 import { LoadedExtension, type ExtensionSink } from "../runtime/extension.ts";

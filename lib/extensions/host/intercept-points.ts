@@ -7,7 +7,8 @@ import * as v from "valibot";
 import type {
   AgentEndInput, ConfirmationInput, InterceptedAgentEnd, InterceptedPrompt, InterceptedToolCall, InterceptedToolResult, PromptInput, ToolResultInput,
 } from "../../agent/contracts/hooks.ts";
-import { ExtensionContentSchema, splitSupportedBlocks, type EventInterceptResponseFrame } from "../../protocol/index.ts";
+import { ExtensionContentSchema, splitSupportedBlocks } from "../../protocol/blocks.ts";
+import type { EventInterceptResponseFrame } from "../../protocol/extension-frames.ts";
 import type { ToolContent } from "../../tools/types.ts";
 import type { ConfirmationAnswer } from "../../agent/loop/permissions.ts";
 import { absentGuardRefusal, type AbsentGuard } from "../catalog/permissions/absent-guards.ts";

@@ -1,7 +1,8 @@
 // `zot ext doctor`'s interceptor probe: one harmless `event_intercept` per event an extension
 // intercepts, to learn whether and how fast it answers under its real deadline. The answer is
 // discarded (nothing runs in doctor); the payloads are marked as a probe where a field allows.
-import { sameJson, type EventInterceptResponseFrame } from "../../protocol/index.ts";
+import { sameJson } from "../../protocol/json-object.ts";
+import type { EventInterceptResponseFrame } from "../../protocol/extension-frames.ts";
 import type { FailurePolicy } from "../catalog/permissions/manifest-permissions.ts";
 import type { FailurePolicySource } from "../catalog/permissions/extension-permissions.ts";
 import type { LoadedExtension } from "../runtime/extension.ts";

@@ -16,7 +16,9 @@
 import type {
   BeforeAgentStartInput, InterceptedAssistantMessage, InterceptedToolCall, InterceptedTurnStart, ProposedToolCall,
 } from "../../agent/contracts/hooks.ts";
-import { isJsonObject, sameJson, SYSTEM_PROMPT_MAX_BYTES, type ToolOwner, type EventInterceptResponseFrame } from "../../protocol/index.ts";
+import { isJsonObject, sameJson } from "../../protocol/json-object.ts";
+import { SYSTEM_PROMPT_MAX_BYTES } from "../../protocol/limits.ts";
+import type { EventInterceptResponseFrame, ToolOwner } from "../../protocol/extension-frames.ts";
 import { absentGuardRefusal, type AbsentGuard } from "../catalog/permissions/absent-guards.ts";
 import type { Reply } from "../runtime/connection.ts";
 import type { LoadedExtension } from "../runtime/extension.ts";

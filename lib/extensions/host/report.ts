@@ -5,7 +5,7 @@ import { extensionLogPath, type ZotPaths } from "../../paths.ts";
 import { runsAsExtension, type BundleKind, type Manifest } from "../catalog/manifest.ts";
 import { grantFromManifest, grantJson, type GrantJson, type ManifestPermissions } from "../catalog/permissions/manifest-permissions.ts";
 import type { RefusalKind } from "../catalog/permissions/extension-permissions.ts";
-import { INTERCEPT_TIMEOUT_MS } from "../../protocol/index.ts";
+import { INTERCEPT_TIMEOUT_MS } from "../../protocol/limits.ts";
 import { parseHooks } from "../catalog/hook-settings.ts";
 import { pluginOffers } from "../catalog/plugin-manifest.ts";
 import { interceptorReports, type InterceptorProbe, type InterceptorReport } from "./intercept-probe.ts";

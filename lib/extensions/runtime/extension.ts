@@ -4,8 +4,8 @@
 // business: the protocol driver speaks zot's NDJSON frames over a subprocess's stdio, the MCP
 // driver speaks MCP through the SDK, and the host calls only `ExtensionDriver`, so a new kind
 // of extension is one more driver. Runtime frames reach the host through `ExtensionSink`.
-import type { ExtensionFrame, RegisterToolFrame } from "../../protocol/index.ts";
-import { INTERCEPT_V2, isInterceptableEventName, isLifecycleEventName, needsInterceptV2 } from "../../protocol/index.ts";
+import type { ExtensionFrame, RegisterToolFrame } from "../../protocol/extension-frames.ts";
+import { INTERCEPT_V2, isInterceptableEventName, isLifecycleEventName, needsInterceptV2 } from "../../events/names.ts";
 import type { Candidate, DiscoveryScope } from "../catalog/candidate.ts";
 import { failureMessage } from "./diagnostics.ts";
 import { droppedRegistrationMessage } from "./registration-rules.ts";
@@ -14,7 +14,8 @@ import { ExtensionPermissions } from "../catalog/permissions/extension-permissio
 import type { HostLimits, HostTimeouts } from "./settings.ts";
 import { describeServer } from "../catalog/manifest-mcp.ts";
 import { remoteWarnings } from "../catalog/manifest-url.ts";
-import type { CommandResponseFrame, EventInterceptResponseFrame, OutgoingFrame } from "../../protocol/index.ts";
+import type { CommandResponseFrame, EventInterceptResponseFrame } from "../../protocol/extension-frames.ts";
+import type { OutgoingFrame } from "../../protocol/transport.ts";
 import type { BundleKind } from "../catalog/manifest.ts";
 import type { ToolOutcome } from "../../tools/types.ts";
 import type { Reply, RequestOptions } from "./connection.ts";
