@@ -39,12 +39,24 @@ class KeylessAnthropic extends MessagesClient {
   }
 }
 
+/**
+ * The SDK starts an OpenTelemetry span around each request (a millisecond of a one-shot run).
+ * A span records only in a process that registered a tracer provider through
+ * @opentelemetry/api (an application embedding zot may; the CLI never does): without one, the
+ * SDK's tracing is turned off rather than run for nothing.
+ */
+function openTelemetryOption(): false | undefined {
+  const registered = Object.getOwnPropertySymbols(globalThis).some((key) => key.description?.startsWith("opentelemetry.js.api."));
+  return registered ? undefined : false;
+}
+
 export function createAnthropicProvider(options: AnthropicProviderOptions = {}): Provider {
   const warn = options.warn ?? stderrWarn;
   const common = {
     baseURL: options.baseUrl ?? ANTHROPIC_BASE_URL,
     maxRetries: 0,
     logger: sdkLogger(warn),
+    openTelemetry: openTelemetryOption(),
   };
   const client = options.apiKey
     ? new MessagesClient({ ...common, apiKey: options.apiKey })
