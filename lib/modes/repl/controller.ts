@@ -9,7 +9,8 @@ import type { Runtime } from "../../app/runtime.ts";
 import { parseSlash, type SlashOutcome } from "../../app/slash.ts";
 import { completeInput } from "./completion.ts";
 import { ShellLines, shellCommandOf } from "./shell-line.ts";
-import { idleStatus } from "./status-line.ts";
+import { showSlashOutcome } from "./slash-outcome.ts";
+import { agentsStatus, idleStatus } from "./status-line.ts";
 import { ConfirmQueue } from "./confirm.ts";
 import { EventView } from "./event-view.ts";
 import { ExitWindow } from "./exit-window.ts";
@@ -320,33 +321,9 @@ export class Repl {
     return tool ? previewOf(tool, args) : JSON.stringify(args);
   }
 
-  private showSlash({ result, error }: SlashOutcome): void {
-    const s = this.o.style;
-    if (error) this.view.commitAside(this.view.fit([sanitize(`[${error.extension}] error: ${error.message}`)]).map((row) => s.paint("error", row)));
-    switch (result.kind) {
-      case "output":
-        if (result.reload) this.reloadStatus.show(result.reload.failures, this.o.out.columns());
-        else this.view.commitAside(this.view.fit(sanitize(result.text).split("\n")).map((line) => this.o.style.paint("text", line)));
-        if (result.input !== undefined) this.input.insert(result.input);
-        break;
-      case "run":
-        this.track(result.run, undefined);
-        break;
-      case "display":
-        this.view.commitCommandOutput({ extension: result.extension, level: "display", text: result.text });
-        break;
-      case "insert":
-        this.input.insert(result.text);
-        break;
-      case "failed":
-        this.view.commitAside(this.view.fit([sanitize(`zot: ${result.message}`)]).map((row) => s.paint("error", row)));
-        break;
-      case "exit":
-        this.exit(0);
-        break;
-      default:
-        break;
-    }
+  private showSlash(outcome: SlashOutcome): void {
+    showSlashOutcome(outcome, { style: this.o.style, view: this.view, input: this.input, reloadStatus: this.reloadStatus,
+      columns: this.o.out.columns(), track: (run) => this.track(run, undefined), exit: (code) => this.exit(code) });
     if (this.rt) this.status = idleStatus(this.rt);
     this.render();
   }
@@ -427,9 +404,4 @@ export class Repl {
       input: this.rt && this.exitCode === undefined ? input : undefined,
     });
   }
-}
-
-/** The status line while subagents run. */
-function agentsStatus(running: number): string[] {
-  return running > 0 ? [`${running} agent${running === 1 ? "" : "s"} running (/agents)`] : [];
 }

@@ -26,6 +26,11 @@ export function idleStatus(rt: Runtime): string[] {
   return parts;
 }
 
+/** The status line while subagents run. */
+export function agentsStatus(running: number): string[] {
+  return running > 0 ? [`${running} agent${running === 1 ? "" : "s"} running (/agents)`] : [];
+}
+
 /** `parts` joined with ` · `, on as many rows of `width` as they need (a part longer than a row is cut). */
 export function statusRows(parts: readonly string[], width: number, cut: (text: string, width: number) => string): string[] {
   const rows: string[] = [];
