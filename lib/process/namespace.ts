@@ -5,7 +5,7 @@
 // death kills init, and init's death every process of the namespace.
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { descendantsOf, signalSnapshot, snapshotAlive } from "./escapees.ts";
-import { groupAlive, signalGroup, waitGroupGone } from "./group.ts";
+import { groupAlive, processAlive, signalGroup, waitGroupGone } from "./group.ts";
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -74,4 +74,13 @@ export function namespaceHoldsPipe(bwrapPid: number, fd = 1): boolean | undefine
     if (fds.some((entry) => readlinkOrUndefined(`/proc/${pid}/fd/${entry}`) === pipe)) return true;
   }
   return false;
+}
+
+/**
+ * Whether anything still runs below bubblewrap's init. Between the extension's exit and
+ * bubblewrap's own, nothing inside holds the pipe and nothing runs: that is an exit on its way,
+ * not an extension that closed its stdout and kept running.
+ */
+export function namespaceRunning(bwrapPid: number): boolean {
+  return insideProcesses(bwrapPid).some(processAlive);
 }

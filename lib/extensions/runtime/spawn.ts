@@ -10,7 +10,7 @@ import type { Readable, Writable } from "node:stream";
 import { ensurePrivateDir } from "../../fs/private-dir.ts";
 import { ZOT_VERSION } from "../../version.ts";
 import { processAlive, terminateGroup, trackGroup, untrackGroup } from "../../process/group.ts";
-import { namespaceHoldsPipe, terminateNamespace } from "../../process/namespace.ts";
+import { namespaceHoldsPipe, namespaceRunning, terminateNamespace } from "../../process/namespace.ts";
 import { descendantsOf, killMarked, killSnapshot, newRunMarker, snapshotAlive, type ProcessIdentity, RUN_MARKER_VAR, trackMarker, untrackMarker } from "../../process/escapees.ts";
 import type { Isolation } from "./sandbox/for-candidate.ts";
 import { explainSpawnError, interpreterProblem, notRunnable, resolveExec } from "./exec-resolve.ts";
@@ -293,7 +293,7 @@ export function spawnExtension(request: SpawnRequest): ExtensionProcess {
     if (line.isolation.pid_namespace && pid !== undefined) {
       const watch = setInterval(() => {
         if (status) return clearInterval(watch);
-        if (namespaceHoldsPipe(pid) !== false || status) return;
+        if (namespaceHoldsPipe(pid) !== false || !namespaceRunning(pid) || status) return;
         clearInterval(watch);
         resolveEarly(true);
       }, NAMESPACE_STDOUT_POLL_MS);
