@@ -15,7 +15,7 @@ import { printable } from "../terminal-text.ts";
 import { knownSecrets } from "../app/session-secrets.ts";
 import { CheckpointStore } from "../coding/checkpoints/checkpoint-store.ts";
 import { helpFor, type HelpOut } from "./usage.ts";
-import { tableWidth } from "./table.ts";
+import { formatTable, tableWidth } from "./table.ts";
 
 export function sessionsUsage(out: HelpOut, env: Record<string, string | undefined>): string {
   return helpFor({
@@ -112,7 +112,7 @@ async function run(verb: string, args: string[], location: SessionLocation, env:
       const summaries = sessionSummaries(location);
       const checkpoints = new CheckpointStore(join(sessionDirFor(location), "checkpoints"));
       if (summaries.length === 0) return [noSessions(location)];
-      return listTable(summaries.map((summary) => ({ summary, checkpoints: checkpoints.list(summary.id).length })), terminalWidth(env));
+      return listTable(summaries.map((summary) => ({ summary, checkpoints: checkpoints.list(summary.id).length })), tableWidth(env));
     }
   }
 }
@@ -134,18 +134,13 @@ function pathOf(location: SessionLocation, id: string): string {
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** The sessions as a table under a header, the first prompt cut to fit `width`. */
-function listTable(rows: Array<{ summary: SessionSummary; checkpoints: number }>, width: number): string[] {
-  const cells = rows.map(({ summary: s, checkpoints }) => s.damaged ? [s.id, "damaged", s.damaged, "", ""] : [
+function listTable(rows: Array<{ summary: SessionSummary; checkpoints: number }>, width: number | undefined): string[] {
+  const cells = rows.map(({ summary: s, checkpoints }) => s.damaged ? [s.id, "damaged", "", "", s.damaged] : [
     s.id, ageText(Date.now() - s.modified.getTime()), plural(s.messages, "message"),
     [checkpoints > 0 ? plural(checkpoints, "checkpoint") : "", s.parent ? `fork of ${s.parent.id}` : ""].filter(Boolean).join(", "),
     s.firstPrompt || "(no prompt)",
   ]);
-  const table = [["ID", "AGE", "MESSAGES", "REWIND, BRANCH", "FIRST PROMPT"], ...cells];
-  const widths = [0, 1, 2, 3].map((c) => Math.max(...table.map((r) => r[c]!.length)));
-  return table.map((row) => {
-    const line = `${row.slice(0, 4).map((cell, c) => cell.padEnd(widths[c]!)).join("  ")}  ${row[4]}`.trimEnd();
-    return [...line].length > width ? `${[...line].slice(0, width - 1).join("")}…` : line;
-  });
+  return formatTable([["ID", "AGE", "MESSAGES", "REWIND, BRANCH", "FIRST PROMPT"], ...cells], width).split("\n");
 }
 
 /** The terminal's width (COLUMNS when set), or 100 when output is not a terminal. */

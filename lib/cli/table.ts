@@ -1,5 +1,5 @@
-// The CLI's tables (zot ext list, zot mcp list) and the width the listing commands fit their
-// output to.
+// The CLI's tables (zot ext list, zot mcp list, zot sessions) and the width the listing commands
+// fit their output to.
 import { printableLine } from "../terminal-text.ts";
 
 /** A column is never cut narrower than this. */

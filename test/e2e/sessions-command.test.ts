@@ -83,7 +83,7 @@ describe("zot sessions", () => {
     expect((await w.run(["sessions"])).stdout).toContain("no sessions for");
   });
 
-  it("a header, singular counts, --json for scripts, an id prefix when unique, and a first prompt cut to COLUMNS", async () => {
+  it("a header, singular counts, --json for scripts, an id prefix when unique, and a first prompt cut to COLUMNS but not in a pipe", async () => {
     const w = await world([{ text: "one" }, { text: "two" }]);
     expect((await w.run(["-p", "a first prompt that is long enough to be cut at a narrow terminal width, surely"])).code).toBe(0);
     expect((await w.run(["-p", "second"])).code).toBe(0);
@@ -93,6 +93,8 @@ describe("zot sessions", () => {
     expect(narrow.stdout).toContain("2 messages");
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(70);
     expect(narrow.stdout).toContain("…");
+    // Into a pipe (no COLUMNS) nothing is cut, as zot ext list and zot mcp list do.
+    expect((await w.run(["sessions"])).stdout).toContain("a first prompt that is long enough to be cut at a narrow terminal width, surely");
     const json = JSON.parse((await w.run(["sessions", "--json"])).stdout) as Array<{ id: string; messages: number; first_prompt: string }>;
     expect(json.map((s) => s.first_prompt).sort()).toEqual(["a first prompt that is long enough to be cut at a narrow terminal width, surely", "second"]);
     const [a, b] = json.map((s) => s.id);
