@@ -166,31 +166,19 @@ describe("/cd in the REPL", () => {
     const pane = await Pane.start(world, ["--trust-project"]);
     await pane.until("/help for commands");
     await pane.until('extension "broken" failed to start');
-    await pane.type("/help");
-    await pane.keys("Enter");
-    await pane.until(/\/cd\s+change the working directory/);
+    await pane.submit("/help", /\/cd\s+change the working directory/);
 
-    await pane.type("/cd");
-    await pane.keys("Enter");
-    await pane.until(`Working directory ${world.cwd} (change it with /cd PATH).`);
-    await pane.type("/cd nowhere");
-    await pane.keys("Enter");
-    await pane.until(`zot: cd: no such directory: ${join(world.cwd, "nowhere")}`);
+    await pane.submit("/cd", `Working directory ${world.cwd} (change it with /cd PATH).`);
+    await pane.submit("/cd nowhere", `zot: cd: no such directory: ${join(world.cwd, "nowhere")}`);
     expect(await pane.screen()).toContain('extension "broken" failed to start');
 
-    await pane.type("/cd ../other");
-    await pane.keys("Enter");
-    await pane.until(new RegExp(`Working directory ${other.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: new conversation \\S+\\.`));
+    await pane.submit("/cd ../other", new RegExp(`Working directory ${other.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: new conversation \\S+\\.`));
     expect(await pane.screen()).not.toContain('extension "broken" failed to start');
-    await pane.type("where am I?");
-    await pane.keys("Enter");
-    await pane.until("done looking");
+    await pane.submit("where am I?", "done looking");
     expect(requestText(world.server.requests[1]!.body)).toContain(other);
     expect(JSON.stringify(world.server.requests[0]!.body.system)).toContain("RULES-OF-THE-OTHER-PROJECT");
     // The new project's extension command is there, the old one's is gone.
-    await pane.type("/help");
-    await pane.keys("Enter");
-    const help = await pane.until(/\/beta\s+beta command/);
+    const help = await pane.submit("/help", /\/beta\s+beta command/);
     expect(help.slice(help.lastIndexOf("› /help"))).not.toMatch(/\/alpha\s/);
     await pane.keys("C-d");
     expect(await pane.exitCode()).toBe(0);

@@ -21,15 +21,11 @@ describe("subagents in the REPL", () => {
     }));
     const pane = await Pane.start(world, ["--no-ext"]);
     await pane.until("/help for commands");
-    await pane.type("PARENT: start a background agent");
-    await pane.keys("Enter");
-    await pane.until("1 agent running (/agents)", 15_000);
+    await pane.submit("PARENT: start a background agent", "1 agent running (/agents)", 15_000);
     const note = await pane.until(/agent (agent-[0-9a-f]{8}) completed \(\/agents show agent-[0-9a-f]{8}\)/, 20_000);
     const id = /agent (agent-[0-9a-f]{8}) completed/.exec(note)![1]!;
     await pane.until((t) => !t.includes("agent running"));
-    await pane.type("/agents");
-    await pane.keys("Enter");
-    await pane.until(new RegExp(`${id}  completed +detached`));
+    await pane.submit("/agents", new RegExp(`${id}  completed +detached`));
     await pane.keys("C-d");
     expect(await pane.exitCode()).toBe(0);
   });

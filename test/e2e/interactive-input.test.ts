@@ -29,25 +29,17 @@ const sent = (w: World, n: number) => JSON.stringify(w.server.requests[n]?.body.
 describe.each([80, 100])("the REPL at %i columns", (width) => {
   it("an extension command's output stays in the transcript after the next prompt", async () => {
     const pane = await repl(width, [{ text: "Fine." }], ["-e", KIT]);
-    await pane.type("/Say hello there");
-    await pane.keys("Enter");
-    await pane.until("said: hello there");
-    await pane.type("next");
-    await pane.keys("Enter");
-    const text = await pane.until("Fine.");
+    await pane.submit("/Say hello there", "said: hello there");
+    const text = await pane.submit("next", "Fine.");
     expect(text).toContain("[kit] said: hello there");
     expect(text.indexOf("said: hello there")).toBeLessThan(text.indexOf("Fine."));
   });
 
   it("!command runs the user's shell command, shows its output, and gives it to the model with the next prompt", async () => {
     const pane = await repl(width, [{ text: "It printed a greeting." }]);
-    await pane.type("!echo shell-said-$((40+2))");
-    await pane.keys("Enter");
-    await pane.until("shell-said-42");
+    await pane.submit("!echo shell-said-$((40+2))", "shell-said-42");
     expect(world!.server.requests).toHaveLength(0);
-    await pane.type("what did it print?");
-    await pane.keys("Enter");
-    await pane.until("It printed a greeting.");
+    await pane.submit("what did it print?", "It printed a greeting.");
     expect(sent(world!, 0)).toContain("shell-said-42");
     expect(sent(world!, 0)).toContain("echo shell-said-$((40+2))");
     expect(sent(world!, 0)).toContain("what did it print?");
@@ -66,9 +58,7 @@ describe.each([80, 100])("the REPL at %i columns", (width) => {
     await pane.type("al");
     await pane.keys("Tab");
     await pane.until("explain @src/alpha.ts");
-    await pane.type("now");
-    await pane.keys("Enter");
-    await pane.until("A sum.");
+    await pane.submit("now", "A sum.");
     expect(sent(world!, 0)).toContain("explain @src/alpha.ts now");
     expect(sent(world!, 0)).toContain("export const alpha = 1;");
   });
@@ -80,13 +70,9 @@ describe.each([80, 100])("the REPL at %i columns", (width) => {
     writeFileSync(join(world.cwd, "notes.txt"), "original\n");
     const pane = await Pane.start(world, [], {}, [["resize-window", "-x", String(width)]]);
     await pane.until("/help for commands");
-    await pane.type("rewrite the notes");
-    await pane.keys("Enter");
-    await pane.until("Done writing.");
+    await pane.submit("rewrite the notes", "Done writing.");
     expect(readFileSync(join(world.cwd, "notes.txt"), "utf8")).toBe("changed\n");
-    await pane.type("/rewind");
-    await pane.keys("Enter");
-    await pane.until("to before which prompt?");
+    await pane.submit("/rewind", "to before which prompt?");
     await pane.keys("Enter");
     await pane.until("restored notes.txt");
     await pane.until("› rewrite the notes", 10_000, () => pane.screen());
@@ -97,15 +83,9 @@ describe.each([80, 100])("the REPL at %i columns", (width) => {
     world = await makeWorld([{ text: "Fine." }, { tool_calls: [{ id: "s1", name: "bash", args: { command: "sleep 30" } }], stop: "tool_use" }]);
     const pane = await Pane.start(world, [], {}, [["resize-window", "-x", String(width)]]);
     await pane.until("/help for commands");
-    await pane.type("hi");
-    await pane.keys("Enter");
-    await pane.until("Fine.");
-    await pane.type("/clear");
-    await pane.keys("Enter");
-    await pane.until((t) => !t.includes("Fine."), 10_000, () => pane.screen());
-    await pane.type("wait");
-    await pane.keys("Enter");
-    await pane.until("sleep 30", 10_000, () => pane.screen());
+    await pane.submit("hi", "Fine.");
+    await pane.submit("/clear", (t) => !t.includes("Fine."), 10_000, () => pane.screen());
+    await pane.submit("wait", "sleep 30", 10_000, () => pane.screen());
     await pane.keys("Escape");
     const cancelled = await pane.until("→ cancelled", 10_000, () => pane.screen());
     expect(cancelled).toContain("→ cancelled (no output)");
@@ -116,15 +96,9 @@ describe.each([80, 100])("the REPL at %i columns", (width) => {
 
   it("command output, errors and extension notes wrap at words within the width: the terminal never breaks a word", async () => {
     const pane = await repl(width, [], ["-e", KIT]);
-    await pane.type("/help");
-    await pane.keys("Enter");
-    await pane.until("/rewind");
-    await pane.type(`/Say ${"a long note from the extension that goes on and on ".repeat(3)}`);
-    await pane.keys("Enter");
-    await pane.until("[kit] said:");
-    await pane.type("/model not a model id at all, with several words to wrap");
-    await pane.keys("Enter");
-    await pane.until("zot:");
+    await pane.submit("/help", "/rewind");
+    await pane.submit(`/Say ${"a long note from the extension that goes on and on ".repeat(3)}`, "[kit] said:");
+    await pane.submit("/model not a model id at all, with several words to wrap", "zot:");
     const rows = (await pane.rows()).map((r) => r.trimEnd());
     // A row as wide as the terminal is one the terminal broke; zot's own rows stop a column short.
     expect(rows.filter((r) => [...r].length >= width)).toEqual([]);
@@ -141,9 +115,7 @@ describe.each([80, 100])("the REPL at %i columns", (width) => {
     const idle = await pane.until("extensions:", 10_000, () => pane.screen());
     expect(idle).toContain("anthropic/claude-sonnet-4-6 · context 0%");
     expect(idle).toContain("extensions: 1 running, 1 failed");
-    await pane.type("hi");
-    await pane.keys("Enter");
-    const working = await pane.until("working…", 10_000, () => pane.screen());
+    const working = await pane.submit("hi", "working…", 10_000, () => pane.screen());
     expect(working).not.toContain("extensions: 1 running");
     const after = await pane.until((t) => t.includes("answer") && /context \d+% \([\d.]+k?\/[\d.]+[kM]\) · \$0\.\d{4}/.test(t), 10_000, () => pane.screen());
     expect(after).toContain("extensions: 1 running, 1 failed");

@@ -31,18 +31,13 @@ describe("the REPL without credentials", () => {
     const pane = await repl([], NO_KEY);
     await pane.until("No API key for anthropic yet: type /login to add one (or run `zot login` in a shell)");
     await pane.until("› ");
-    await pane.type("/tools");
-    await pane.keys("Enter");
-    await pane.until("Tools (/tools NAME");
-    await pane.type("hello model");
-    await pane.keys("Enter");
+    await pane.submit("/tools", "Tools (/tools NAME");
+    await pane.submit("hello model");
     const text = (await pane.until("no API key for anthropic")).replace(/\n/g, "");
     expect(text).toContain(join(world!.home, "auth.json"));
     expect(text).toContain("ANTHROPIC_API_KEY");
     expect(text).not.toMatch(EXITED);
-    await pane.type("/help");
-    await pane.keys("Enter");
-    await pane.until("/login");
+    await pane.submit("/help", "/login");
     await pane.keys("C-d");
     expect(await pane.exitCode()).toBe(0);
   });
@@ -54,12 +49,8 @@ describe("zot login on a terminal", () => {
     world.server.acceptKeys = ["sk-typed-secret"];
     const pane = await Pane.start(world, ["login"]);
     await pane.until(`Provider (${PROVIDER_NAMES.join(", ")}) [anthropic]:`);
-    await pane.type("openai");
-    await pane.keys("Enter");
-    await pane.until("API key for openai (input hidden):");
-    await pane.type("sk-typed-secret");
-    await pane.keys("Enter");
-    await pane.until("Logged in to openai");
+    await pane.submit("openai", "API key for openai (input hidden):");
+    await pane.submit("sk-typed-secret", "Logged in to openai");
     expect(await pane.exitCode()).toBe(0);
     expect(await pane.text()).not.toContain("sk-typed");
     expect(world.server.requests[0]!.headers.authorization).toBe("Bearer sk-typed-secret");
@@ -82,26 +73,16 @@ describe("/login and /logout", () => {
   it("/login asks for the provider, takes the key without showing it, checks and saves it, and the next prompt sends it", async () => {
     const pane = await repl([{ text: "logged-in answer" }]);
     world!.server.acceptKeys = ["sk-repl-good"];
-    await pane.type("/login");
-    await pane.keys("Enter");
-    await pane.until(`provider (${PROVIDER_NAMES.join(", ")}) [anthropic]:`);
+    await pane.submit("/login", `provider (${PROVIDER_NAMES.join(", ")}) [anthropic]:`);
     await pane.keys("Enter");
     await pane.until("API key for anthropic (hidden");
-    await pane.type("sk-repl-wrong");
-    await pane.keys("Enter");
-    await pane.until("anthropic refused the key (HTTP 401: authentication_error: invalid x-api-key); nothing was saved");
+    await pane.submit("sk-repl-wrong", "anthropic refused the key (HTTP 401: authentication_error: invalid x-api-key); nothing was saved");
     expect(existsSync(join(world!.home, "auth.json"))).toBe(false);
 
-    await pane.type("/login anthropic");
-    await pane.keys("Enter");
-    await pane.until("API key for anthropic (hidden");
-    await pane.type("sk-repl-good");
-    await pane.keys("Enter");
-    await pane.until("✓ Logged in to anthropic");
+    await pane.submit("/login anthropic", "API key for anthropic (hidden");
+    await pane.submit("sk-repl-good", "✓ Logged in to anthropic");
     expect(JSON.parse(readFileSync(join(world!.home, "auth.json"), "utf8"))).toEqual({ anthropic: { api_key: "sk-repl-good" } });
-    await pane.type("hi");
-    await pane.keys("Enter");
-    await pane.until("logged-in answer");
+    await pane.submit("hi", "logged-in answer");
     expect(keyOf(world!.server.requests.at(-1)!.headers)).toBe("sk-repl-good");
     // The key was never on screen, and is not in the history: Up goes hi, /login anthropic, /login.
     await pane.keys("Up", "Up", "Up", "Up");
@@ -111,9 +92,7 @@ describe("/login and /logout", () => {
 
   it("a key pasted after /login is neither shown, nor sent, nor kept in the history", async () => {
     const pane = await repl([]);
-    await pane.type("/login sk-pasted-in-repl");
-    await pane.keys("Enter");
-    await pane.until(`/login takes a provider name (${PROVIDER_NAMES.join(" or ")}); the key is asked for next`);
+    await pane.submit("/login sk-pasted-in-repl", `/login takes a provider name (${PROVIDER_NAMES.join(" or ")}); the key is asked for next`);
     await pane.keys("Up");
     await pane.until(/› \/login …\n[\s\S]*›\s*$/);
     expect(await pane.text()).not.toContain("sk-pasted");
@@ -122,22 +101,15 @@ describe("/login and /logout", () => {
 
   it("Esc cancels /login and nothing is saved; /logout removes the saved key", async () => {
     const pane = await repl([]);
-    await pane.type("/login anthropic");
-    await pane.keys("Enter");
-    await pane.until("API key for anthropic (hidden");
+    await pane.submit("/login anthropic", "API key for anthropic (hidden");
     await pane.type("sk-half-typed");
     await pane.keys("Escape");
     await pane.until("login cancelled; nothing was saved");
     expect(world!.server.requests).toHaveLength(0);
 
-    await pane.type("/login anthropic");
-    await pane.keys("Enter");
-    await pane.type("sk-to-remove");
-    await pane.keys("Enter");
-    await pane.until("✓ Logged in to anthropic");
-    await pane.type("/logout");
-    await pane.keys("Enter");
-    await pane.until("Logged out of anthropic");
+    await pane.submit("/login anthropic");
+    await pane.submit("sk-to-remove", "✓ Logged in to anthropic");
+    await pane.submit("/logout", "Logged out of anthropic");
     expect(JSON.parse(readFileSync(join(world!.home, "auth.json"), "utf8"))).toEqual({});
   });
 });
@@ -146,13 +118,9 @@ describe("failures and Ctrl+C", () => {
   it("a final 529 is one red line with a hint to try again or pick another model; a 401 hints at /login", async () => {
     const overloaded = { type: "error" as const, status: 529, message: "Overloaded", retry_after_ms: 1 };
     const pane = await repl([overloaded, overloaded, overloaded, overloaded, overloaded, { type: "error", status: 401, message: "invalid x-api-key" }]);
-    await pane.type("hi");
-    await pane.keys("Enter");
-    await pane.until("The provider is overloaded: try again in a moment, or pick another model with /model.");
+    await pane.submit("hi", "The provider is overloaded: try again in a moment, or pick another model with /model.");
     expect((await pane.text()).match(/↻ model request failed/g)).toHaveLength(4);
-    await pane.type("again");
-    await pane.keys("Enter");
-    await pane.until("The provider refused the API key: save a working one with /login");
+    await pane.submit("again", "The provider refused the API key: save a working one with /login");
   });
 
   it("a second Ctrl+C exits only within the exit window; after it the next one warns again", async () => {

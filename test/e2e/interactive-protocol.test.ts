@@ -32,9 +32,7 @@ describe("the extension protocol in the REPL", () => {
   it("every normalized panel key name reaches the extension from a real terminal; esc closes the panel with panel_close", async () => {
     const { pane, frames } = await recordedRepl([]);
     await pane.until("/help for commands");
-    await pane.type("/keys");
-    await pane.keys("Enter");
-    await pane.until("last key: none");
+    await pane.submit("/keys", "last key: none");
     // tmux sends each key's real escape sequence (ESC [ A, ESC [ 5 ~, DEL, …) to the terminal.
     const sent: Array<[string, string]> = [
       ["Up", "up"], ["Down", "down"], ["Left", "left"], ["Right", "right"], ["Enter", "enter"], ["Tab", "tab"],
@@ -58,18 +56,12 @@ describe("the extension protocol in the REPL", () => {
   it("notes clear on Esc and on /clear", async () => {
     const { pane } = await recordedRepl([]);
     await pane.until("/help for commands");
-    await pane.type("/note first");
-    await pane.keys("Enter");
-    await pane.until("[recorder] warn: note: first", 10_000, () => pane.screen());
+    await pane.submit("/note first", "[recorder] warn: note: first", 10_000, () => pane.screen());
     await pane.keys("Escape");
     await pane.until((t) => !t.includes("note: first"), 10_000, () => pane.screen());
 
-    await pane.type("/note second");
-    await pane.keys("Enter");
-    await pane.until("[recorder] warn: note: second", 10_000, () => pane.screen());
-    await pane.type("/clear");
-    await pane.keys("Enter");
-    await pane.until((t) => t.includes("Conversation cleared.") && !t.includes("note: second"), 10_000, () => pane.screen());
+    await pane.submit("/note second", "[recorder] warn: note: second", 10_000, () => pane.screen());
+    await pane.submit("/clear", (t) => t.includes("Conversation cleared.") && !t.includes("note: second"), 10_000, () => pane.screen());
   });
 
   it("an interactive session emits session_start when initialized, before any input; non-submitting slash commands emit no user_prompt_submit", async () => {
@@ -79,13 +71,10 @@ describe("the extension protocol in the REPL", () => {
     expect(frames().filter((f) => f.type === "command_invoked")).toEqual([]);
 
     for (const line of ["/help", "/tools", "/ext", "/note quiet"]) {
-      await pane.type(line);
-      await pane.keys("Enter");
+      await pane.submit(line);
     }
     await pane.until("note: quiet", 10_000, () => pane.screen());
-    await pane.type("a real prompt");
-    await pane.keys("Enter");
-    await pane.until("the one real answer");
+    await pane.submit("a real prompt", "the one real answer");
     await pollFor(() => events("user_prompt_submit").length > 0, "user_prompt_submit");
     expect(events("user_prompt_submit").map((e) => e.text)).toEqual(["a real prompt"]);
     expect(world!.server.requests).toHaveLength(1);
@@ -95,14 +84,9 @@ describe("the extension protocol in the REPL", () => {
     const { pane, events } = await recordedRepl([]);
     await pane.until("/help for commands");
     await pollFor(() => events("session_start").length === 1, "session_start");
-    await pane.type("/clear");
-    await pane.keys("Enter");
-    await pane.until("Conversation cleared.");
-    await pane.type("/model claude-opus-4-7");
-    await pane.keys("Enter");
-    await pane.until("Model set to anthropic/claude-opus-4-7");
-    await pane.type("/note after the switches");
-    await pane.keys("Enter");
+    await pane.submit("/clear", "Conversation cleared.");
+    await pane.submit("/model claude-opus-4-7", "Model set to anthropic/claude-opus-4-7");
+    await pane.submit("/note after the switches");
     // The note is answered after every event the switches could have sent (frames are ordered).
     await pane.until("note: after the switches", 10_000, () => pane.screen());
     expect(events("session_end")).toEqual([]);
@@ -120,8 +104,7 @@ describe("the extension protocol in the REPL", () => {
     writeFileSync(join(broken, "extension.json"), JSON.stringify({ name: "broken", exec: "sh -c 'exit 3'", language: "sh" }));
     const pane = await Pane.start(world, ["--trust-project"], { ZOT_RELOAD_STATUS_MS: "1500" });
     await pane.until("/help for commands");
-    await pane.type("/reload-ext");
-    await pane.keys("Enter");
+    await pane.submit("/reload-ext");
     // Each line of the diagnostic is its own row, in the temporary status and in the chat.
     const folder = `  folder: ${broken}`;
     const statusAndChat = await pane.until((t) => t.includes("✗ broken: extension \"broken\" failed to start")
@@ -132,9 +115,7 @@ describe("the extension protocol in the REPL", () => {
     const chat = await pane.until((t) => !t.includes("✗ broken:") && t.includes("[broken] error:"), 10_000, () => pane.screen());
     expect(chat.split("\n").filter((row) => row.includes(folder))).toHaveLength(1);
 
-    await pane.type("hello there");
-    await pane.keys("Enter");
-    await pane.until("answered without the failure");
+    await pane.submit("hello there", "answered without the failure");
     await pane.keys("C-d");
     expect(await pane.exitCode()).toBe(0);
     expect(world.server.requests).toHaveLength(1);

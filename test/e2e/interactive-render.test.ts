@@ -39,9 +39,7 @@ const ANSWER = [
 describe("the REPL renders what happened", () => {
   it("a streamed answer is rendered as markdown: no ** or fence markers left on screen", async () => {
     const pane = await replIn(await project([{ text: ANSWER, chunk_delay_ms: 60 }]));
-    await pane.type("explain");
-    await pane.keys("Enter");
-    const text = await pane.until((t) => t.includes("Done.") && !t.includes("working…"));
+    const text = await pane.submit("explain", (t) => t.includes("Done.") && !t.includes("working…"));
     expect(text).toContain("Here is the plan for a.txt:");
     expect(text).toMatch(/• first step\n• second step/);
     expect(text).toContain("│ const answer = 42;");
@@ -52,9 +50,7 @@ describe("the REPL renders what happened", () => {
 
   it("code fences are highlighted by language when colour is on", async () => {
     const pane = await replIn(await project([{ text: "```ts\nconst x = 1;\n```\n\nok." }]), [], { NO_COLOR: "" });
-    await pane.type("code");
-    await pane.keys("Enter");
-    await pane.until((t) => t.includes("ok.") && !t.includes("working…"));
+    await pane.submit("code", (t) => t.includes("ok.") && !t.includes("working…"));
     // `const` is a keyword (magenta), `1` a number (yellow); tmux may add or merge SGR codes.
     const styled = await pane.text(true);
     expect(styled).toMatch(/\x1b\[(?:[0-9;]*;)?35m(?:\x1b\[[0-9;]*m)*const/);
@@ -67,9 +63,7 @@ describe("the REPL renders what happened", () => {
       { tool_calls: [{ name: "edit", args: { path: "a.txt", old_text: "beta", new_text: "BETA" } }], stop: "tool_use" },
       { text: "Edited." },
     ], { "a.txt": "alpha\nbeta\ngamma\n" }));
-    await pane.type("change it");
-    await pane.keys("Enter");
-    const text = await pane.until("Edited.");
+    const text = await pane.submit("change it", "Edited.");
     expect(text).toMatch(/✓ edit a\.txt \(1 edit\) → completed/);
     expect(text).toMatch(/^ +2 - beta$/m);
     expect(text).toMatch(/^ +2 \+ BETA$/m);
@@ -83,9 +77,7 @@ describe("the REPL renders what happened", () => {
       { text: "Written." },
     ], { "b.txt": "one\ntwo\nthree\n" });
     const pane = await replIn(world, ["--no-yolo"]);
-    await pane.type("rewrite it");
-    await pane.keys("Enter");
-    const asking = await pane.until("Allow write: b.txt");
+    const asking = await pane.submit("rewrite it", "Allow write: b.txt");
     expect(asking).toMatch(/^ +2 - two$/m);
     expect(asking).toMatch(/^ +2 \+ TWO$/m);
     expect(asking.indexOf("+ TWO")).toBeLessThan(asking.indexOf("Allow write: b.txt"));
@@ -104,12 +96,8 @@ describe("the REPL renders what happened", () => {
       { text: "Second done." },
     ]);
     const pane = await replIn(world, ["--model", "claude-sonnet-4-5"]);
-    await pane.type("go");
-    await pane.keys("Enter");
-    await pane.until("First done.");
-    await pane.type("again");
-    await pane.keys("Enter");
-    const text = await pane.until((t) => t.includes("Second done.") && !t.includes("working…"));
+    await pane.submit("go", "First done.");
+    const text = await pane.submit("again", (t) => t.includes("Second done.") && !t.includes("working…"));
     expect(world.server.requests).toHaveLength(3);
     expect(text.match(/claude-sonnet-4-5' is deprecated/g)).toHaveLength(1);
     for (const line of text.split("\n").filter((l) => l.includes("deprecated"))) expect(line).not.toMatch(/^›/);

@@ -30,9 +30,7 @@ describe("resuming in the REPL", () => {
     expect(text).toMatch(/Resumed conversation \d{8}-\d{6}Z-[0-9a-f]+, last message just now, 4 messages\./);
     // The recap comes before the prompt line, which still works.
     world.server.push({ text: "still kiwi" });
-    await pane.type("and now?");
-    await pane.keys("Enter");
-    await pane.until("still kiwi");
+    await pane.submit("and now?", "still kiwi");
   });
 
   it("a fresh REPL shows no recap", async () => {
@@ -48,9 +46,7 @@ describe("resuming in the REPL", () => {
     await saveConversation(world, "second topic: pears", "Pears noted.");
     const pane = await Pane.start(world, []);
     await pane.until("/help for commands");
-    await pane.type("/resume");
-    await pane.keys("Enter");
-    const listed = await pane.until("Resume a conversation of this project");
+    const listed = await pane.submit("/resume", "Resume a conversation of this project");
     // Newest first, each with its age and message count.
     expect(listed).toMatch(/› second topic: pears {2}just now · 4 messages/);
     expect(listed).toMatch(/ {2}first topic: apples {2}just now · 4 messages/);
@@ -58,18 +54,14 @@ describe("resuming in the REPL", () => {
     await pane.until((t) => !t.includes("Resume a conversation of this project"));
     expect(await pane.screen()).not.toContain("Resumed conversation");
 
-    await pane.type("/resume");
-    await pane.keys("Enter");
-    await pane.until("Resume a conversation of this project");
+    await pane.submit("/resume", "Resume a conversation of this project");
     await pane.keys("Down", "Enter");
     const resumed = await pane.until(/Resumed conversation \S+, last message/);
     expect(resumed).toContain("Apples noted.");
     expect(resumed).not.toContain("Pears noted.");
     // The next prompt continues that conversation: the model gets its history.
     world.server.push({ text: "continuing with apples" });
-    await pane.type("go on");
-    await pane.keys("Enter");
-    await pane.until("continuing with apples");
+    await pane.submit("go on", "continuing with apples");
     expect(JSON.stringify(world.server.requests.at(-1)!.body.messages)).toContain("first topic: apples");
   });
 
@@ -77,9 +69,7 @@ describe("resuming in the REPL", () => {
     world = await makeWorld();
     const pane = await Pane.start(world, ["--no-session"]);
     await pane.until("/help for commands");
-    await pane.type("/model");
-    await pane.keys("Enter");
-    const listed = await pane.until("Model for anthropic (now claude-sonnet-4-6)");
+    const listed = await pane.submit("/model", "Model for anthropic (now claude-sonnet-4-6)");
     expect(listed).toMatch(/› claude-sonnet-4-6 {2}current/);
     const rows = listed.split("\n").filter((l) => /^[ ›] claude-/.test(l));
     expect(rows.at(-1)).toMatch(/deprecated, end of life/);
@@ -89,9 +79,7 @@ describe("resuming in the REPL", () => {
     await pane.keys("Enter");
     await pane.until("Model set to anthropic/claude-haiku-4-5");
     world.server.push({ text: "answered by haiku" });
-    await pane.type("hello");
-    await pane.keys("Enter");
-    await pane.until("answered by haiku");
+    await pane.submit("hello", "answered by haiku");
     expect(world.server.requests.at(-1)!.body.model).toBe("claude-haiku-4-5");
   });
 });

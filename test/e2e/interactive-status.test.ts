@@ -23,9 +23,7 @@ describe("the REPL's status", () => {
   it("while the model works, an animated line shows the elapsed seconds and the output tokens so far; it goes when done", async () => {
     const words = Array.from({ length: 40 }, (_, i) => `word${i} `);
     const pane = await repl([{ text: words, chunk_delay_ms: 60 }]);
-    await pane.type("talk slowly");
-    await pane.keys("Enter");
-    const first = await pane.until(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] working… \d+s · \d+ tokens? · esc to cancel/, 10_000, () => pane.screen());
+    const first = await pane.submit("talk slowly", /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] working… \d+s · \d+ tokens? · esc to cancel/, 10_000, () => pane.screen());
     const spinnerOf = (t: string) => /([⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]) working…/.exec(t)?.[1];
     const tokensOf = (t: string) => Number(/(\d+) tokens? · esc/.exec(t)?.[1] ?? 0);
     // The spinner moves and the count grows while the answer streams.
@@ -42,9 +40,7 @@ describe("the REPL's status", () => {
       { tool_calls: [{ name: "bash", args: { command: "seq 3" } }], stop: "tool_use" },
       { text: "done counting" },
     ]);
-    await pane.type("count");
-    await pane.keys("Enter");
-    const text = await pane.until("done counting");
+    const text = await pane.submit("count", "done counting");
     expect(text).toMatch(/✓ write six\.txt.* → completed \(6 lines\)/);
     expect(text).toMatch(/✓ bash seq 3000 → completed \(2000 of 3000 lines shown to the model\)/);
     expect(text).toMatch(/✓ bash seq 3 → completed \(3 lines\)/);
@@ -52,21 +48,15 @@ describe("the REPL's status", () => {
 
   it("/tools lists one line per tool with its source and first sentence, cut to the width; /tools NAME shows it in full", async () => {
     const pane = await repl();
-    await pane.type("/tools");
-    await pane.keys("Enter");
-    const listed = await pane.until("/tools NAME for one in full");
+    const listed = await pane.submit("/tools", "/tools NAME for one in full");
     for (const name of ["read", "write", "edit", "bash", "skill", "agent"]) expect(listed).toMatch(new RegExp(`^  ${name} +built-in  \\S`, "m"));
     // One row each: no line of the list runs past the 120-column pane.
     const rows = listed.split("\n").filter((l) => /^  (read|write|edit|bash|skill|agent) /.test(l));
     expect(rows).toHaveLength(6);
     for (const row of rows) expect([...row].length).toBeLessThan(120);
-    await pane.type("/tools bash");
-    await pane.keys("Enter");
-    const full = await pane.until("Arguments (JSON Schema):");
+    const full = await pane.submit("/tools bash", "Arguments (JSON Schema):");
     expect(full).toContain("bash (built-in)");
     expect(full).toMatch(/"command": \{/);
-    await pane.type("/tools nope");
-    await pane.keys("Enter");
-    await pane.until(/zot: no tool "nope" \(tools: read, /);
+    await pane.submit("/tools nope", /zot: no tool "nope" \(tools: read, /);
   });
 });

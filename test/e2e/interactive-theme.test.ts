@@ -20,16 +20,10 @@ describe("themes in the REPL", () => {
     world = await makeWorld([{ text: "# First\n\nbody\n" }, { text: "# Second\n\nbody\n" }, { text: "# Third\n\nbody\n" }]);
     const pane = await Pane.start(world, ["--no-session"], COLOUR);
     await pane.until("/help for commands");
-    await pane.type("one");
-    await pane.keys("Enter");
-    await pane.until("First");
+    await pane.submit("one", "First");
     expect(await pane.text(true)).toMatch(/\x1b\[1m\x1b\[36mFirst/); // dark: the ANSI cyan it always was
-    await pane.type("/theme light");
-    await pane.keys("Enter");
-    await pane.until("Theme light; zot starts with it from now on.");
-    await pane.type("two");
-    await pane.keys("Enter");
-    await pane.until("Second");
+    await pane.submit("/theme light", "Theme light; zot starts with it from now on.");
+    await pane.submit("two", "Second");
     expect(await pane.text(true)).toMatch(/\x1b\[38;2;0;95;135mSecond/);
     expect(JSON.parse(readFileSync(join(world.home, "config.json"), "utf8"))).toMatchObject({ theme: "light" });
     await pane.keys("C-d");
@@ -37,9 +31,7 @@ describe("themes in the REPL", () => {
 
     const again = await Pane.start(world, ["--no-session"], COLOUR);
     await again.until("/help for commands");
-    await again.type("three");
-    await again.keys("Enter");
-    await again.until("Third");
+    await again.submit("three", "Third");
     expect(await again.text(true)).toMatch(/\x1b\[38;2;0;95;135mThird/);
   });
 
@@ -47,24 +39,18 @@ describe("themes in the REPL", () => {
     world = await makeWorld();
     const pane = await Pane.start(world, ["--no-session", "--theme", "light"], COLOUR);
     await pane.until("/help for commands");
-    await pane.type("/theme");
-    await pane.keys("Enter");
-    const listed = await pane.until("Theme");
+    const listed = await pane.submit("/theme", "Theme");
     expect(listed).toMatch(/› light {2}current/);
     await pane.keys("Up", "Enter");
     await pane.until("Theme dark; zot starts with it from now on.");
-    await pane.type("/theme solar");
-    await pane.keys("Enter");
-    await pane.until('zot: no theme "solar" (themes: dark, light)');
+    await pane.submit("/theme solar", 'zot: no theme "solar" (themes: dark, light)');
   });
 
   it("with NO_COLOR the REPL writes no colour, whatever the theme", async () => {
     world = await makeWorld([{ text: "# Plain\n\nbody\n" }]);
     const pane = await Pane.start(world, ["--no-session", "--theme", "light"], { NO_COLOR: "1", COLORTERM: "truecolor" });
     await pane.until("/help for commands");
-    await pane.type("go");
-    await pane.keys("Enter");
-    await pane.until("Plain");
+    await pane.submit("go", "Plain");
     expect(await pane.text(true)).not.toMatch(/\x1b\[[\d;]*m/);
   });
 
@@ -82,17 +68,13 @@ describe("themes in the REPL", () => {
 
     const truecolor = await Pane.start(world, ["--no-session", "--theme", "green"], COLOUR);
     await truecolor.until("/help for commands");
-    await truecolor.type("one");
-    await truecolor.keys("Enter");
-    await truecolor.until("Title");
+    await truecolor.submit("one", "Title");
     expect(await truecolor.text(true)).toMatch(/\x1b\[38;2;0;255;0mTitle/);
     killPanes();
 
     const xterm256 = await Pane.start(world, ["--no-session", "--theme", "green"], { NO_COLOR: "", TERM: "xterm-256color" });
     await xterm256.until("/help for commands");
-    await xterm256.type("two");
-    await xterm256.keys("Enter");
-    await xterm256.until("Again");
+    await xterm256.submit("two", "Again");
     expect(await xterm256.text(true)).toMatch(/\x1b\[38;5;46mAgain/);
     killPanes();
 
@@ -106,9 +88,7 @@ describe("themes in the REPL", () => {
     world = await makeWorld([{ text: "# Light\n\nbody\n" }]);
     const pane = await Pane.start(world, ["--no-session"], COLOUR, [["set", "-g", "window-style", "bg=white"]]);
     await pane.until("/help for commands");
-    await pane.type("go");
-    await pane.keys("Enter");
-    await pane.until("Light");
+    await pane.submit("go", "Light");
     expect(await pane.text(true)).toMatch(/\x1b\[38;2;0;95;135mLight/);
   });
 });

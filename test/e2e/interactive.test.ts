@@ -35,9 +35,7 @@ describe("interactive REPL in a terminal", () => {
       { tool_calls: [{ name: "bash", args: { command: "echo from-bash" } }], stop: "tool_use" },
       { text: ["Streaming ", "words ", "arrive ", "one ", "by ", "one."], chunk_delay_ms: 120 },
     ]);
-    await pane.type("run it");
-    await pane.keys("Enter");
-    await pane.until("› run it");
+    await pane.submit("run it", "› run it");
     await pane.until(/✓ bash echo from-bash → completed/);
     // Mid-stream: the first words are on screen before the last one arrived.
     await pane.until((t) => t.includes("Streaming") && !t.includes("one."));
@@ -50,9 +48,7 @@ describe("interactive REPL in a terminal", () => {
 
   it("a retried model request is a yellow retry line, not a red error, and the answer follows", async () => {
     const pane = await repl([{ type: "error", status: 529, message: "overloaded", retry_after_ms: 10 }, { text: "made it" }], [], { NO_COLOR: "" });
-    await pane.type("hi");
-    await pane.keys("Enter");
-    await pane.until("made it");
+    await pane.submit("hi", "made it");
     const styled = await pane.text(true);
     expect(styled).toMatch(/\x1b\[33m↻ model request failed \(HTTP 529[^\n]*overloaded[^\n]*\); retry 1 in 0\.0 s/);
     expect(await pane.text()).not.toContain("zot: model request failed");
@@ -72,9 +68,7 @@ describe("interactive REPL in a terminal", () => {
 
   it("a line starting with / that names no command is sent to the model", async () => {
     const pane = await repl([{ text: "Install a shell first." }]);
-    await pane.type("/bin/sh is missing, why?");
-    await pane.keys("Enter");
-    await pane.until("Install a shell first.");
+    await pane.submit("/bin/sh is missing, why?", "Install a shell first.");
     expect(requestText(world!.server.requests[0]!.body)).toContain("/bin/sh is missing, why?");
   });
 
@@ -102,24 +96,18 @@ describe("interactive REPL in a terminal", () => {
   it("Ctrl+C cancels a slow turn; the REPL goes on; Ctrl+C twice at an empty prompt exits", async () => {
     const slow = "This answer is far too slow to wait for the end of it".split(" ").map((w) => `${w} `);
     const pane = await repl([{ text: slow, chunk_delay_ms: 150 }, { text: slow, chunk_delay_ms: 150 }, { text: "Second answer." }]);
-    await pane.type("go slow");
-    await pane.keys("Enter");
-    await pane.until("This answer");
+    await pane.submit("go slow", "This answer");
     await pane.keys("C-c");
     const cancelled = await pane.until("⊘ cancelled");
     expect(cancelled).not.toContain("end of it");
     expect(await world!.server.requests[0]!.outcome).toBe("client_closed");
 
-    await pane.type("slow again");
-    await pane.keys("Enter");
-    await pane.until("› slow again");
+    await pane.submit("slow again", "› slow again");
     await pane.keys("Escape");
     await pane.until((t) => t.match(/⊘ cancelled/g)?.length === 2);
     expect(await world!.server.requests[1]!.outcome).toBe("client_closed");
 
-    await pane.type("again");
-    await pane.keys("Enter");
-    await pane.until("Second answer.");
+    await pane.submit("again", "Second answer.");
     await pane.keys("C-c");
     await pane.until("Press Ctrl+C again to exit");
     await pane.keys("C-c");
@@ -128,9 +116,7 @@ describe("interactive REPL in a terminal", () => {
 
   it("a panel renders as a framed block, keys reach the extension, Esc closes it", async () => {
     const pane = await repl([], ["-e", PANEL]);
-    await pane.type("/pick");
-    await pane.keys("Enter");
-    await pane.until((t) => t.includes("Fruit picker") && t.includes("> apple") && t.includes("┌"));
+    await pane.submit("/pick", (t) => t.includes("Fruit picker") && t.includes("> apple") && t.includes("┌"));
     await pane.keys("Down", "Down");
     let text = await pane.until("> cherry");
     expect(text).toContain("selected cherry");
@@ -152,8 +138,7 @@ describe("interactive REPL in a terminal", () => {
 
     // Ctrl+C closes a focused panel too (and leaves zot running).
     await pane.keys("C-u");
-    await pane.type("/pick");
-    await pane.keys("Enter");
+    await pane.submit("/pick");
     // Submitting /pick cleared the earlier notes, so "closed" below is the new close.
     await pane.until((t) => t.includes("Fruit picker") && !t.includes("closed"));
     await pane.keys("C-c");
@@ -172,19 +157,13 @@ describe("interactive REPL in a terminal", () => {
     await pane.until('extension "broken" failed to start');
     const screen = await pane.screen();
     expect(screen.match(/ext-broken\.log/g), screen).toHaveLength(1);
-    await pane.type("hello");
-    await pane.keys("Enter");
-    await pane.until("first answer");
+    await pane.submit("hello", "first answer");
     await pane.keys("Escape");
-    await pane.type("/help");
-    await pane.keys("Enter");
-    await pane.until("Commands:");
+    await pane.submit("/help", "Commands:");
     expect(await pane.screen()).toContain('extension "broken" failed to start');
     expect(JSON.stringify(world.server.requests[0]!.body)).not.toContain("failed to start");
     await pane.keys("C-u");
-    await pane.type("/clear");
-    await pane.keys("Enter");
-    await pane.until((t) => t.includes("Conversation cleared.") && !t.includes('extension "broken" failed to start'), 10_000, () => pane.screen());
+    await pane.submit("/clear", (t) => t.includes("Conversation cleared.") && !t.includes('extension "broken" failed to start'), 10_000, () => pane.screen());
   });
 
   it("/reload-ext shows a temporary status with each load error in red that dismisses itself; a successful reload clears the load errors", async () => {
@@ -195,8 +174,7 @@ describe("interactive REPL in a terminal", () => {
     // A project extension starts only in a trusted project; --trust-project trusts it for this run.
     const pane = await Pane.start(world, ["--no-session", "--trust-project"], { ZOT_RELOAD_STATUS_MS: "800", NO_COLOR: "" });
     await pane.until("/help for commands");
-    await pane.type("/reload-ext");
-    await pane.keys("Enter");
+    await pane.submit("/reload-ext");
     const status = /✗ broken: extension "broken" failed to start/;
     await pane.until(status, 10_000, () => pane.screen());
     const styled = await pane.text(true);
@@ -205,27 +183,19 @@ describe("interactive REPL in a terminal", () => {
 
     // Fixed on disk: the next reload succeeds and the load errors leave the chat.
     writeFileSync(join(broken, "extension.json"), JSON.stringify({ name: "broken", exec: "sh -c 'exit 3'", enabled: false }));
-    await pane.type("/reload-ext");
-    await pane.keys("Enter");
-    await pane.until((t) => t.includes("✓ extensions reloaded") && !t.includes("[broken] error:"), 10_000, () => pane.screen());
+    await pane.submit("/reload-ext", (t) => t.includes("✓ extensions reloaded") && !t.includes("[broken] error:"), 10_000, () => pane.screen());
   });
 
   it("notes are coloured by level and cleared by the next prompt; NO_COLOR turns colour off", async () => {
     const pane = await repl([{ text: "Fine." }], ["-e", PANEL], { NO_COLOR: "" });
-    await pane.type("/note loud");
-    await pane.keys("Enter");
-    await pane.until("careful: loud");
+    await pane.submit("/note loud", "careful: loud");
     expect(await pane.text(true)).toContain("\x1b[33m[panel] warn: careful: loud");
-    await pane.type("next prompt");
-    await pane.keys("Enter");
-    const text = await pane.until("Fine.");
+    const text = await pane.submit("next prompt", "Fine.");
     expect(text).not.toContain("careful: loud");
 
     const plain = await Pane.start(world!, ["--no-session", "-e", PANEL]);
     await plain.until("/help for commands");
-    await plain.type("/note quiet");
-    await plain.keys("Enter");
-    await plain.until("careful: quiet");
+    await plain.submit("/note quiet", "careful: quiet");
     expect(await plain.text(true)).not.toContain("\x1b[33m");
   });
 
@@ -235,26 +205,14 @@ describe("interactive REPL in a terminal", () => {
       (req) => ({ text: requestText(req.body).includes("queued by hand") ? "Handled the typed one." : "wrong" }),
       (req) => ({ text: requestText(req.body).includes("from the extension") ? "Handled the submitted one." : "wrong" }),
     ], ["-e", PANEL]);
-    await pane.type("/note hi");
-    await pane.keys("Enter");
-    await pane.until("[panel] warn: careful: hi");
-    await pane.type("/quiet");
-    await pane.keys("Enter");
-    await pane.until((t) => !t.includes("careful: hi"));
-    await pane.type("/fill");
-    await pane.keys("Enter");
-    await pane.until("› inserted words");
+    await pane.submit("/note hi", "[panel] warn: careful: hi");
+    await pane.submit("/quiet", (t) => !t.includes("careful: hi"));
+    await pane.submit("/fill", "› inserted words");
     await pane.keys("C-u");
 
-    await pane.type("first");
-    await pane.keys("Enter");
-    await pane.until("slow");
-    await pane.type("queued by hand");
-    await pane.keys("Enter");
-    await pane.until("queued: queued by hand");
-    await pane.type("/later from the extension");
-    await pane.keys("Enter");
-    await pane.until("queued: from the extension");
+    await pane.submit("first", "slow");
+    await pane.submit("queued by hand", "queued: queued by hand");
+    await pane.submit("/later from the extension", "queued: from the extension");
     const text = await pane.until("Handled the submitted one.");
     const order = ["slow first answer arrives here", "› queued by hand", "Handled the typed one.", "› from the extension", "Handled the submitted one."]
       .map((s) => text.indexOf(s));
@@ -268,9 +226,7 @@ describe("interactive REPL in a terminal", () => {
       { tool_calls: [{ name: "bash", args: { command: "echo declined-run" } }], stop: "tool_use" },
       (req) => ({ text: requestText(req.body).includes("declined") ? "Noted the refusal." : "no refusal seen" }),
     ], ["--no-yolo"]);
-    await pane.type("do things");
-    await pane.keys("Enter");
-    await pane.until("Allow bash: echo approved-run");
+    await pane.submit("do things", "Allow bash: echo approved-run");
     await pane.type("y");
     await pane.until("✓ bash echo approved-run → completed");
     await pane.until("Allow bash: echo declined-run");
@@ -285,14 +241,12 @@ describe("interactive REPL in a terminal", () => {
       { text: "First counted.", usage: { input: 1234, output: 340, cache_read: 8100 } },
       { text: "Second counted.", usage: { input: 500, output: 20, cache_read: 0 } },
     ]);
-    await pane.type("count one");
-    await pane.keys("Enter");
+    await pane.submit("count one");
     // claude-sonnet-4-6 at $3 in / $15 out / $0.30 cache read per million tokens:
     // 1234×3 + 340×15 + 8100×0.3 = 11232 µ$.
     let text = await pane.until("↳ 1.2k in · 340 out · 8.1k cached · $0.0112 (session $0.0112)");
     expect(text.indexOf("First counted.")).toBeLessThan(text.indexOf("↳ 1.2k in"));
-    await pane.type("count two");
-    await pane.keys("Enter");
+    await pane.submit("count two");
     // 500×3 + 20×15 = 1800 µ$; no cache reads, so that part is left out.
     text = await pane.until("↳ 500 in · 20 out · $0.0018 (session $0.0130)");
     expect(text.match(/↳ /g)).toHaveLength(2);
@@ -304,9 +258,7 @@ describe("interactive REPL in a terminal", () => {
       text: ["The answer ", "is here."],
       chunk_delay_ms: 150,
     }], [], { NO_COLOR: "" });
-    await pane.type("think first");
-    await pane.keys("Enter");
-    await pane.until((t) => t.includes("Weighing the first idea") && t.includes("and then a second idea") && !t.includes("The answer"));
+    await pane.submit("think first", (t) => t.includes("Weighing the first idea") && t.includes("and then a second idea") && !t.includes("The answer"));
     // Dimmed and italic while colour is on (tmux may merge the two SGR codes into one).
     const sgr = /\x1b\[([0-9;]*)m(?=Weighing the first idea)/.exec(await pane.text(true));
     expect(sgr?.[1]?.split(";")).toEqual(expect.arrayContaining(["2", "3"]));

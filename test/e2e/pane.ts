@@ -69,6 +69,15 @@ export class Pane {
     await run("tmux", ["-L", this.socket, "send-keys", "-t", "zot", "-l", text]);
   }
 
+  /** Types `text` and presses Enter; given a `check`, then waits as `until` does and returns the pane text. */
+  submit(text: string): Promise<void>;
+  submit(text: string, ...until: Parameters<Pane["until"]>): Promise<string>;
+  async submit(text: string, ...until: [] | Parameters<Pane["until"]>): Promise<string | void> {
+    await this.type(text);
+    await this.keys("Enter");
+    return until.length === 0 ? undefined : this.until(...until);
+  }
+
   /** Polls until `check` holds for the pane text; fails with the pane's content at the deadline. */
   async until(check: RegExp | string | ((text: string) => boolean), timeoutMs = 10_000, capture = () => this.text()): Promise<string> {
     const test = typeof check === "function" ? check : typeof check === "string" ? (t: string) => t.includes(check) : (t: string) => check.test(t);

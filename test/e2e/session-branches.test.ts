@@ -23,8 +23,7 @@ async function world(script: Parameters<typeof makeWorld>[0] = []): Promise<Worl
 const sessionFiles = (w: World) => readdirSync(join(w.home, "sessions"), { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".jsonl"));
 
 async function send(pane: Pane, line: string): Promise<void> {
-  await pane.type(line);
-  await pane.keys("Enter");
+  await pane.submit(line);
 }
 
 describe("/fork and /tree in the REPL", () => {

@@ -58,9 +58,7 @@ describe("in the REPL", () => {
       world = await makeWorld([{ text: "never" }]);
       const pane = await Pane.start(world, ["--no-session"], {}, [["resize-window", "-x", String(width)]]);
       await pane.until("/help for commands");
-      await pane.type("/compat");
-      await pane.keys("Enter");
-      const text = await pane.until("did you mean /compact?");
+      const text = await pane.submit("/compat", "did you mean /compact?");
       expect(text).toContain("zot: unknown command /compat");
       expect(world.server.requests).toHaveLength(0);
     });

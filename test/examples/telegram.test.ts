@@ -293,8 +293,7 @@ describe("telegram example in zot", () => {
     const dir = bundledCopy();
     const pane = await Pane.start(world, ["--no-session", "-e", dir], { TELEGRAM_BOT_TOKEN: BOT_TOKEN, TELEGRAM_API_URL: api.url });
     await pane.until("/help for commands");
-    await pane.type("/telegram pair");
-    await pane.keys("Enter");
+    await pane.submit("/telegram pair");
     const code = /Send (\d{6}) to @zot_test_bot/.exec(await pane.until(/Send \d{6} to @zot_test_bot/))![1]!;
     api.say(alice, code);
     await pane.until("Telegram: paired with @alice");
