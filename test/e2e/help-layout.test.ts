@@ -33,11 +33,11 @@ describe("help layout", () => {
   });
 
   it("every help table has one capitalisation: descriptions start in lower case", async () => {
-    for (const args of HELPS) {
-      const text = await help(args, 200);
+    const texts = await Promise.all(HELPS.map((args) => help(args, 200)));
+    texts.forEach((text, i) => {
       const rows = text.split("\n").filter((l) => /^ {2}\S.*\S {2,}[A-Z][a-z]+\b/.test(l) && !PROPER_NOUN.test(l.replace(/^ {2}\S.*?\S {2,}/, "")));
-      expect(rows, args.join(" ")).toEqual([]);
-    }
+      expect(rows, HELPS[i]!.join(" ")).toEqual([]);
+    });
   });
 
   it("the provider list breaks between choices, never inside a provider's name", async () => {
