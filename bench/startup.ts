@@ -229,6 +229,12 @@ try {
     }
   }
   const median = (c: Case, pick: (s: Sample) => number) => percentile(samples.get(c)!.map(pick).sort((a, b) => a - b), 0.5);
+  // Each round runs every case once, so a round's ratio of two cases sees the same load on both:
+  // their middle half says whether a difference between builds is more than the machine's noise.
+  const roundRatios = (c: Case, base: Case, pick: (s: Sample) => number) => {
+    const ratios = samples.get(c)!.map((s, round) => pick(s) / pick(samples.get(base)![round]!)).sort((a, b) => a - b);
+    return `${percentile(ratios, 0.5).toFixed(2)}x (${percentile(ratios, 0.25).toFixed(2)}-${percentile(ratios, 0.75).toFixed(2)})`.padStart(20);
+  };
   const floorMs = median(suites[0]![0]!, (s) => s.ms);
   const floorKb = median(suites[0]![0]!, (s) => s.rssKb);
   if (references.length > 0) {
@@ -248,15 +254,13 @@ try {
     console.log(`\n${floor.binary}`);
     const floorCpu = median(floor, (s) => s.cpuMs);
     console.log(`${"".padEnd(26)}${"wall ms".padStart(9)}${"÷ floor".padStart(9)}${"RSS MB".padStart(9)}${"÷ floor".padStart(9)}` +
-      `${"CPU ms".padStart(9)}${"÷ floor".padStart(9)}${index > 0 ? `${"wall ÷ 1st".padStart(12)}${"CPU ÷ 1st".padStart(11)}` : ""}`);
+      `${"CPU ms".padStart(9)}${"÷ floor".padStart(9)}${index > 0 ? `${"wall ÷ 1st".padStart(20)}${"CPU ÷ 1st".padStart(20)}` : ""}`);
     for (const [i, c] of suite.entries()) {
       const ms = median(c, (s) => s.ms);
       const kb = median(c, (s) => s.rssKb);
       const cpu = median(c, (s) => s.cpuMs);
       // Against the same case of the first binary: how a change compares with the build before it.
-      const vsFirst = index > 0
-        ? `${ratio(ms, median(first[i]!, (s) => s.ms)).padStart(12)}${ratio(cpu, median(first[i]!, (s) => s.cpuMs)).padStart(11)}`
-        : "";
+      const vsFirst = index > 0 ? `${roundRatios(c, first[i]!, (s) => s.ms)}${roundRatios(c, first[i]!, (s) => s.cpuMs)}` : "";
       console.log(`${c.label.padEnd(26)}${msText(ms)}${ratio(ms, floorMs)}${mbText(kb)}${ratio(kb, floorKb)}${msText(cpu)}${ratio(cpu, floorCpu)}${vsFirst}`);
     }
   }
@@ -270,7 +274,8 @@ try {
       console.log(`${c.label.padEnd(28)}${msText(ms)}${msText(cpu)}${mbText(kb)}${ratio(ms, zMs).padStart(10)}${ratio(cpu, zCpu).padStart(10)}${ratio(kb, zKb).padStart(10)}`);
     }
   }
-  console.log("(medians; wall is spawn to exit; RSS is the process's peak and CPU its user + system time, as wait4 reports them)");
+  console.log("(medians; wall is spawn to exit; RSS is the process's peak and CPU its user + system time, as wait4 reports them;"
+    + " ÷ 1st is the median of each round's ratio, with the middle half of them in brackets)");
 } finally {
   await server.close();
   rmSync(work, { recursive: true, force: true });
