@@ -12,7 +12,8 @@ export async function runPrint(config: RunConfigInput, prompt: string | undefine
   // What reaches a terminal is text, whatever an extension (or the model) put in it; a pipe gets it as it is.
   const err = (text: string) => writeStderr(`${printable(text)}\n`);
   const output = modeOutput(stdoutSink, (reason) => err(`zot: ${outputClosedMessage(reason)}`));
-  const shown = (text: string) => (fdKind(1) === "terminal" ? printable(text) : text);
+  const toTerminal = fdKind(1) === "terminal";
+  const shown = (text: string) => (toTerminal ? printable(text) : text);
   const out = (text: string) => output.write(shown(text.endsWith("\n") ? text : `${text}\n`));
   const code = await runHeadless(config, prompt, env, {
     showEvents(bus) {

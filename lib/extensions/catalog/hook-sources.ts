@@ -6,8 +6,7 @@
 //   trust record pins the file's hooks and the content of `.claude/hooks/`, where their scripts live.
 // A file that cannot be read as JSON is an error candidate naming it; no `hooks` key: no candidate;
 // `"disableAllHooks": true` (Claude Code's setting) makes it a disabled one.
-import { existsSync } from "node:fs";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Candidate, DiscoveryScope } from "./candidate.ts";
 import { checkManifest } from "./manifest.ts";
