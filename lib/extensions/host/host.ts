@@ -22,7 +22,7 @@ import { ExtensionSet } from "./extension-set.ts";
 import { InterceptorChains } from "./intercept.ts";
 import { probeInterceptors, type InterceptorProbe } from "./intercept-probe.ts";
 import { Panels, type OpenPanel } from "./panels.ts";
-import { commandKey, type ExtensionToolEntry } from "./registry.ts";
+import { commandKey } from "./registry.ts";
 import { buildReports, type ExtensionReport } from "./report.ts";
 import { routeRuntimeFrame, type RuntimeFrameRoutes } from "./runtime-frames.ts";
 import type { AbsentGuard } from "../catalog/permissions/absent-guards.ts";
@@ -30,7 +30,7 @@ import { isolationFor, type HostSandboxSettings } from "../runtime/sandbox/for-c
 import { pluginBins, pluginFolders, skillInputs } from "../catalog/bundle-inputs.ts";
 import type { HostTrust } from "../catalog/trust/host-trust.ts";
 import { DEFAULT_LIMITS, DEFAULT_TIMEOUTS, type HostLimits, type HostTimeouts } from "../runtime/settings.ts";
-import { ActiveCalls, createToolProxy } from "./tool-proxy.ts";
+import { ActiveCalls, ToolProxies } from "./tool-proxy.ts";
 
 export type { ExtensionReport } from "./report.ts";
 export type { HostTimeouts, HostLimits } from "../runtime/settings.ts";
@@ -86,10 +86,7 @@ export interface ExtensionHostOptions {
 export class ExtensionHost implements AgentHooks {
   private readonly set: ExtensionSet;
   private readonly activeCalls = new ActiveCalls();
-  /** Deferred tools activated by a tool_result; kept across reloads (the model knows them). */
-  private readonly activated = new Set<string>();
-  /** Per registry entry; a rebuilt registry has new entries, so a reload drops the old proxies. */
-  private readonly proxies = new WeakMap<ExtensionToolEntry, Tool>();
+  private readonly toolProxies: ToolProxies;
   /** `zot ext doctor`'s interceptor probes, per extension. */
   private probes = new WeakMap<LoadedExtension, InterceptorProbe[]>();
   private readonly panels: Panels;
@@ -107,6 +104,8 @@ export class ExtensionHost implements AgentHooks {
     this.cwd = options.cwd;
     this.timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
+    this.toolProxies = new ToolProxies({ interactive: options.interactive, toolCallTimeoutMs: this.timeouts.toolCall,
+      maxOutputBytes: this.limits.toolOutputBytes, activeCalls: this.activeCalls }, () => this.set.registry.tools);
     this.panels = new Panels((event) => this.publish(event), (owner) => this.activeCalls.hasActive(owner, { interactive: true }));
     this.interceptors = new InterceptorChains({
       extensions: () => this.set.loaded,
@@ -227,24 +226,7 @@ export class ExtensionHost implements AgentHooks {
 
   /** Active extension tools: deferred ones only after a tool_result activated them. */
   tools(): Tool[] {
-    const tools: Tool[] = [];
-    for (const entry of this.set.registry.tools.values()) {
-      if (!entry.extension.alive) continue;
-      if (entry.frame.deferred && !this.activated.has(entry.frame.name)) continue;
-      let proxy = this.proxies.get(entry);
-      if (!proxy) {
-        proxy = createToolProxy(entry, {
-          interactive: this.options.interactive,
-          toolCallTimeoutMs: this.timeouts.toolCall,
-          maxOutputBytes: this.limits.toolOutputBytes,
-          activeCalls: this.activeCalls,
-          activate: (names) => this.activate(names),
-        });
-        this.proxies.set(entry, proxy);
-      }
-      tools.push(proxy);
-    }
-    return tools;
+    return this.toolProxies.active();
   }
 
   /**
@@ -363,13 +345,6 @@ export class ExtensionHost implements AgentHooks {
 
   private async stopAll(): Promise<void> {
     for (const ext of await this.set.stop()) this.callTool.disconnect(ext);
-  }
-
-  private activate(names: string[]): void {
-    for (const name of names) {
-      const entry = this.set.registry.tools.get(name);
-      if (entry?.frame.deferred) this.activated.add(name); // unknown names are ignored
-    }
   }
 
   private publish(event: HostEvent): void {

@@ -105,3 +105,37 @@ async function runExtensionTool(entry: ExtensionToolEntry, args: Record<string, 
     deps.activeCalls.delete(id);
   }
 }
+
+/**
+ * The proxies of the registered extension tools: one per registry entry (a rebuilt registry has
+ * new entries, so a reload drops the old proxies); a deferred tool only once a tool_result
+ * activated it (kept across reloads: the model knows it).
+ */
+export class ToolProxies {
+  private readonly activated = new Set<string>();
+  private readonly proxies = new WeakMap<ExtensionToolEntry, Tool>();
+
+  constructor(private readonly deps: Omit<ToolProxyDeps, "activate">, private readonly entries: () => ReadonlyMap<string, ExtensionToolEntry>) {}
+
+  /** The tools of live extensions the model may call now. */
+  active(): Tool[] {
+    const tools: Tool[] = [];
+    for (const entry of this.entries().values()) {
+      if (!entry.extension.alive) continue;
+      if (entry.frame.deferred && !this.activated.has(entry.frame.name)) continue;
+      let proxy = this.proxies.get(entry);
+      if (!proxy) {
+        proxy = createToolProxy(entry, { ...this.deps, activate: (names) => this.activate(names) });
+        this.proxies.set(entry, proxy);
+      }
+      tools.push(proxy);
+    }
+    return tools;
+  }
+
+  private activate(names: string[]): void {
+    for (const name of names) {
+      if (this.entries().get(name)?.frame.deferred) this.activated.add(name); // unknown names are ignored
+    }
+  }
+}
